@@ -1,0 +1,3 @@
+export * from './errors.ts';
+export * from './meta.ts';
+export * from './user.ts';

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Database } from './db/client.ts';
+import { type IdentityVerifier, registerAuth } from './http/auth.ts';
+import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { createMetaRepo } from './modules/meta/meta.repo.ts';
+import { metaRoutes } from './modules/meta/meta.routes.ts';
+import { createUsersRepo } from './modules/users/users.repo.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+export interface AppDeps {
+  db: Database;
+  verifier: IdentityVerifier;
+  /** The built SPA; when set, every non-API GET that is not a file answers index.html (client-side routes). */
+  staticDir?: string;
+  anonymousRequestsPerMinute?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const API_PREFIX = '/api';
+
+/** Builds the portal API without listening, so tests drive it with inject() and main.ts decides the port. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'GNSS correction portal API', version: '1.0.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'Firebase ID token' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const users = createUsersRepo(deps.db);
+  registerAuth(app, { verifier: deps.verifier, users });
+
+  await app.register(
+    async (api) => {
+      // Anonymous traffic is limited per IP; a caller presenting a token is limited by its account instead.
+      await api.register(rateLimit, {
+        max: deps.anonymousRequestsPerMinute ?? 300,
+        timeWindow: '1 minute',
+        allowList: (request) => request.headers.authorization !== undefined,
+      });
+      api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(metaRoutes(createMetaRepo(deps.db)));
+      await api.register(usersRoutes);
+      api.setNotFoundHandler(sendRouteNotFound);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const spaRoot = deps.staticDir && resolve(deps.staticDir);
+  if (spaRoot && existsSync(resolve(spaRoot, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: spaRoot,
+      wildcard: false,
+      setHeaders: (reply, path) => {
+        // Vite fingerprints everything under assets/; the rest (index.html, locales) must revalidate.
+        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return sendRouteNotFound(request, reply);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', spaRoot);
+    });
+  } else {
+    app.setNotFoundHandler(sendRouteNotFound);
+  }
+  return app;
+}

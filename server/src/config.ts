@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+const services = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.enum(['api', 'caster'])).min(1));
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SERVICES: services.default(['api', 'caster']),
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DATA_DIR: z.string().default('./data/db'),
+  STATIC_DIR: z.string().optional(),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  FIREBASE_PROJECT_ID: z.string().min(1).default('demo-gnss-portal'),
+  FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
+  GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses the environment once at boot; a bad value stops the process with the variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (
+    config.NODE_ENV === 'production' &&
+    config.FIREBASE_PROJECT_ID.startsWith('demo-') &&
+    !config.FIREBASE_AUTH_EMULATOR_HOST
+  ) {
+    throw new Error('Invalid configuration:\n  FIREBASE_PROJECT_ID: a real Firebase project is required in production');
+  }
+  return config;
+}

@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { pgliteDialect } from './pglite-dialect.ts';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+// int8 and numeric arrive as strings from pg; counts and sums in this schema fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+/** `memory://` keeps PGlite in memory (tests); any other value is a data directory on disk. */
+export async function openDatabase(options: { databaseUrl?: string; pgliteDataDir: string }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const inMemory = options.pgliteDataDir === 'memory://';
+  if (!inMemory) mkdirSync(options.pgliteDataDir, { recursive: true });
+  const client = await PGlite.create(inMemory ? undefined : options.pgliteDataDir, {
+    parsers: { 20: (v: string) => Number.parseInt(v, 10) },
+  });
+  const db = new Kysely<DB>({ dialect: pgliteDialect(client) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UsersRepo } from '../modules/users/users.repo.ts';
+import { AppError, forbidden, unauthenticated } from './errors.ts';
+
+/** What a verified identity token says about its bearer. */
+export interface VerifiedIdentity {
+  uid: string;
+  email?: string;
+  name?: string;
+  picture?: string;
+}
+
+/** Port: turns a bearer token into an identity or throws. Firebase in the app, the Auth Emulator in tests. */
+export interface IdentityVerifier {
+  verify(idToken: string): Promise<VerifiedIdentity>;
+}
+
+/** The authenticated caller as every service sees it. */
+export interface Actor {
+  userId: string;
+  uid: string;
+  email: string | null;
+  isAdmin: boolean;
+}
+
+export type AuthLevel = 'public' | 'optional' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; checked before the body is parsed, so an anonymous caller gets 401, not 400. */
+    auth?: AuthLevel;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  if (scheme?.toLowerCase() !== 'bearer' || !token) return null;
+  return token;
+}
+
+export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVerifier; users: UsersRepo }): void {
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request) => {
+    const level = request.routeOptions.config?.auth ?? 'public';
+    if (level === 'public') return;
+    const token = bearer(request);
+    if (!token) {
+      if (level === 'optional') return;
+      throw unauthenticated();
+    }
+    let identity: VerifiedIdentity;
+    try {
+      identity = await deps.verifier.verify(token);
+    } catch (err) {
+      request.log.debug({ err }, 'identity token rejected');
+      throw unauthenticated();
+    }
+    const user = await deps.users.upsertFromIdentity(identity);
+    if (user.disabled) throw new AppError(403, 'account_disabled', 'This account has been disabled.');
+    request.actor = { userId: user.id, uid: user.firebase_uid, email: user.email, isAdmin: user.is_admin };
+    if (level === 'admin' && !user.is_admin) throw forbidden();
+  });
+}
+
+/** The caller of a route declared with auth 'user' or 'admin'; the hook guarantees it is set. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw unauthenticated();
+  return request.actor;
+}

@@ -1,0 +1,62 @@
+import { NOT_LOGGED_IN_MESSAGE } from '@portal/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** An error a client can act on: its status and code are part of the API; its message is for people. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthenticated = () => new AppError(401, 'unauthenticated', NOT_LOGGED_IN_MESSAGE);
+export const forbidden = (message = 'You do not have the permissions to do this.') =>
+  new AppError(403, 'forbidden', message);
+export const notFound = (what: string) => new AppError(404, 'not_found', `${what} was not found.`);
+export const conflict = (code: string, message: string, field?: string) => new AppError(409, code, message, field);
+export const badRequest = (code: string, message: string, field?: string) => new AppError(400, code, message, field);
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.statusCode)
+        .send({ code: error.code, message: error.message, ...(error.field && { field: error.field }) });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const where = error.validationContext ?? 'request';
+      const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+      return reply.status(400).send({
+        code: 'validation_failed',
+        message: `Invalid ${where}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'bad value'}`,
+        ...(field && { field }),
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send({ code: 'internal', message: 'The server failed to answer this request.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send({ code: 'rate_limited', message: 'Too many requests. Please wait and try again.' });
+    }
+    if (status === 413) {
+      return reply.status(413).send({ code: 'payload_too_large', message: 'The request body is too large.' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ code: 'bad_request', message: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ code: 'internal', message: 'The server ran into an unexpected error.' });
+  });
+}
+
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  reply.status(404).send({ code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+}

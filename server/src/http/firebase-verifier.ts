@@ -1,0 +1,23 @@
+import { type App, getApps, initializeApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import type { IdentityVerifier } from './auth.ts';
+
+/**
+ * Verifies Firebase ID tokens. With FIREBASE_AUTH_EMULATOR_HOST in the environment firebase-admin accepts
+ * the emulator's tokens; otherwise it checks Google's signatures for the configured project.
+ */
+export function firebaseVerifier(projectId: string): IdentityVerifier {
+  const app: App = getApps().find((a) => a.name === projectId) ?? initializeApp({ projectId }, projectId);
+  const auth = getAuth(app);
+  return {
+    async verify(idToken) {
+      const decoded = await auth.verifyIdToken(idToken);
+      return {
+        uid: decoded.uid,
+        ...(decoded.email && { email: decoded.email }),
+        ...(typeof decoded.name === 'string' && { name: decoded.name }),
+        ...(decoded.picture && { picture: decoded.picture }),
+      };
+    },
+  };
+}

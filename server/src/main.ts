@@ -1,0 +1,43 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { firebaseVerifier } from './http/firebase-verifier.ts';
+
+/** Composition root: config, database, migrations, then the services named in SERVICES. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
+  const applied = await migrate(handle.db);
+  const closers: Array<() => Promise<void>> = [];
+
+  if (config.SERVICES.includes('api')) {
+    const app = await buildApp({
+      db: handle.db,
+      verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
+      staticDir: config.STATIC_DIR,
+      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      logger: { level: config.LOG_LEVEL },
+    });
+    if (applied.length) app.log.info({ applied }, 'migrations applied');
+    await app.listen({ host: config.HOST, port: config.PORT });
+    closers.push(() => app.close());
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    for (const close of closers.reverse()) await close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+import type { VerifiedIdentity } from '../../http/auth.ts';
+
+export type UsersRepo = ReturnType<typeof createUsersRepo>;
+
+export function createUsersRepo(db: Database) {
+  return {
+    /**
+     * One statement per authenticated request: creates the row on first sight, refreshes the profile
+     * fields only when the token says something new, and returns the flags the request needs.
+     */
+    async upsertFromIdentity(identity: VerifiedIdentity) {
+      return db
+        .insertInto('users')
+        .values({
+          firebase_uid: identity.uid,
+          email: identity.email ?? null,
+          display_name: identity.name ?? null,
+          photo_url: identity.picture ?? null,
+        })
+        .onConflict((oc) =>
+          oc.column('firebase_uid').doUpdateSet({
+            email: sql`coalesce(excluded.email, users.email)`,
+            display_name: sql`coalesce(excluded.display_name, users.display_name)`,
+            photo_url: sql`coalesce(excluded.photo_url, users.photo_url)`,
+            updated_at: sql`now()`,
+          }),
+        )
+        .returning(['id', 'firebase_uid', 'email', 'is_admin', 'disabled'])
+        .executeTakeFirstOrThrow();
+    },
+
+    async findByEmail(email: string) {
+      return db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+    },
+
+    async setAdmin(userId: string, isAdmin: boolean) {
+      await db
+        .updateTable('users')
+        .set({ is_admin: isAdmin, updated_at: new Date() })
+        .where('id', '=', userId)
+        .execute();
+    },
+  };
+}

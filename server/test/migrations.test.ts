@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../src/db/client.ts';
+import { migrate, readMigrations } from '../src/db/migrate.ts';
+import { createTestDatabase, testDatabaseKind } from './support/database.ts';
+
+describe(`migrations on ${testDatabaseKind()}`, () => {
+  let handle: DatabaseHandle | undefined;
+  afterEach(async () => {
+    await handle?.close();
+    handle = undefined;
+  });
+
+  it('records every migration file with its checksum and applies nothing twice', async () => {
+    handle = await createTestDatabase();
+    const files = readMigrations();
+    const rows = await handle.db.selectFrom('schema_migrations').select(['name', 'checksum']).orderBy('name').execute();
+    expect(rows).toEqual(files.map((f) => ({ name: f.name, checksum: f.checksum })));
+    expect(await migrate(handle.db)).toEqual([]);
+  });
+
+  it('refuses to start when an applied migration was edited', async () => {
+    handle = await createTestDatabase();
+    const [first, ...rest] = readMigrations();
+    if (!first) throw new Error('no migrations');
+    await expect(
+      migrate(handle.db, [{ ...first, sql: `${first.sql}\n-- edited`, checksum: 'x' }, ...rest]),
+    ).rejects.toThrow(/was changed after it was applied/);
+  });
+
+  it('rolls back a failing migration as a whole', async () => {
+    handle = await createTestDatabase();
+    const broken = {
+      name: '209901010000_broken.sql',
+      checksum: 'c',
+      sql: 'CREATE TABLE half_done (id int); SELECT 1/0;',
+    };
+    await expect(migrate(handle.db, [...readMigrations(), broken])).rejects.toThrow();
+    const exists = await sql<{ t: string | null }>`SELECT to_regclass('half_done')::text AS t`.execute(handle.db);
+    expect(exists.rows[0]?.t).toBeNull();
+    const recorded = await handle.db
+      .selectFrom('schema_migrations')
+      .select('name')
+      .where('name', '=', broken.name)
+      .execute();
+    expect(recorded).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { Database } from '../../src/db/client.ts';
+import { DEMO_PROJECT_ID, emulatorClient } from '../../src/dev/auth-emulator.ts';
+import { firebaseVerifier } from '../../src/http/firebase-verifier.ts';
+import { createUsersRepo } from '../../src/modules/users/users.repo.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestUser {
+  userId: string;
+  uid: string;
+  email: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+  /** A new Firebase user in the emulator with its users row, ready to call the API. */
+  buildUser(options?: { email?: string; displayName?: string }): Promise<TestUser>;
+  buildAdmin(options?: { email?: string }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database, verifying real tokens minted by the Auth Emulator. */
+export async function buildTestApp(): Promise<TestContext> {
+  const host = inject('authEmulatorHost');
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
+  const handle = await createTestDatabase();
+  const app = await buildApp({ db: handle.db, verifier: firebaseVerifier(DEMO_PROJECT_ID) });
+  await app.ready();
+  const emulator = emulatorClient(host);
+  const users = createUsersRepo(handle.db);
+
+  const buildUser: TestContext['buildUser'] = async (options = {}) => {
+    const email = options.email ?? `user-${randomUUID()}@example.test`;
+    const { idToken, localId } = await emulator.signUp(email, 'correct-horse-battery', options.displayName);
+    const row = await users.upsertFromIdentity({ uid: localId, email });
+    return { userId: row.id, uid: localId, email, token: idToken, headers: { authorization: `Bearer ${idToken}` } };
+  };
+
+  return {
+    app,
+    db: handle.db,
+    buildUser,
+    async buildAdmin(options = {}) {
+      const user = await buildUser(options);
+      await users.setAdmin(user.userId, true);
+      return user;
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
