@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
-  extends: false as const,
   test: {
     name,
     root: 'server',
@@ -27,11 +26,9 @@ export default defineConfig({
         },
       },
       {
-        extends: false,
         test: { name: 'contract', root: 'contract', include: ['test/**/*.test.ts'], environment: 'node' },
       },
       {
-        extends: false,
         test: {
           name: 'caster',
           root: 'caster',
@@ -43,7 +40,6 @@ export default defineConfig({
       serverProject('server-pglite', 'pglite'),
       serverProject('server-postgres', 'postgres'),
       {
-        extends: false,
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.ts'],

@@ -23,6 +23,10 @@ const configSchema = z.object({
   FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
   GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
 });
 
@@ -42,6 +46,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     !config.FIREBASE_AUTH_EMULATOR_HOST
   ) {
     throw new Error('Invalid configuration:\n  FIREBASE_PROJECT_ID: a real Firebase project is required in production');
+  }
+  if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
+    throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');
   }
   return config;
 }

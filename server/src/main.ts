@@ -3,12 +3,14 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
+import { seedDemo } from './seed/demo.ts';
 
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
   const applied = await migrate(handle.db);
+  const demoAccounts = config.SEED_DEMO ? await seedDemo(handle.db, config.FIREBASE_PROJECT_ID) : [];
   const closers: Array<() => Promise<void>> = [];
 
   if (config.SERVICES.includes('api')) {
@@ -22,6 +24,12 @@ async function main(): Promise<void> {
     if (applied.length) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.HOST, port: config.PORT });
     closers.push(() => app.close());
+    const url = `http://localhost:${config.PORT}`;
+    console.log(`\n  GNSS portal ready: ${url}\n  API: ${url}/api  (OpenAPI: ${url}/api/docs/json)`);
+    for (const a of demoAccounts) {
+      console.log(`  Demo ${a.isAdmin ? 'admin' : 'user '}: ${a.email}  password: ${a.password}`);
+    }
+    console.log('');
   }
 
   let stopping = false;

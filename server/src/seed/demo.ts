@@ -1,0 +1,29 @@
+import { getApps, initializeApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import type { Database } from '../db/client.ts';
+import { createUsersRepo } from '../modules/users/users.repo.ts';
+
+export const DEMO_ACCOUNTS = [
+  { email: 'admin@demo.gnss-portal.test', password: 'demo-admin-2026', displayName: 'Demo Admin', isAdmin: true },
+  { email: 'surveyor@demo.gnss-portal.test', password: 'demo-user-2026', displayName: 'Demo Surveyor', isAdmin: false },
+] as const;
+
+/**
+ * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows.
+ * Only ever run against the emulator; main.ts refuses it otherwise.
+ */
+export async function seedDemo(db: Database, projectId: string): Promise<typeof DEMO_ACCOUNTS> {
+  const app =
+    getApps().find((a) => a.name === `${projectId}-seed`) ?? initializeApp({ projectId }, `${projectId}-seed`);
+  const auth = getAuth(app);
+  const users = createUsersRepo(db);
+  for (const account of DEMO_ACCOUNTS) {
+    const existing = await auth.getUserByEmail(account.email).catch(() => undefined);
+    const record =
+      existing ??
+      (await auth.createUser({ email: account.email, password: account.password, displayName: account.displayName }));
+    const row = await users.upsertFromIdentity({ uid: record.uid, email: account.email, name: account.displayName });
+    if (account.isAdmin) await users.setAdmin(row.id, true);
+  }
+  return DEMO_ACCOUNTS;
+}

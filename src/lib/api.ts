@@ -1,0 +1,43 @@
+import type { ApiError } from '@portal/contract';
+import axios, { type AxiosError } from 'axios';
+
+type TokenSource = () => Promise<string | null>;
+let tokenSource: TokenSource = async () => null;
+
+/** The auth provider registers how to get a fresh ID token; every call then carries it as a bearer credential. */
+export function setTokenSource(source: TokenSource): void {
+  tokenSource = source;
+}
+
+function serializeParams(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    // Arrays repeat their key (a=1&a=2), as the portal API expects (spec §7).
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+  }
+  return search.toString();
+}
+
+export const api = axios.create({
+  baseURL: import.meta.env.VITE_API_BASE_URL ?? '/api',
+  withCredentials: true,
+  timeout: 0,
+  paramsSerializer: { serialize: serializeParams },
+});
+
+api.interceptors.request.use(async (config) => {
+  const token = await tokenSource();
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  return config;
+});
+
+/** The API's `{code, message}` of a failed call, or undefined when the failure was not an API answer. */
+export function apiError(error: unknown): (ApiError & { status: number }) | undefined {
+  const e = error as AxiosError<ApiError>;
+  const data = e?.response?.data;
+  if (e?.isAxiosError && e.response && data && typeof data.code === 'string') {
+    return { ...data, status: e.response.status };
+  }
+  return undefined;
+}

@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildSpaIfStale, root } from '../../scripts/launch.ts';
+import { startAuthEmulator } from '../../server/src/dev/auth-emulator.ts';
+import { freePort } from '../../server/src/dev/free-port.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    authEmulatorHost: string;
+    casterPort: number;
+  }
+}
+
+async function waitFor(url: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`Portal server exited:\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Portal server did not answer ${url}:\n${output()}`);
+}
+
+/**
+ * The whole portal as a user gets it: the production SPA build (pointed at this run's emulator), the API and caster
+ * on free ports with a fresh PGlite store, and the Auth Emulator.
+ */
+export default async function setup(project: TestProject) {
+  const emulator = await startAuthEmulator();
+  await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}` }, 'dist-e2e');
+  const port = await freePort();
+  const casterPort = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  let output = '';
+  const server = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'server/src/main.ts')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        CASTER_PORT: String(casterPort),
+        PGLITE_DATA_DIR: join(dataDir, 'db'),
+        STATIC_DIR: join(root, 'dist-e2e'),
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+      },
+    },
+  );
+  server.stdout?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  server.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseURL}/api/meta`, server, () => output);
+  project.provide('baseURL', baseURL);
+  project.provide('authEmulatorHost', emulator.host);
+  project.provide('casterPort', casterPort);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await emulator.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

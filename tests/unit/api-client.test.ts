@@ -1,0 +1,43 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiError, setTokenSource } from '../../src/lib/api';
+
+const seen: Request[] = [];
+const server = setupServer(
+  http.get('*/api/echo', ({ request }) => {
+    seen.push(request);
+    return HttpResponse.json({ ok: true });
+  }),
+  http.get('*/api/fails', () => HttpResponse.json({ code: 'forbidden', message: 'No.' }, { status: 403 })),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  seen.length = 0;
+  setTokenSource(async () => null);
+});
+afterAll(() => server.close());
+
+describe('the portal API client', () => {
+  it('repeats the key for array query parameters and drops empty ones', async () => {
+    await api.get('/echo', { params: { status: ['online', 'offline'], network: 'nl', page: undefined } });
+    const url = new URL(seen[0]?.url ?? '');
+    expect(url.pathname).toBe('/api/echo');
+    expect(url.search).toBe('?status=online&status=offline&network=nl');
+  });
+
+  it('sends the current identity token as a bearer credential, and none when logged out', async () => {
+    await api.get('/echo');
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+    setTokenSource(async () => 'id-token-123');
+    await api.get('/echo');
+    expect(seen[1]?.headers.get('authorization')).toBe('Bearer id-token-123');
+  });
+
+  it('exposes the code and status of an API error', async () => {
+    const error = await api.get('/fails').catch((e: unknown) => e);
+    expect(apiError(error)).toEqual({ code: 'forbidden', message: 'No.', status: 403 });
+    expect(apiError(new Error('network down'))).toBeUndefined();
+  });
+});
