@@ -1,4 +1,8 @@
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+
+/** Relative paths mean the folder npm was started in (INIT_CWD), so `npm run -w server …` finds the same files. */
+const path = z.string().transform((p) => (isAbsolute(p) ? p : resolve(process.env.INIT_CWD ?? process.cwd(), p)));
 
 const services = z
   .string()
@@ -16,8 +20,8 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SERVICES: services.default(['api', 'caster']),
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DATA_DIR: z.string().default('./data/db'),
-  STATIC_DIR: z.string().optional(),
+  PGLITE_DATA_DIR: z.union([z.literal('memory://'), path]).default('./data/db'),
+  STATIC_DIR: path.optional(),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-gnss-portal'),
   FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
