@@ -36,9 +36,67 @@ export interface PageMetaTable {
   updated_by: string | null;
 }
 
+export interface NetworksTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  description: Generated<string>;
+  operator: Generated<string>;
+  region: Generated<string>;
+  status: Generated<'active' | 'maintenance' | 'retired'>;
+  is_public: Generated<boolean>;
+  token_price_per_day: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface StationsTable {
+  id: Generated<string>;
+  network_id: string;
+  mountpoint: string;
+  identifier: Generated<string>;
+  country: string;
+  latitude: number;
+  longitude: number;
+  height_m: number | null;
+  receiver: Generated<string>;
+  antenna: Generated<string>;
+  format: Generated<string>;
+  format_details: Generated<string>;
+  nav_system: Generated<string>;
+  carrier: Generated<number>;
+  bitrate: Generated<number>;
+  status: Generated<'online' | 'offline'>;
+  last_data_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface FeedsTable {
+  id: Generated<string>;
+  network_id: string;
+  station_id: string;
+  kind: 'push' | 'pull';
+  enabled: Generated<boolean>;
+  source_password_hash: string | null;
+  upstream_host: string | null;
+  upstream_port: number | null;
+  upstream_mountpoint: string | null;
+  upstream_username: string | null;
+  upstream_password_enc: string | null;
+  upstream_ntrip_version: number | null;
+  status: Generated<'idle' | 'connecting' | 'connected' | 'error'>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
   app_meta: AppMetaTable;
   page_meta: PageMetaTable;
+  networks: NetworksTable;
+  stations: StationsTable;
+  feeds: FeedsTable;
 }
