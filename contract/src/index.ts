@@ -1,3 +1,4 @@
+export * from './catalogue.ts';
 export * from './errors.ts';
 export * from './meta.ts';
 export * from './user.ts';

@@ -10,11 +10,16 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
+import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -25,9 +30,17 @@ export interface AppDeps {
   staticDir?: string;
   anonymousRequestsPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
+  /** AES-256-GCM key (base64) for upstream feed credentials: config.FEED_SECRET_KEY; tests use the dev key. */
+  feedSecretKey?: string;
 }
 
 export const API_PREFIX = '/api';
+
+/** Only a process that is not in production may fall back to the published development key. */
+function devFeedSecretKey(): string {
+  if (process.env.NODE_ENV === 'production') throw new Error('buildApp: feedSecretKey is required in production');
+  return DEV_FEED_SECRET_KEY;
+}
 
 /** Builds the portal API without listening, so tests drive it with inject() and main.ts decides the port. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -64,7 +77,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(metaRoutes(createMetaRepo(deps.db)));
-      await api.register(usersRoutes);
+      const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db) });
+      await api.register(usersRoutes({ teamsOf: organizations.teams }));
+      await api.register(organizationsRoutes(organizations));
+      await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

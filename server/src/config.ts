@@ -14,6 +14,20 @@ const services = z
   )
   .pipe(z.array(z.enum(['api', 'caster'])).min(1));
 
+/** 32 random bytes, base64: `openssl rand -base64 32`. */
+const feedSecretKey = z
+  .string()
+  .trim()
+  .refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), {
+    message: 'must be 32 bytes in base64 (openssl rand -base64 32)',
+  });
+
+/**
+ * Encrypts upstream feed credentials outside production only. Anyone with this repository can read it, so
+ * production refuses to start without its own key.
+ */
+export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=';
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -32,9 +46,10 @@ const configSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  FEED_SECRET_KEY: feedSecretKey.optional(),
 });
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };
 
 /** Parses the environment once at boot; a bad value stops the process with the variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -51,8 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ) {
     throw new Error('Invalid configuration:\n  FIREBASE_PROJECT_ID: a real Firebase project is required in production');
   }
+  if (config.NODE_ENV === 'production' && !config.FEED_SECRET_KEY) {
+    throw new Error('Invalid configuration:\n  FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
+  }
   if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');
   }
-  return config;
+  return { ...config, FEED_SECRET_KEY: config.FEED_SECRET_KEY ?? DEV_FEED_SECRET_KEY };
 }

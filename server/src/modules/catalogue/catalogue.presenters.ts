@@ -1,0 +1,141 @@
+import type { Feed, Network, Station, StationMarker } from '@portal/contract';
+import type {
+  FeedWithMountpointRow,
+  NetworkRow,
+  NetworkSummaryRow,
+  StationRow,
+  StationWithNetworkRow,
+} from './catalogue.repo.ts';
+
+/** Every catalogue response is built here, so a new column never reaches a client by accident. */
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+const WGS84_A = 6378137;
+const WGS84_F = 1 / 298.257223563;
+const WGS84_E2 = WGS84_F * (2 - WGS84_F);
+
+/** Earth-centred coordinates of a WGS84 position, rounded to the millimetre. */
+export function toEcef(latitude: number, longitude: number, heightM: number) {
+  const phi = (latitude * Math.PI) / 180;
+  const lambda = (longitude * Math.PI) / 180;
+  const n = WGS84_A / Math.sqrt(1 - WGS84_E2 * Math.sin(phi) ** 2);
+  const mm = (v: number) => Math.round(v * 1000) / 1000;
+  return {
+    x: mm((n + heightM) * Math.cos(phi) * Math.cos(lambda)),
+    y: mm((n + heightM) * Math.cos(phi) * Math.sin(lambda)),
+    z: mm((n * (1 - WGS84_E2) + heightM) * Math.sin(phi)),
+  };
+}
+
+export function presentNetwork(row: NetworkSummaryRow): Network {
+  const { min_lon: minLon, min_lat: minLat, max_lon: maxLon, max_lat: maxLat } = row;
+  const { center_lon: centerLon, center_lat: centerLat } = row;
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    operator: row.operator,
+    region: row.region,
+    status: row.status,
+    isPublic: row.is_public,
+    tokenPricePerDay: row.token_price_per_day,
+    stationCount: row.station_count,
+    onlineStationCount: row.online_station_count,
+    coverage:
+      minLon !== null &&
+      minLat !== null &&
+      maxLon !== null &&
+      maxLat !== null &&
+      centerLon !== null &&
+      centerLat !== null
+        ? { bbox: [minLon, minLat, maxLon, maxLat], center: [centerLon, centerLat] }
+        : null,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** A network that was just written has no stations counted yet; the caller passes what it knows. */
+export function summariseNewNetwork(row: NetworkRow): NetworkSummaryRow {
+  return {
+    ...row,
+    station_count: 0,
+    online_station_count: 0,
+    min_lon: null,
+    min_lat: null,
+    max_lon: null,
+    max_lat: null,
+    center_lon: null,
+    center_lat: null,
+  };
+}
+
+export function presentStation(row: StationWithNetworkRow): Station {
+  return {
+    id: row.id,
+    networkId: row.network_id,
+    networkSlug: row.network_slug,
+    mountpoint: row.mountpoint,
+    identifier: row.identifier,
+    country: row.country,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    heightM: row.height_m,
+    ecef: row.height_m === null ? null : toEcef(row.latitude, row.longitude, row.height_m),
+    receiver: row.receiver,
+    antenna: row.antenna,
+    format: row.format,
+    formatDetails: row.format_details,
+    navSystem: row.nav_system,
+    carrier: row.carrier,
+    bitrate: row.bitrate,
+    status: row.status,
+    lastDataAt: row.last_data_at === null ? null : iso(row.last_data_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function presentStationMarker(
+  row: Pick<StationRow, 'id' | 'network_id' | 'mountpoint' | 'latitude' | 'longitude' | 'status'>,
+): StationMarker {
+  return {
+    id: row.id,
+    networkId: row.network_id,
+    mountpoint: row.mountpoint,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    status: row.status,
+  };
+}
+
+export function presentFeed(row: FeedWithMountpointRow): Feed {
+  const { upstream_host: host, upstream_port: port, upstream_mountpoint: mountpoint } = row;
+  const version = row.upstream_ntrip_version;
+  return {
+    id: row.id,
+    networkId: row.network_id,
+    stationId: row.station_id,
+    mountpoint: row.mountpoint,
+    kind: row.kind,
+    enabled: row.enabled,
+    status: row.status,
+    lastError: row.last_error,
+    hasSourcePassword: row.source_password_hash !== null,
+    upstream:
+      row.kind === 'pull' && host !== null && port !== null && mountpoint !== null && version !== null
+        ? {
+            host,
+            port,
+            mountpoint,
+            username: row.upstream_username ?? '',
+            ntripVersion: version === 1 ? 1 : 2,
+            hasPassword: row.upstream_password_enc !== null,
+          }
+        : null,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

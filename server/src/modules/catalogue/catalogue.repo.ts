@@ -1,0 +1,286 @@
+import type { BBox } from '@portal/contract';
+import { type ExpressionBuilder, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Database } from '../../db/client.ts';
+import type { DB, FeedsTable, NetworksTable, StationsTable } from '../../db/schema.ts';
+
+export type NetworkRow = Selectable<NetworksTable>;
+export type StationRow = Selectable<StationsTable>;
+export type FeedRow = Selectable<FeedsTable>;
+
+export interface NetworkSummaryRow extends NetworkRow {
+  station_count: number;
+  online_station_count: number;
+  min_lon: number | null;
+  min_lat: number | null;
+  max_lon: number | null;
+  max_lat: number | null;
+  center_lon: number | null;
+  center_lat: number | null;
+}
+
+export type StationWithNetworkRow = StationRow & { network_slug: string };
+export type FeedWithMountpointRow = FeedRow & { mountpoint: string };
+
+export interface StationFilter {
+  networkId?: string;
+  /** Only stations of networks the public may see (see catalogue.policy.ts). */
+  publicOnly: boolean;
+  bbox?: BBox;
+  status?: 'online' | 'offline';
+  search?: string;
+}
+
+export interface FeedFilter {
+  networkId?: string;
+  kind?: 'push' | 'pull';
+  enabled?: boolean;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Mirrors isPubliclyListed() of catalogue.policy.ts for queries over many rows. */
+const publiclyListed = (eb: ExpressionBuilder<DB, 'networks'>) =>
+  eb.and([eb('networks.is_public', '=', true), eb('networks.status', '<>', 'retired')]);
+
+export type CatalogueQueries = ReturnType<typeof createCatalogueQueries>;
+export type CatalogueRepo = ReturnType<typeof createCatalogueRepo>;
+
+/** The only code that reads or writes networks, stations and feeds; every query can run inside a transaction. */
+export function createCatalogueRepo(db: Database) {
+  return {
+    ...createCatalogueQueries(db),
+    async transaction<T>(work: (queries: CatalogueQueries) => Promise<T>): Promise<T> {
+      return db.transaction().execute((trx) => work(createCatalogueQueries(trx)));
+    },
+  };
+}
+
+function createCatalogueQueries(db: Database) {
+  const networkSummaries = () =>
+    db
+      .selectFrom('networks')
+      .leftJoin('stations', 'stations.network_id', 'networks.id')
+      .selectAll('networks')
+      .select([
+        sql<number>`count(stations.id)::int`.as('station_count'),
+        sql<number>`(count(stations.id) FILTER (WHERE stations.status = 'online'))::int`.as('online_station_count'),
+        sql<number | null>`min(stations.longitude)`.as('min_lon'),
+        sql<number | null>`min(stations.latitude)`.as('min_lat'),
+        sql<number | null>`max(stations.longitude)`.as('max_lon'),
+        sql<number | null>`max(stations.latitude)`.as('max_lat'),
+        sql<number | null>`avg(stations.longitude)`.as('center_lon'),
+        sql<number | null>`avg(stations.latitude)`.as('center_lat'),
+      ])
+      .groupBy('networks.id');
+
+  const filteredStations = (filter: StationFilter) => {
+    let query = db.selectFrom('stations').innerJoin('networks', 'networks.id', 'stations.network_id');
+    if (filter.publicOnly) query = query.where(publiclyListed);
+    if (filter.networkId) query = query.where('stations.network_id', '=', filter.networkId);
+    if (filter.status) query = query.where('stations.status', '=', filter.status);
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, '\\$&')}%`;
+      query = query.where((eb) =>
+        eb.or([eb('stations.mountpoint', 'ilike', pattern), eb('stations.identifier', 'ilike', pattern)]),
+      );
+    }
+    if (filter.bbox) {
+      const [minLon, minLat, maxLon, maxLat] = filter.bbox;
+      query = query.where('stations.latitude', '>=', minLat).where('stations.latitude', '<=', maxLat);
+      query =
+        minLon <= maxLon
+          ? query.where('stations.longitude', '>=', minLon).where('stations.longitude', '<=', maxLon)
+          : query.where((eb) =>
+              eb.or([eb('stations.longitude', '>=', minLon), eb('stations.longitude', '<=', maxLon)]),
+            );
+    }
+    return query;
+  };
+
+  return {
+    // ---------- networks ----------
+
+    async listNetworks(options: { publicOnly: boolean }): Promise<NetworkSummaryRow[]> {
+      let query = networkSummaries();
+      if (options.publicOnly) query = query.where(publiclyListed);
+      return query.orderBy('networks.name').orderBy('networks.id').execute();
+    },
+
+    async findNetworkSummary(idOrSlug: string): Promise<NetworkSummaryRow | undefined> {
+      return networkSummaries()
+        .where(UUID_PATTERN.test(idOrSlug) ? 'networks.id' : 'networks.slug', '=', idOrSlug)
+        .executeTakeFirst();
+    },
+
+    async findNetwork(idOrSlug: string): Promise<NetworkRow | undefined> {
+      return db
+        .selectFrom('networks')
+        .selectAll()
+        .where(UUID_PATTERN.test(idOrSlug) ? 'id' : 'slug', '=', idOrSlug)
+        .executeTakeFirst();
+    },
+
+    async slugsStartingWith(prefix: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('networks')
+        .select('slug')
+        .where('slug', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)
+        .execute();
+      return rows.map((r) => r.slug);
+    },
+
+    async insertNetwork(values: Insertable<NetworksTable>): Promise<NetworkRow> {
+      return db.insertInto('networks').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async updateNetwork(id: string, values: Updateable<NetworksTable>): Promise<NetworkRow | undefined> {
+      return db
+        .updateTable('networks')
+        .set({ ...values, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async deleteNetwork(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('networks').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    // ---------- stations ----------
+
+    async countStations(filter: StationFilter): Promise<number> {
+      const row = await filteredStations(filter)
+        .select(sql<number>`count(*)::int`.as('total'))
+        .executeTakeFirstOrThrow();
+      return row.total;
+    },
+
+    async listStations(filter: StationFilter, page: Page): Promise<StationWithNetworkRow[]> {
+      return filteredStations(filter)
+        .selectAll('stations')
+        .select('networks.slug as network_slug')
+        .orderBy('stations.mountpoint')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    },
+
+    async listStationMarkers(filter: StationFilter, page: Page) {
+      return filteredStations(filter)
+        .select([
+          'stations.id',
+          'stations.network_id',
+          'stations.mountpoint',
+          'stations.latitude',
+          'stations.longitude',
+          'stations.status',
+        ])
+        .orderBy('stations.mountpoint')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    },
+
+    async findStation(id: string, options: { publicOnly: boolean }): Promise<StationWithNetworkRow | undefined> {
+      return filteredStations({ publicOnly: options.publicOnly })
+        .selectAll('stations')
+        .select('networks.slug as network_slug')
+        .where('stations.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async findStationsByMountpoints(mountpoints: string[]): Promise<StationWithNetworkRow[]> {
+      if (mountpoints.length === 0) return [];
+      return filteredStations({ publicOnly: false })
+        .selectAll('stations')
+        .select('networks.slug as network_slug')
+        .where(
+          sql`lower(stations.mountpoint)`,
+          'in',
+          mountpoints.map((m) => m.toLowerCase()),
+        )
+        .execute();
+    },
+
+    async insertStation(values: Insertable<StationsTable>): Promise<StationRow> {
+      return db.insertInto('stations').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async updateStation(id: string, values: Updateable<StationsTable>): Promise<StationRow | undefined> {
+      return db
+        .updateTable('stations')
+        .set({ ...values, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async deleteStation(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('stations').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    // ---------- feeds ----------
+
+    async countFeeds(filter: FeedFilter): Promise<number> {
+      let query = db.selectFrom('feeds').select(sql<number>`count(*)::int`.as('total'));
+      if (filter.networkId) query = query.where('network_id', '=', filter.networkId);
+      if (filter.kind) query = query.where('kind', '=', filter.kind);
+      if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
+      return (await query.executeTakeFirstOrThrow()).total;
+    },
+
+    async listFeeds(filter: FeedFilter, page: Page): Promise<FeedWithMountpointRow[]> {
+      let query = db
+        .selectFrom('feeds')
+        .innerJoin('stations', 'stations.id', 'feeds.station_id')
+        .selectAll('feeds')
+        .select('stations.mountpoint');
+      if (filter.networkId) query = query.where('feeds.network_id', '=', filter.networkId);
+      if (filter.kind) query = query.where('feeds.kind', '=', filter.kind);
+      if (filter.enabled !== undefined) query = query.where('feeds.enabled', '=', filter.enabled);
+      return query.orderBy('stations.mountpoint').limit(page.limit).offset(page.offset).execute();
+    },
+
+    async findFeed(id: string): Promise<FeedWithMountpointRow | undefined> {
+      return db
+        .selectFrom('feeds')
+        .innerJoin('stations', 'stations.id', 'feeds.station_id')
+        .selectAll('feeds')
+        .select('stations.mountpoint')
+        .where('feeds.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async insertFeed(values: Insertable<FeedsTable>): Promise<FeedRow> {
+      return db.insertInto('feeds').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async updateFeed(id: string, values: Updateable<FeedsTable>): Promise<FeedRow | undefined> {
+      return db
+        .updateTable('feeds')
+        .set({ ...values, updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async deleteFeed(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('feeds').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+/** The PostgreSQL error behind a failed write, when there is one (pg and PGlite report them alike). */
+export function databaseError(err: unknown): { code: string; constraint?: string } | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err) || typeof err.code !== 'string') return undefined;
+  const constraint = 'constraint' in err && typeof err.constraint === 'string' ? err.constraint : undefined;
+  return { code: err.code, constraint };
+}

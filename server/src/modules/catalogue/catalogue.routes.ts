@@ -1,0 +1,233 @@
+import {
+  createFeedBodySchema,
+  createNetworkBodySchema,
+  createStationBodySchema,
+  feedListQuerySchema,
+  feedPageSchema,
+  feedSchema,
+  idParamsSchema,
+  importReportSchema,
+  importSourcetableBodySchema,
+  MAX_SOURCETABLE_CHARS,
+  networkListSchema,
+  networkRefParamsSchema,
+  networkSchema,
+  patchFeedBodySchema,
+  patchNetworkBodySchema,
+  patchStationBodySchema,
+  replaceNetworkBodySchema,
+  replaceStationBodySchema,
+  stationListQuerySchema,
+  stationListResponseSchema,
+  stationSchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import { createCatalogueRepo } from './catalogue.repo.ts';
+import { createCatalogueService } from './catalogue.service.ts';
+import { createFeedCipher } from './feed-secrets.ts';
+import { createFeedsService } from './feeds.service.ts';
+import { addEtags } from './http-cache.ts';
+
+const noContent = { 204: z.null() };
+
+/** Public reads of the catalogue (cacheable) and the admin writes of networks, stations and feeds. */
+export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): FastifyPluginAsyncZod {
+  const repo = createCatalogueRepo(deps.db);
+  const catalogue = createCatalogueService({ repo });
+  const feeds = createFeedsService({ repo, cipher: createFeedCipher(deps.feedSecretKey) });
+
+  const publicRoutes: FastifyPluginAsyncZod = async (app) => {
+    addEtags(app);
+    const publicOnly = { publicOnly: true };
+
+    app.get('/networks', { schema: { tags: ['catalogue'], response: { 200: networkListSchema } } }, async () => ({
+      items: await catalogue.listNetworks(publicOnly),
+    }));
+
+    app.get(
+      '/networks/:idOrSlug',
+      { schema: { tags: ['catalogue'], params: networkRefParamsSchema, response: { 200: networkSchema } } },
+      async (request) => catalogue.getNetwork(request.params.idOrSlug, publicOnly),
+    );
+
+    app.get(
+      '/stations',
+      {
+        schema: {
+          tags: ['catalogue'],
+          querystring: stationListQuerySchema,
+          response: { 200: stationListResponseSchema },
+        },
+      },
+      async (request) => catalogue.listStations(request.query, publicOnly),
+    );
+
+    app.get(
+      '/stations/:id',
+      { schema: { tags: ['catalogue'], params: idParamsSchema, response: { 200: stationSchema } } },
+      async (request) => catalogue.getStation(request.params.id, publicOnly),
+    );
+  };
+
+  const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+    const admin = { auth: 'admin' as const };
+    const all = { publicOnly: false };
+    const tags = ['catalogue admin'];
+
+    // ---------- networks ----------
+
+    app.get('/networks', { config: admin, schema: { tags, response: { 200: networkListSchema } } }, async () => ({
+      items: await catalogue.listNetworks(all),
+    }));
+
+    app.get(
+      '/networks/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: { 200: networkSchema } } },
+      async (request) => catalogue.getNetwork(request.params.id, all),
+    );
+
+    app.post(
+      '/networks',
+      { config: admin, schema: { tags, body: createNetworkBodySchema, response: { 201: networkSchema } } },
+      async (request, reply) => reply.code(201).send(await catalogue.createNetwork(request.body)),
+    );
+
+    app.put(
+      '/networks/:id',
+      {
+        config: admin,
+        schema: { tags, params: idParamsSchema, body: replaceNetworkBodySchema, response: { 200: networkSchema } },
+      },
+      async (request) => catalogue.updateNetwork(request.params.id, request.body),
+    );
+
+    app.patch(
+      '/networks/:id',
+      {
+        config: admin,
+        schema: { tags, params: idParamsSchema, body: patchNetworkBodySchema, response: { 200: networkSchema } },
+      },
+      async (request) => catalogue.updateNetwork(request.params.id, request.body),
+    );
+
+    app.delete(
+      '/networks/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
+      async (request, reply) => {
+        await catalogue.deleteNetwork(request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/networks/:id/import-sourcetable',
+      {
+        config: admin,
+        // A large caster's sourcetable (hundreds of STR lines) is bigger than the API's default body limit.
+        bodyLimit: MAX_SOURCETABLE_CHARS * 2,
+        schema: {
+          tags,
+          params: idParamsSchema,
+          body: importSourcetableBodySchema,
+          response: { 200: importReportSchema },
+        },
+      },
+      async (request) => catalogue.importSourcetable(request.params.id, request.body.text, request.body.dryRun),
+    );
+
+    // ---------- stations ----------
+
+    app.get(
+      '/stations',
+      {
+        config: admin,
+        schema: { tags, querystring: stationListQuerySchema, response: { 200: stationListResponseSchema } },
+      },
+      async (request) => catalogue.listStations(request.query, all),
+    );
+
+    app.get(
+      '/stations/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: { 200: stationSchema } } },
+      async (request) => catalogue.getStation(request.params.id, all),
+    );
+
+    app.post(
+      '/stations',
+      { config: admin, schema: { tags, body: createStationBodySchema, response: { 201: stationSchema } } },
+      async (request, reply) => reply.code(201).send(await catalogue.createStation(request.body)),
+    );
+
+    app.put(
+      '/stations/:id',
+      {
+        config: admin,
+        schema: { tags, params: idParamsSchema, body: replaceStationBodySchema, response: { 200: stationSchema } },
+      },
+      async (request) => catalogue.updateStation(request.params.id, request.body),
+    );
+
+    app.patch(
+      '/stations/:id',
+      {
+        config: admin,
+        schema: { tags, params: idParamsSchema, body: patchStationBodySchema, response: { 200: stationSchema } },
+      },
+      async (request) => catalogue.updateStation(request.params.id, request.body),
+    );
+
+    app.delete(
+      '/stations/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
+      async (request, reply) => {
+        await catalogue.deleteStation(request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    // ---------- feeds ----------
+
+    app.get(
+      '/feeds',
+      { config: admin, schema: { tags, querystring: feedListQuerySchema, response: { 200: feedPageSchema } } },
+      async (request) => feeds.listFeeds(request.query),
+    );
+
+    app.get(
+      '/feeds/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: { 200: feedSchema } } },
+      async (request) => feeds.getFeed(request.params.id),
+    );
+
+    app.post(
+      '/feeds',
+      { config: admin, schema: { tags, body: createFeedBodySchema, response: { 201: feedSchema } } },
+      async (request, reply) => reply.code(201).send(await feeds.createFeed(request.body)),
+    );
+
+    app.patch(
+      '/feeds/:id',
+      {
+        config: admin,
+        schema: { tags, params: idParamsSchema, body: patchFeedBodySchema, response: { 200: feedSchema } },
+      },
+      async (request) => feeds.updateFeed(request.params.id, request.body),
+    );
+
+    app.delete(
+      '/feeds/:id',
+      { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
+      async (request, reply) => {
+        await feeds.deleteFeed(request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+
+  return async (app) => {
+    await app.register(publicRoutes);
+    await app.register(adminRoutes, { prefix: '/admin' });
+  };
+}
