@@ -91,11 +91,37 @@ export interface FeedsTable {
   updated_at: Timestamp;
 }
 
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'member';
+  joined_at: Generated<Date>;
+}
+
+export interface OrganizationInvitesTable {
+  organization_id: string;
+  email: string;
+  status: Generated<'pending' | 'accepted' | 'declined'>;
+  invited_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
   app_meta: AppMetaTable;
   page_meta: PageMetaTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  organization_invites: OrganizationInvitesTable;
   networks: NetworksTable;
   stations: StationsTable;
   feeds: FeedsTable;

@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** Extra body fields a documented call answers with beside code and message. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -26,7 +28,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       return reply
         .status(error.statusCode)
-        .send({ code: error.code, message: error.message, ...(error.field && { field: error.field }) });
+        .send({
+          ...error.details,
+          code: error.code,
+          message: error.message,
+          ...(error.field && { field: error.field }),
+        });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];

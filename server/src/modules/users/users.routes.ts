@@ -1,14 +1,16 @@
-import { userInfoSchema } from '@portal/contract';
+import { type Team, userInfoSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../http/auth.ts';
+import { type Actor, actorOf } from '../../http/auth.ts';
 
-export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/user',
-    { config: { auth: 'user' }, schema: { tags: ['user'], response: { 200: userInfoSchema } } },
-    async (request) => {
-      const actor = actorOf(request);
-      return { teams: [], isAdmin: actor.isAdmin };
-    },
-  );
-};
+export function usersRoutes(deps: { teamsOf(actor: Actor): Promise<Team[]> }): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/user',
+      { config: { auth: 'user' }, schema: { tags: ['user'], response: { 200: userInfoSchema } } },
+      async (request) => {
+        const actor = actorOf(request);
+        return { teams: await deps.teamsOf(actor), isAdmin: actor.isAdmin };
+      },
+    );
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** The four answers the server gives to a refused organisation name (spec §5, §8). */
+export const organizationErrorCodes = [
+  'MaximumOrganizationCreated',
+  'CanNotBeEmpty',
+  'AlreadyTaken',
+  'MinimumCharactersNotMet',
+] as const;
+export type OrganizationErrorCode = (typeof organizationErrorCodes)[number];
+
+export const ORGANIZATION_NAME_MAX = 32;
+export const ORGANIZATION_NAME_MIN_SIGNIFICANT = 3;
+/** How many organisations one user may own; the spec leaves the number open (docs/adr/0007-organizations.md). */
+export const MAX_ORGANIZATIONS_PER_USER = 3;
+
+/** Letters and digits in any script count; spaces, punctuation and symbols are the 'special characters' of spec §5. */
+export function significantCharacters(name: string): number {
+  return (name.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+/** The client-side and server-side check of a name, in the server's order; undefined when acceptable. */
+export function organizationNameProblem(
+  name: string,
+): Exclude<OrganizationErrorCode, 'MaximumOrganizationCreated' | 'AlreadyTaken'> | undefined {
+  if (name.trim() === '') return 'CanNotBeEmpty';
+  if (significantCharacters(name) < ORGANIZATION_NAME_MIN_SIGNIFICANT) return 'MinimumCharactersNotMet';
+  return undefined;
+}
+
+export const createOrganizationBodySchema = z.object({ name: z.string().max(ORGANIZATION_NAME_MAX) });
+export type CreateOrganizationBody = z.infer<typeof createOrganizationBodySchema>;
+
+export const createOrganizationResponseSchema = z.object({ success: z.literal(true), value: z.string() });
+export const createOrganizationErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.enum(organizationErrorCodes),
+  code: z.enum(organizationErrorCodes),
+  message: z.string(),
+});
+
+export const organizationRoles = ['owner', 'admin', 'member'] as const;
+export type OrganizationRole = (typeof organizationRoles)[number];
+
+export const organizationParamsSchema = z.object({ orgId: z.uuid() });
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(organizationRoles),
+  memberCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export const memberSchema = z.object({
+  userId: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  role: z.enum(organizationRoles),
+  joinedAt: z.string(),
+});
+export type Member = z.infer<typeof memberSchema>;
+
+export const updateMemberBodySchema = z.object({ forMember: z.uuid(), role: z.enum(['admin', 'member']) });
+export type UpdateMemberBody = z.infer<typeof updateMemberBodySchema>;
+
+export const inviteStatuses = ['pending', 'accepted', 'declined'] as const;
+export type InviteStatus = (typeof inviteStatuses)[number];
+
+export const orgInviteSchema = z.object({
+  email: z.string(),
+  status: z.enum(inviteStatuses),
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OrgInvite = z.infer<typeof orgInviteSchema>;
+
+export const inviteEmailBodySchema = z.object({ email: z.email().max(254) });
+
+export const myInviteSchema = z.object({
+  organization: z.object({ id: z.string(), name: z.string() }),
+  status: z.enum(inviteStatuses),
+  createdAt: z.string(),
+});
+export type MyInvite = z.infer<typeof myInviteSchema>;
+
+export const inviteActions = ['accept', 'decline', 'acceptDeclined'] as const;
+export const inviteActionBodySchema = z.object({ action: z.enum(inviteActions), organization: z.uuid() });
+export type InviteActionBody = z.infer<typeof inviteActionBodySchema>;

@@ -1,0 +1,103 @@
+import {
+  createOrganizationBodySchema,
+  createOrganizationResponseSchema,
+  inviteActionBodySchema,
+  inviteEmailBodySchema,
+  memberSchema,
+  myInviteSchema,
+  organizationParamsSchema,
+  organizationSchema,
+  orgInviteSchema,
+  updateMemberBodySchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf } from '../../http/auth.ts';
+import type { OrganizationsService } from './organizations.service.ts';
+
+const ok = z.object({ success: z.literal(true) });
+const user = { auth: 'user' as const };
+const tags = ['organizations'];
+
+export function organizationsRoutes(service: OrganizationsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/organization',
+      {
+        config: user,
+        schema: { tags, body: createOrganizationBodySchema, response: { 201: createOrganizationResponseSchema } },
+      },
+      async (request, reply) => {
+        const value = await service.create(actorOf(request), request.body.name);
+        return reply.status(201).send({ success: true, value });
+      },
+    );
+
+    app.get(
+      '/org/:orgId',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: organizationSchema } } },
+      (request) => service.get(actorOf(request), request.params.orgId),
+    );
+
+    app.get(
+      '/org/:orgId/members',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: z.array(memberSchema) } } },
+      (request) => service.members(actorOf(request), request.params.orgId),
+    );
+
+    app.put(
+      '/org/:orgId/members',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: updateMemberBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.updateMember(actorOf(request), request.params.orgId, request.body);
+        return { success: true as const };
+      },
+    );
+
+    app.get(
+      '/org/:orgId/invites',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: z.array(orgInviteSchema) } } },
+      (request) => service.invites(actorOf(request), request.params.orgId),
+    );
+
+    app.post(
+      '/org/:orgId/invites',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: inviteEmailBodySchema, response: { 201: ok } },
+      },
+      async (request, reply) => {
+        await service.invite(actorOf(request), request.params.orgId, request.body.email);
+        return reply.status(201).send({ success: true });
+      },
+    );
+
+    app.delete(
+      '/org/:orgId/invites',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: inviteEmailBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.revokeInvite(actorOf(request), request.params.orgId, request.body.email);
+        return { success: true as const };
+      },
+    );
+
+    app.get('/invites', { config: user, schema: { tags, response: { 200: z.array(myInviteSchema) } } }, (request) =>
+      service.myInvites(actorOf(request)),
+    );
+
+    app.put(
+      '/invites',
+      { config: user, schema: { tags, body: inviteActionBodySchema, response: { 200: ok } } },
+      async (request) => {
+        await service.answerInvite(actorOf(request), request.body);
+        return { success: true as const };
+      },
+    );
+  };
+}

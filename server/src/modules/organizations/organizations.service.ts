@@ -1,0 +1,171 @@
+import {
+  type InviteActionBody,
+  MAX_ORGANIZATIONS_PER_USER,
+  type Member,
+  type MyInvite,
+  type Organization,
+  type OrganizationErrorCode,
+  type OrgInvite,
+  organizationNameProblem,
+  type Team,
+  type UpdateMemberBody,
+} from '@portal/contract';
+import type { Actor } from '../../http/auth.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { canManageOrganization, canUpdateMemberRole } from './organizations.policy.ts';
+import type { OrganizationsRepo } from './organizations.repo.ts';
+
+export const ORGANIZATION_ERROR_MESSAGES: Record<OrganizationErrorCode, string> = {
+  MaximumOrganizationCreated: 'You have reached the maximum amount of organizations you can create.',
+  CanNotBeEmpty: 'The organization name can not be empty.',
+  AlreadyTaken: 'This name is already taken.',
+  MinimumCharactersNotMet: 'The organization name has to be at least 3 characters long. Excluding special characters.',
+};
+
+/** A refused organisation name: HTTP 400 whose code is one of the spec's four. */
+export class OrganizationNameError extends AppError {
+  constructor(readonly reason: OrganizationErrorCode) {
+    // The spec's clients read `error` (the code) or `reason` (the text) from a 400 answer.
+    super(400, reason, ORGANIZATION_ERROR_MESSAGES[reason], undefined, {
+      success: false,
+      error: reason,
+      reason: ORGANIZATION_ERROR_MESSAGES[reason],
+    });
+  }
+}
+
+export const organizationUrl = (id: string) => `/settings/organization?org=${id}`;
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
+
+export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }) {
+  async function requireRole(orgId: string, actor: Actor) {
+    const role = await repo.roleOf(orgId, actor.userId);
+    // Outsiders learn nothing, not even that the organisation exists.
+    if (!role) throw notFound('Organisation');
+    return role;
+  }
+  async function requireManager(orgId: string, actor: Actor) {
+    const role = await requireRole(orgId, actor);
+    if (!canManageOrganization(role)) throw forbidden('Only owners and admins of the organisation may do this.');
+    return role;
+  }
+
+  return {
+    async teams(actor: Actor): Promise<Team[]> {
+      const rows = await repo.teamsOf(actor.userId);
+      return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, url: organizationUrl(r.id) }));
+    },
+
+    async create(actor: Actor, rawName: string): Promise<string> {
+      const name = rawName.trim();
+      const problem = organizationNameProblem(name);
+      if (problem) throw new OrganizationNameError(problem);
+      return repo.transaction(async (tx) => {
+        // Serialises one user's concurrent creations so the limit cannot be raced past.
+        await tx.lockUser(actor.userId);
+        if ((await tx.countOwnedBy(actor.userId)) >= MAX_ORGANIZATIONS_PER_USER) {
+          throw new OrganizationNameError('MaximumOrganizationCreated');
+        }
+        if (await tx.nameTaken(name)) throw new OrganizationNameError('AlreadyTaken');
+        const org = await tx.create(name, actor.userId).catch((err: unknown) => {
+          if ((err as { code?: string }).code === '23505') throw new OrganizationNameError('AlreadyTaken');
+          throw err;
+        });
+        return organizationUrl(org.id);
+      });
+    },
+
+    async get(actor: Actor, orgId: string): Promise<Organization> {
+      const role = await requireRole(orgId, actor);
+      const org = await repo.find(orgId);
+      if (!org) throw notFound('Organisation');
+      return {
+        id: org.id,
+        name: org.name,
+        role,
+        memberCount: Number(org.member_count),
+        createdAt: iso(org.created_at),
+      };
+    },
+
+    async members(actor: Actor, orgId: string): Promise<Member[]> {
+      await requireRole(orgId, actor);
+      const rows = await repo.members(orgId);
+      return rows.map((m) => ({
+        userId: m.user_id,
+        email: m.email,
+        displayName: m.display_name,
+        role: m.role,
+        joinedAt: iso(m.joined_at),
+      }));
+    },
+
+    async updateMember(actor: Actor, orgId: string, body: UpdateMemberBody): Promise<void> {
+      const actorRole = await requireManager(orgId, actor);
+      const targetRole = await repo.roleOf(orgId, body.forMember);
+      if (!targetRole) throw notFound('Member');
+      if (!canUpdateMemberRole(actorRole, targetRole, body.role)) {
+        throw forbidden('Your role in this organisation does not allow this change.');
+      }
+      await repo.setRole(orgId, body.forMember, body.role);
+    },
+
+    async invites(actor: Actor, orgId: string): Promise<OrgInvite[]> {
+      await requireManager(orgId, actor);
+      const rows = await repo.invites(orgId);
+      return rows.map((i) => ({
+        email: i.email,
+        status: i.status,
+        invitedBy: i.invited_by,
+        createdAt: iso(i.created_at),
+      }));
+    },
+
+    async invite(actor: Actor, orgId: string, rawEmail: string): Promise<void> {
+      await requireManager(orgId, actor);
+      const email = rawEmail.trim().toLowerCase();
+      if (await repo.isMemberByEmail(orgId, email)) {
+        throw conflict('already_member', `${email} is already a member of this organisation.`, 'email');
+      }
+      const existing = await repo.findInvite(orgId, email);
+      if (existing?.status === 'pending') {
+        throw conflict('already_invited', `${email} has already been invited.`, 'email');
+      }
+      await repo.upsertInvite(orgId, email, actor.userId);
+    },
+
+    async revokeInvite(actor: Actor, orgId: string, rawEmail: string): Promise<void> {
+      await requireManager(orgId, actor);
+      if (!(await repo.deleteInvite(orgId, rawEmail.trim().toLowerCase()))) throw notFound('Invite');
+    },
+
+    async myInvites(actor: Actor): Promise<MyInvite[]> {
+      if (!actor.email) return [];
+      const rows = await repo.invitesFor(actor.email.toLowerCase());
+      return rows.map((r) => ({
+        organization: { id: r.id, name: r.name },
+        status: r.status,
+        createdAt: iso(r.created_at),
+      }));
+    },
+
+    async answerInvite(actor: Actor, body: InviteActionBody): Promise<void> {
+      const email = actor.email?.toLowerCase();
+      const invite = email ? await repo.findInvite(body.organization, email) : undefined;
+      if (!email || !invite) throw notFound('Invite');
+      const from = body.action === 'acceptDeclined' ? 'declined' : 'pending';
+      if (invite.status !== from) {
+        throw conflict(
+          'invite_not_open',
+          `This invite is ${invite.status}; it cannot be answered with ${body.action}.`,
+        );
+      }
+      await repo.transaction(async (tx) => {
+        await tx.setInviteStatus(body.organization, email, body.action === 'decline' ? 'declined' : 'accepted');
+        if (body.action !== 'decline') await tx.addMember(body.organization, actor.userId);
+      });
+    },
+  };
+}
