@@ -1,4 +1,5 @@
 export * from './catalogue.ts';
+export * from './demo.ts';
 export * from './errors.ts';
 export * from './meta.ts';
 export * from './user.ts';
