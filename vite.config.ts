@@ -1,12 +1,34 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { resolveBrand } from './src/lib/brand/brands.ts';
+import type { Brand } from './src/lib/brand/schema.ts';
+
+const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
+
+/**
+ * Puts the brand into index.html: title (the product name), description, favicon and theme colour.
+ * resolveBrand throws for an unknown VITE_BRAND, listing the allowed keys, so such a build fails at once.
+ */
+function brandHtml(brand: Brand): Plugin {
+  return {
+    name: 'portal-brand-html',
+    transformIndexHtml: () => [
+      { tag: 'title', children: brand.name, injectTo: 'head' },
+      { tag: 'meta', attrs: { name: 'description', content: DEFAULT_DESCRIPTION }, injectTo: 'head' },
+      { tag: 'link', attrs: { rel: 'icon', type: 'image/svg+xml', href: brand.favicon }, injectTo: 'head' },
+      { tag: 'meta', attrs: { name: 'theme-color', content: '#0b0e13' }, injectTo: 'head' },
+    ],
+  };
+}
 
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), '');
+  const brand = resolveBrand(env.VITE_BRAND);
   const apiTarget = env.DEV_API_TARGET ?? 'http://localhost:8080';
   return {
-    plugins: [react(), tailwindcss()],
+    plugins: [react(), tailwindcss(), brandHtml(brand)],
+    define: { 'import.meta.env.VITE_BRAND': JSON.stringify(brand.key) },
     server: { port: 5173, proxy: { '/api': { target: apiTarget, changeOrigin: true } } },
     build: { sourcemap: true, chunkSizeWarningLimit: 900 },
   };

@@ -1,22 +1,14 @@
-import { StrictMode, Suspense } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { Providers } from './app/providers';
-import { router } from './app/router';
-import { initI18n } from './lib/i18n';
+import { resolveBrand } from './lib/brand/brands';
 import './index.css';
-
-void initI18n();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <Suspense fallback={null}>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
-    </Suspense>
-  </StrictMode>,
-);
+// An unknown VITE_BRAND stops the start with the list of allowed keys (the build already refuses it).
+try {
+  resolveBrand(import.meta.env.VITE_BRAND);
+  void import('./app/start').then(({ start }) => start(root));
+} catch (error) {
+  root.textContent = error instanceof Error ? error.message : String(error);
+  throw error;
+}

@@ -2,11 +2,20 @@ import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
+import { brand } from './brand';
 
 export const SUPPORTED_LANGUAGES = ['en', 'nl'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** Translations load from /locales/{lng}/{ns}.json; detection order and fallback as spec §9 says. */
+/**
+ * Translations load from /locales/{lng}/{ns}.json; detection order and fallback as spec §9 says. Features add
+ * their own namespace file (catalogue.json, billing.json…) and call useTranslation('<ns>').
+ * {{product}} in any string is the brand's product name.
+ */
 export function initI18n() {
+  i18n.on('languageChanged', (lng) => {
+    document.documentElement.lang = lng;
+  });
   return i18n
     .use(HttpBackend)
     .use(LanguageDetector)
@@ -24,7 +33,7 @@ export function initI18n() {
         lookupQuerystring: 'lng',
         caches: ['localStorage', 'cookie'],
       },
-      interpolation: { escapeValue: false },
+      interpolation: { escapeValue: false, defaultVariables: { product: brand.name, brand: brand.secondName } },
     });
 }
 

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { ModalProvider } from '../components/modal';
+import { Preloader } from '../components/Preloader';
+import { useAuth } from '../features/auth/auth-context';
+import { trackPageView } from '../lib/analytics';
+
+function PageViews() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    // After the page has set its title.
+    const id = window.setTimeout(() => trackPageView(pathname + search), 0);
+    return () => window.clearTimeout(id);
+  }, [pathname, search]);
+  return null;
+}
+
+/**
+ * Root of every route: the modal host, page-view tracking and the spinner while authentication loads.
+ * The auth feature mounts its LoginModalProvider (src/features/auth) around <Outlet /> here.
+ */
+export function RootLayout() {
+  const auth = useAuth();
+  return (
+    <ModalProvider>
+      <PageViews />
+      {auth === 'loading' ? <Preloader fullScreen /> : <Outlet />}
+    </ModalProvider>
+  );
+}

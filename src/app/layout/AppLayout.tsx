@@ -1,0 +1,79 @@
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { Header } from './Header';
+import { MobileMenu } from './MobileMenu';
+import { SideMenu } from './SideMenu';
+import { useSideMenuState } from './side-menu-state';
+
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a
+      href="#main-content"
+      className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[200] focus:rounded-lg focus:bg-accent focus:px-4 focus:py-2 focus:text-on-accent"
+    >
+      {t('layout.skipToContent')}
+    </a>
+  );
+}
+
+function useMobileMenu() {
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes after every route change
+  useEffect(() => setOpen(false), [pathname]);
+  const close = useCallback(() => setOpen(false), []);
+  return { open, toggle: () => setOpen((v) => !v), close };
+}
+
+/** Main column: at most 1200px wide (spec §2, §9). */
+export function MainContent({ children }: { children: ReactNode }) {
+  return (
+    <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 outline-none">
+      <div className="mx-auto w-full max-w-content px-4 py-6 md:px-8 md:py-8">{children}</div>
+    </main>
+  );
+}
+
+/** Header, side menu and main content: the layout of every page with navigation. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const side = useSideMenuState(pathname);
+  const mobileMenu = useMobileMenu();
+  const showMobileMenu = mobileMenu.open && side.isMobile;
+  return (
+    <div className="min-h-screen bg-surface text-ink">
+      <SkipLink />
+      <Header mobileMenuOpen={showMobileMenu} onToggleMobileMenu={mobileMenu.toggle} />
+      <div className="flex">
+        <SideMenu
+          open={side.open}
+          isMobile={side.isMobile}
+          onToggle={side.toggle}
+          onOpen={() => side.setOpen(true)}
+          onClose={() => side.setOpen(false)}
+        />
+        <MainContent>
+          <Outlet />
+        </MainContent>
+      </div>
+      {showMobileMenu && <MobileMenu onClose={mobileMenu.close} />}
+    </div>
+  );
+}
+
+/** Header and content, no side menu (spec §2 "a layout without a sidebar"). */
+export function LayoutWithoutSidebar({ children }: { children?: ReactNode }) {
+  const mobileMenu = useMobileMenu();
+  const side = useSideMenuState(useLocation().pathname);
+  const showMobileMenu = mobileMenu.open && side.isMobile;
+  return (
+    <div className="min-h-screen bg-surface text-ink">
+      <SkipLink />
+      <Header mobileMenuOpen={showMobileMenu} onToggleMobileMenu={mobileMenu.toggle} />
+      <MainContent>{children ?? <Outlet />}</MainContent>
+      {showMobileMenu && <MobileMenu onClose={mobileMenu.close} />}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The route table (spec §2). One line per page; pages load lazily, each in its own chunk.
+ * To put a real page in: `{ path: 'map', lazy: page(() => import('../features/catalogue/MapPage'), 'MapPage') },`
+ */
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { RequireAdmin, RequireUser } from './guards';
+import { LoginRoute } from './LoginRoute';
+import { AppLayout } from './layout/AppLayout';
+import { RootLayout } from './RootLayout';
+import { RouterErrorPage } from './RouterErrorPage';
+
+/** Spec §9: page chunk loading times out at 120 s. */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+function withTimeout<T>(promise: Promise<T>, ms = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Loading the page timed out.')), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A lazily loaded route component: the module and the name of its export. */
+export function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return async () => ({ Component: (await withTimeout(load()))[name] as ComponentType });
+}
+
+const placeholders = () => import('./placeholder-pages');
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouterErrorPage />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <Navigate to="/dashboard" replace /> },
+          { path: 'login', element: <LoginRoute view="login" /> },
+          { path: 'signup', element: <LoginRoute view="signup" /> },
+          { path: 'register', element: <LoginRoute view="signup" /> },
+
+          // Public (logged out and logged in)
+          { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
+          { path: 'marketplace', lazy: page(placeholders, 'MarketplacePage') },
+
+          // Logged in, personal
+          {
+            element: <RequireUser />,
+            children: [
+              { path: 'map', lazy: page(placeholders, 'MapPage') },
+              { path: 'accounts', lazy: page(placeholders, 'AccountsPage') },
+              { path: 'credits', lazy: page(placeholders, 'CreditsPage') },
+              { path: 'subscriptions', lazy: page(placeholders, 'SubscriptionsPage') },
+              { path: 'settings/:settingsPage?', lazy: page(placeholders, 'SettingsPagePlaceholder') },
+              { path: 'checkout', lazy: page(placeholders, 'CheckoutPage') },
+            ],
+          },
+
+          // Admin (isAdmin); non-admins see Restricted Access
+          {
+            path: 'admin',
+            element: <RequireAdmin />,
+            children: [
+              { index: true, element: <Navigate to="/admin/map" replace /> },
+              { path: 'map', lazy: page(placeholders, 'AdminMapPage') },
+              { path: 'products/:productsPage?', lazy: page(placeholders, 'AdminProductsPage') },
+              { path: 'feed', lazy: page(placeholders, 'AdminFeedPage') },
+              { path: 'feed/:networkId', lazy: page(placeholders, 'AdminFeedPage') },
+              { path: 'users', lazy: page(placeholders, 'AdminUsersPage') },
+              { path: 'subscriptions', lazy: page(placeholders, 'AdminSubscriptionsPage') },
+              { path: 'accounts', lazy: page(placeholders, 'AdminAccountsPage') },
+              { path: 'organizations', lazy: page(placeholders, 'AdminOrganizationsPage') },
+              { path: 'networks', lazy: page(placeholders, 'AdminNetworksPage') },
+              { path: 'networks/:networkId', lazy: page(placeholders, 'AdminNetworksPage') },
+              { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
+              { path: '*', element: <Navigate to="/admin/map" replace /> },
+            ],
+          },
+
+          { path: '*', element: <Navigate to="/dashboard" replace /> },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,24 @@
+import { StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { Preloader } from '../components/Preloader';
+import { injectGtm } from '../lib/analytics';
+import { applyBrandTheme, brand } from '../lib/brand';
+import { initI18n } from '../lib/i18n';
+import { Providers } from './providers';
+import { router } from './router';
+
+export function start(root: HTMLElement) {
+  applyBrandTheme(brand);
+  injectGtm(brand.gtmContainerId);
+  void initI18n();
+  createRoot(root).render(
+    <StrictMode>
+      <Suspense fallback={<Preloader fullScreen />}>
+        <Providers>
+          <RouterProvider router={router} />
+        </Providers>
+      </Suspense>
+    </StrictMode>,
+  );
+}

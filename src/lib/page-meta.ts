@@ -1,0 +1,51 @@
+import { type PageMeta, pageMetaSchema } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from './api';
+import { brand } from './brand';
+
+export const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
+
+/** Spec §1: 'brand | page title'; the product name alone when there is no page title. */
+export function formatTitle(brandName: string, pageTitle?: string): string {
+  return pageTitle ? `${brandName} | ${pageTitle}` : brandName;
+}
+
+async function fetchPageMeta(page: string): Promise<PageMeta | null> {
+  try {
+    const response = await api.get(`/meta/pages/${encodeURIComponent(page)}`, { validateStatus: (s) => s === 200 });
+    return pageMetaSchema.parse(response.data);
+  } catch {
+    return null; // no meta stored for this page (404) or unreachable: keep the defaults
+  }
+}
+
+function setDescription(content: string) {
+  let tag = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');
+  if (!tag) {
+    tag = document.createElement('meta');
+    tag.name = 'description';
+    document.head.appendChild(tag);
+  }
+  tag.content = content;
+}
+
+/**
+ * Sets the document title and description of a page: the page's own title ('brand | title'), replaced by the
+ * title/description of `GET /meta/pages/{page}` when the server answers 200.
+ */
+export function usePageMeta(page: string | undefined, pageTitle?: string, description?: string): void {
+  const meta = useQuery({
+    queryKey: ['page-meta', page],
+    queryFn: () => fetchPageMeta(page as string),
+    enabled: Boolean(page),
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+  const title = meta.data?.title || pageTitle;
+  const desc = meta.data?.description || description || DEFAULT_DESCRIPTION;
+  useEffect(() => {
+    document.title = formatTitle(brand.name, title);
+    setDescription(desc);
+  }, [title, desc]);
+}
