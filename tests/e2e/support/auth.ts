@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { Session } from './browser';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** Seeded by the server in e2e runs (SEED_DEMO): an admin and a personal user. */
+export const DEMO_ADMIN: Credentials & { username: string } = {
+  email: 'admin@demo.gnss-portal.test',
+  password: 'demo-admin-2026',
+  username: 'Demo Admin',
+};
+export const DEMO_USER: Credentials & { username: string } = {
+  email: 'surveyor@demo.gnss-portal.test',
+  password: 'demo-user-2026',
+  username: 'Demo Surveyor',
+};
+
+/** How many `login` analytics events the page has pushed so far. */
+export function loginEventCount(session: Session): Promise<number> {
+  return session.page.evaluate(
+    () =>
+      ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login').length,
+  );
+}
+
+/** Resolves once the modal has closed and the app has pushed a new `login` event (GET /api/user has answered). */
+async function waitForLogin(session: Session, before: number): Promise<void> {
+  await session.page.getByTestId('login-modal').waitFor({ state: 'hidden' });
+  await session.page.waitForFunction(
+    (n) =>
+      ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login')
+        .length > n,
+    before,
+  );
+}
+
+/**
+ * Creates a new account through the real sign-up modal (/signup) and waits until the user is logged in and the
+ * server has its users row. Unspecified fields get fresh values; returns what was used.
+ */
+export async function signUp(
+  session: Session,
+  options: { email?: string; password?: string; username?: string } = {},
+): Promise<Credentials & { username: string }> {
+  const id = randomUUID().slice(0, 8);
+  const account = {
+    email: options.email ?? `e2e-${id}@example.test`,
+    password: options.password ?? `pw-${id}-secret`,
+    username: options.username ?? `rover-${id}`,
+  };
+  await session.goto('/signup');
+  const form = session.page.getByTestId('signup-form');
+  await form.getByTestId('auth-email').fill(account.email);
+  await form.getByTestId('auth-username').fill(account.username);
+  await form.getByTestId('auth-password').fill(account.password);
+  await form.getByTestId('auth-confirm-password').fill(account.password);
+  await form.getByTestId('auth-terms').check();
+  const before = await loginEventCount(session);
+  await form.getByTestId('auth-submit').click();
+  await waitForLogin(session, before);
+  return account;
+}
+
+/** Logs in through the real login modal (/login) and waits until the app knows the user's role. */
+export async function logIn(session: Session, credentials: Credentials): Promise<void> {
+  await session.goto('/login');
+  const form = session.page.getByTestId('login-form');
+  await form.getByTestId('auth-email').fill(credentials.email);
+  await form.getByTestId('auth-password').fill(credentials.password);
+  const before = await loginEventCount(session);
+  await form.getByTestId('auth-submit').click();
+  await waitForLogin(session, before);
+}
