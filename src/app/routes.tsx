@@ -61,6 +61,10 @@ export const routes: RouteObject[] = [
               { path: 'accounts', lazy: page(placeholders, 'AccountsPage') },
               { path: 'credits', lazy: page(placeholders, 'CreditsPage') },
               { path: 'subscriptions', lazy: page(placeholders, 'SubscriptionsPage') },
+              {
+                path: 'settings/organization',
+                lazy: page(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage'),
+              },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'SettingsPagePlaceholder') },
               { path: 'checkout', lazy: page(placeholders, 'CheckoutPage') },
             ],

@@ -1,0 +1,212 @@
+import type { Member, MyInvite, OrganizationRole } from '@portal/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { CardSection } from '../../components/CardSection';
+import { SelectField, TextField } from '../../components/form';
+import { Page } from '../../components/Page';
+import { apiError } from '../../lib/api';
+import { useUser } from '../auth/auth-context';
+import { useCreateOrganizationFlow } from './CreateOrganizationFlow';
+import {
+  useAnswerInvite,
+  useMembers,
+  useMyInvites,
+  useOrganization,
+  useOrgInvites,
+  useRevokeInvite,
+  useSendInvite,
+  useUpdateMember,
+} from './organizations.hooks';
+
+const canManage = (role: OrganizationRole | undefined) => role === 'owner' || role === 'admin';
+
+function MyInvites() {
+  const { t } = useTranslation('organizations');
+  const invites = useMyInvites();
+  const answer = useAnswerInvite();
+  const open = (invites.data ?? []).filter((i) => i.status !== 'accepted');
+  if (open.length === 0) return null;
+  const actionsFor = (invite: MyInvite) =>
+    invite.status === 'pending' ? (
+      <>
+        <Button size="sm" onClick={() => answer.mutate({ action: 'accept', organization: invite.organization.id })}>
+          {t('invites.accept')}
+        </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => answer.mutate({ action: 'decline', organization: invite.organization.id })}
+        >
+          {t('invites.decline')}
+        </Button>
+      </>
+    ) : (
+      <Button
+        size="sm"
+        onClick={() => answer.mutate({ action: 'acceptDeclined', organization: invite.organization.id })}
+      >
+        {t('invites.acceptDeclined')}
+      </Button>
+    );
+  return (
+    <section aria-labelledby="my-invites" className="rounded-2xl border border-line bg-panel p-5">
+      <h2 id="my-invites" className="mb-3 text-base font-semibold text-ink">
+        {t('invites.mineTitle')}
+      </h2>
+      <ul className="flex flex-col divide-y divide-line">
+        {open.map((invite) => (
+          <li key={invite.organization.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <span className="text-sm text-ink">
+              {t(invite.status === 'pending' ? 'invites.pendingFrom' : 'invites.declinedFrom', {
+                name: invite.organization.name,
+              })}
+            </span>
+            <span className="flex gap-2">{actionsFor(invite)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function InviteForm({ orgId }: { orgId: string }) {
+  const { t } = useTranslation('organizations');
+  const [email, setEmail] = useState('');
+  const send = useSendInvite(orgId);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send.mutate(email, { onSuccess: () => setEmail('') });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+      <TextField
+        label={t('invites.emailLabel')}
+        type="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        className="min-w-64 flex-1"
+        error={send.isError ? (apiError(send.error)?.message ?? t('invites.sendFailed')) : undefined}
+      />
+      <Button type="submit" disabled={!email.includes('@') || send.isPending}>
+        {t('invites.send')}
+      </Button>
+    </form>
+  );
+}
+
+function OrganizationDetails({ orgId }: { orgId: string }) {
+  const { t } = useTranslation('organizations');
+  const org = useOrganization(orgId);
+  const role = org.data?.role;
+  const members = useMembers(orgId);
+  const invites = useOrgInvites(orgId, canManage(role));
+  const revoke = useRevokeInvite(orgId);
+  const update = useUpdateMember(orgId);
+
+  if (org.isError) return <p className="text-sm text-status-red">{t('details.notFound')}</p>;
+  if (!org.data) return null;
+
+  const roleCell = (member: Member) =>
+    role === 'owner' && member.role !== 'owner' ? (
+      <SelectField
+        label={t('members.roleLabel')}
+        value={member.role}
+        options={[
+          { value: 'member', label: t('roles.member') },
+          { value: 'admin', label: t('roles.admin') },
+        ]}
+        onChange={(event) =>
+          update.mutate({ forMember: member.userId, role: event.target.value === 'admin' ? 'admin' : 'member' })
+        }
+      />
+    ) : (
+      t(`roles.${member.role}`)
+    );
+
+  return (
+    <div className="flex flex-col gap-6">
+      <CardSection
+        title={t('members.title', { name: org.data.name })}
+        defaultView="list"
+        columns={[
+          { key: 'email', header: t('members.email') },
+          { key: 'role', header: t('members.role') },
+        ]}
+        rows={(members.data ?? []).map((m) => ({
+          id: m.userId,
+          name: m.displayName ?? m.email ?? m.userId,
+          records: { email: m.email ?? '', role: roleCell(m) },
+        }))}
+      />
+      {canManage(role) && (
+        <section
+          aria-labelledby="org-invites"
+          className="flex flex-col gap-4 rounded-2xl border border-line bg-panel p-5"
+        >
+          <h2 id="org-invites" className="text-base font-semibold text-ink">
+            {t('invites.title')}
+          </h2>
+          <InviteForm orgId={orgId} />
+          <CardSection
+            defaultView="list"
+            columns={[{ key: 'status', header: t('invites.status'), colored: true }]}
+            emptyText={t('invites.none')}
+            rows={(invites.data ?? []).map((invite) => ({
+              id: invite.email,
+              name: invite.email,
+              status: invite.status === 'accepted' ? 'green' : invite.status === 'declined' ? 'red' : 'yellow',
+              records: { status: t(`invites.statuses.${invite.status}`) },
+              ...(invite.status !== 'accepted' && {
+                actionButton: {
+                  text: t('invites.revoke'),
+                  color: 'red' as const,
+                  action: () => revoke.mutate(invite.email),
+                },
+              }),
+            }))}
+          />
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** /settings/organization: the caller's organisations (Beta), invitations, members and invites. */
+export function OrganizationsPage() {
+  const { t } = useTranslation('organizations');
+  const user = useUser();
+  const [params] = useSearchParams();
+  const startCreate = useCreateOrganizationFlow();
+  const teams = user?.teams ?? [];
+  const selected = params.get('org') ?? teams[0]?.id;
+
+  return (
+    <Page
+      name="organization"
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={<Button onClick={() => startCreate()}>{t('create.open')}</Button>}
+    >
+      <MyInvites />
+      {teams.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-line p-8 text-center text-sm text-muted">{t('empty')}</p>
+      ) : (
+        <nav aria-label={t('title')} className="flex flex-wrap gap-2">
+          {teams.map((team) => (
+            <Link
+              key={team.id}
+              to={`?org=${team.id}`}
+              aria-current={team.id === selected ? 'page' : undefined}
+              className="rounded-lg border border-line px-3 py-1.5 text-sm text-muted aria-[current=page]:border-accent aria-[current=page]:text-ink"
+            >
+              {team.name} · {t(`roles.${team.role}`)}
+            </Link>
+          ))}
+        </nav>
+      )}
+      {selected && <OrganizationDetails orgId={selected} />}
+    </Page>
+  );
+}

@@ -1,0 +1,72 @@
+import {
+  type CreateOrganizationBody,
+  createOrganizationResponseSchema,
+  type InviteActionBody,
+  type Member,
+  type MyInvite,
+  memberSchema,
+  myInviteSchema,
+  type Organization,
+  type OrganizationErrorCode,
+  type OrgInvite,
+  organizationErrorCodes,
+  organizationSchema,
+  orgInviteSchema,
+  type UpdateMemberBody,
+} from '@portal/contract';
+import { z } from 'zod';
+import { api, apiError } from '../../lib/api';
+
+/** Why a creation failed: one of the spec's four codes, the server's reason text, or nothing the server explained. */
+export type CreateOrganizationFailure =
+  | { kind: 'code'; code: OrganizationErrorCode }
+  | { kind: 'reason'; reason: string }
+  | { kind: 'unknown' };
+
+export function creationFailure(error: unknown): CreateOrganizationFailure {
+  const e = apiError(error);
+  if (e?.status !== 400) return { kind: 'unknown' };
+  const code = (organizationErrorCodes as readonly string[]).includes(e.code)
+    ? (e.code as OrganizationErrorCode)
+    : undefined;
+  if (code) return { kind: 'code', code };
+  const reason = (error as { response?: { data?: { reason?: unknown } } }).response?.data?.reason;
+  return typeof reason === 'string' ? { kind: 'reason', reason } : { kind: 'reason', reason: e.message };
+}
+
+export async function createOrganization(body: CreateOrganizationBody): Promise<string> {
+  const { data } = await api.post('/organization', body);
+  return createOrganizationResponseSchema.parse(data).value;
+}
+
+export async function fetchOrganization(orgId: string): Promise<Organization> {
+  return organizationSchema.parse((await api.get(`/org/${orgId}`)).data);
+}
+
+export async function fetchMembers(orgId: string): Promise<Member[]> {
+  return z.array(memberSchema).parse((await api.get(`/org/${orgId}/members`)).data);
+}
+
+export async function updateMember(orgId: string, body: UpdateMemberBody): Promise<void> {
+  await api.put(`/org/${orgId}/members`, body);
+}
+
+export async function fetchOrgInvites(orgId: string): Promise<OrgInvite[]> {
+  return z.array(orgInviteSchema).parse((await api.get(`/org/${orgId}/invites`)).data);
+}
+
+export async function sendInvite(orgId: string, email: string): Promise<void> {
+  await api.post(`/org/${orgId}/invites`, { email });
+}
+
+export async function revokeInvite(orgId: string, email: string): Promise<void> {
+  await api.delete(`/org/${orgId}/invites`, { data: { email } });
+}
+
+export async function fetchMyInvites(): Promise<MyInvite[]> {
+  return z.array(myInviteSchema).parse((await api.get('/invites')).data);
+}
+
+export async function answerInvite(body: InviteActionBody): Promise<void> {
+  await api.put('/invites', body);
+}
