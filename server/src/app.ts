@@ -15,6 +15,8 @@ import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createDemoRepo } from './modules/demo/demo.repo.ts';
+import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
@@ -81,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(usersRoutes({ teamsOf: organizations.teams }));
       await api.register(organizationsRoutes(organizations));
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
+      await api.register(demoRoutes(createDemoRepo(deps.db)));
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

@@ -114,6 +114,21 @@ export interface OrganizationInvitesTable {
   updated_at: Timestamp;
 }
 
+export interface DemoRequestsTable {
+  id: Generated<string>;
+  first_name: string;
+  last_name: string;
+  email: string;
+  logged_in_email: Generated<string>;
+  user_id: string | null;
+  company: Generated<string>;
+  phone_number: Generated<string>;
+  submitted_from: Generated<string>;
+  message: Generated<string>;
+  gclid: Generated<string>;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
@@ -125,4 +140,5 @@ export interface DB {
   networks: NetworksTable;
   stations: StationsTable;
   feeds: FeedsTable;
+  demo_requests: DemoRequestsTable;
 }
