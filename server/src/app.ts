@@ -14,6 +14,7 @@ import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { type BillingOptions, createBillingModule } from './modules/billing/index.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
@@ -34,6 +35,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** AES-256-GCM key (base64) for upstream feed credentials: config.FEED_SECRET_KEY; tests use the dev key. */
   feedSecretKey?: string;
+  /** Payment provider and its settings; the offline sandbox when omitted. */
+  billing?: BillingOptions;
 }
 
 export const API_PREFIX = '/api';
@@ -68,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = createUsersRepo(deps.db);
   registerAuth(app, { verifier: deps.verifier, users });
+  const billing = createBillingModule(deps.db, deps.billing);
 
   await app.register(
     async (api) => {
@@ -82,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db) });
       await api.register(usersRoutes({ teamsOf: organizations.teams }));
       await api.register(organizationsRoutes(organizations));
+      await api.register(billing.routes({ orgMember: (actor, orgId) => organizations.get(actor, orgId) }));
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));
       api.setNotFoundHandler(sendRouteNotFound);

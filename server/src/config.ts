@@ -28,6 +28,9 @@ const feedSecretKey = z
  */
 export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=';
 
+/** An empty value in .env (`STRIPE_SECRET_KEY=`) means unset. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -46,10 +49,32 @@ const configSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  // Payments: the offline sandbox unless Stripe is configured (docs/adr/0005-billing.md).
+  PAYMENT_PROVIDER: unsetIfEmpty(z.enum(['sandbox', 'stripe']).optional()),
+  STRIPE_SECRET_KEY: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'a Stripe secret or restricted key (sk_… / rk_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+  ),
   FEED_SECRET_KEY: feedSecretKey.optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };
+
+/** Stripe when PAYMENT_PROVIDER says so or, unset, when a secret key is configured; the sandbox otherwise. */
+export function paymentProviderOf(config: {
+  PAYMENT_PROVIDER?: 'sandbox' | 'stripe' | undefined;
+  STRIPE_SECRET_KEY?: string | undefined;
+}): 'sandbox' | 'stripe' {
+  return config.PAYMENT_PROVIDER ?? (config.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox');
+}
 
 /** Parses the environment once at boot; a bad value stops the process with the variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -68,6 +93,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.NODE_ENV === 'production' && !config.FEED_SECRET_KEY) {
     throw new Error('Invalid configuration:\n  FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
+  }
+  if (paymentProviderOf(config) === 'stripe' && !config.STRIPE_SECRET_KEY) {
+    throw new Error('Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
+  }
+  if (config.NODE_ENV === 'production' && paymentProviderOf(config) === 'stripe' && !config.STRIPE_WEBHOOK_SECRET) {
+    throw new Error('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with Stripe in production');
   }
   if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, paymentProviderOf } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
@@ -18,6 +18,12 @@ async function main(): Promise<void> {
       db: handle.db,
       verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
       staticDir: config.STATIC_DIR,
+      billing: {
+        provider: paymentProviderOf(config),
+        stripeSecretKey: config.STRIPE_SECRET_KEY,
+        stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        publicUrl: config.PUBLIC_URL,
+      },
       anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       logger: { level: config.LOG_LEVEL },
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/client.ts';
 import { DEMO_PROJECT_ID, emulatorClient } from '../../src/dev/auth-emulator.ts';
 import { firebaseVerifier } from '../../src/http/firebase-verifier.ts';
@@ -26,11 +26,13 @@ export interface TestContext {
 }
 
 /** The real app on a fresh database, verifying real tokens minted by the Auth Emulator. */
-export async function buildTestApp(): Promise<TestContext> {
+export async function buildTestApp(
+  overrides: Partial<Omit<AppDeps, 'db' | 'verifier'>> = {},
+): Promise<TestContext> {
   const host = inject('authEmulatorHost');
   process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
   const handle = await createTestDatabase();
-  const app = await buildApp({ db: handle.db, verifier: firebaseVerifier(DEMO_PROJECT_ID) });
+  const app = await buildApp({ ...overrides, db: handle.db, verifier: firebaseVerifier(DEMO_PROJECT_ID) });
   await app.ready();
   const emulator = emulatorClient(host);
   const users = createUsersRepo(handle.db);

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { currencySchema } from './money.ts';
+
+/** Billing calls of spec §7: pricing tables, checkout sessions, subscriptions, the token ledger. */
+
+export const intervalSchema = z.enum(['YEARLY', 'MONTHLY', 'WEEKLY']);
+export type Interval = z.infer<typeof intervalSchema>;
+
+export const productKindSchema = z.enum(['subscription', 'token']);
+export type ProductKind = z.infer<typeof productKindSchema>;
+
+/** Spec §3 pricing product / card. `amount` is in minor units. */
+export const pricingProductSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  priceId: z.string(),
+  type: z.enum(['Subscription', 'Token']),
+  amount: z.number().int(),
+  currency: currencySchema,
+  interval: intervalSchema.optional(),
+  creditsAmount: z.number().int().optional(),
+  bestChoice: z.boolean(),
+  attributes: z.array(z.string()),
+  testMode: z.boolean(),
+  previewMode: z.boolean(),
+  networkIds: z.array(z.string()),
+});
+export type PricingProduct = z.infer<typeof pricingProductSchema>;
+
+/** Spec §3 pricing table: a name and its products, sorted by amount ascending. */
+export const pricingTableSchema = z.object({ name: z.string(), data: z.array(pricingProductSchema) });
+export type PricingTable = z.infer<typeof pricingTableSchema>;
+export const pricingTablesSchema = z.array(pricingTableSchema);
+
+export const priceIdQuerySchema = z.object({ priceId: z.string().min(1).max(200) });
+
+/** Answer of `POST /checkout/subscription` and `POST /checkout/product`: the page to open. */
+export const checkoutCreatedSchema = z.object({ url: z.string(), checkoutSessionId: z.string() });
+export type CheckoutCreated = z.infer<typeof checkoutCreatedSchema>;
+
+export const checkoutSessionQuerySchema = z.object({ checkoutSessionId: z.string().uuid() });
+export const orgParamsSchema = z.object({ orgId: z.string().min(1).max(100) });
+
+export const checkoutStatusSchema = z.enum(['open', 'complete', 'failed', 'expired']);
+export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
+
+/** `GET /checkout?checkoutSessionId=`: what the return page confirms and reports to analytics. */
+export const checkoutSessionSchema = z.object({
+  id: z.string(),
+  /** The id analytics reports as the transaction id (the provider's session id). */
+  transactionId: z.string(),
+  status: checkoutStatusSchema,
+  type: z.enum(['Subscription', 'Token']),
+  productName: z.string(),
+  priceId: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  /** The decimal total (amount / 100) as analytics wants it. */
+  value: z.number(),
+  creditsAmount: z.number().int().optional(),
+  subscriptionId: z.string().optional(),
+  createdAt: z.string(),
+  completedAt: z.string().optional(),
+});
+export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+
+export const subscriptionStatusSchema = z.enum(['active', 'cancelling', 'cancelled', 'past_due', 'expired']);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  productName: z.string(),
+  priceId: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  interval: intervalSchema.nullable(),
+  billable: z.boolean(),
+  status: subscriptionStatusSchema,
+  networkIds: z.array(z.string()),
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  canCancel: z.boolean(),
+  canResume: z.boolean(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/** `GET /subscriptions`: the caller's subscriptions and token balance (spec §3 user overview). */
+export const userSubscriptionsSchema = z.object({
+  subscriptions: z.array(subscriptionSchema),
+  tokenAmount: z.number().int(),
+});
+export type UserSubscriptions = z.infer<typeof userSubscriptionsSchema>;
+
+export const subscriptionActionSchema = z.object({ subscriptionId: z.string().uuid() });
+export type SubscriptionAction = z.infer<typeof subscriptionActionSchema>;
+
+export const adminSubscriptionSchema = subscriptionSchema.extend({ userEmail: z.string().nullable() });
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+export const adminSubscriptionsSchema = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+
+/** Assigns a non-billable (manual) subscription product to a user for a number of days. */
+export const adminAssignSubscriptionSchema = z.object({
+  userId: z.string().uuid(),
+  priceId: z.string().min(1),
+  days: z.number().int().min(1).max(3660),
+});
+
+/** Spec §3 admin token grant; a negative amount takes tokens back (never below zero). */
+export const adminTokenGrantSchema = z.object({
+  userId: z.string().uuid(),
+  tokenAmount: z
+    .number()
+    .int()
+    .refine((n) => n !== 0, 'must not be 0')
+    .refine((n) => Math.abs(n) <= 10_000_000, 'too large'),
+});
+export type AdminTokenGrant = z.infer<typeof adminTokenGrantSchema>;
+export const tokenBalanceSchema = z.object({ userId: z.string(), tokenAmount: z.number().int() });
+
+export const ledgerKindSchema = z.enum(['purchase', 'admin_grant', 'activation_spend', 'refund']);
+export type LedgerKind = z.infer<typeof ledgerKindSchema>;
+
+export const ledgerEntrySchema = z.object({
+  id: z.string(),
+  kind: ledgerKindSchema,
+  delta: z.number().int(),
+  balanceAfter: z.number().int(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+/** `GET /tokens/history`: the /credits page. */
+export const tokenHistorySchema = z.object({ tokenAmount: z.number().int(), entries: z.array(ledgerEntrySchema) });
+export type TokenHistory = z.infer<typeof tokenHistorySchema>;
+
+export const paymentSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  status: z.enum(['paid', 'failed', 'refunded']),
+  invoiceNumber: z.string().nullable(),
+  invoiceUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+/** `GET /billing/payments`: payment history and invoices for /settings/billing. */
+export const paymentHistorySchema = z.object({ payments: z.array(paymentSchema) });
+export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
+
+/** `GET /getCustomerSecret`: a customer session for the payment provider's embedded widgets. */
+export const customerSecretSchema = z.object({
+  provider: z.enum(['sandbox', 'stripe']),
+  customerSessionClientSecret: z.string(),
+  expiresAt: z.string(),
+});
+export type CustomerSecret = z.infer<typeof customerSecretSchema>;
+
+/** Admin product management. */
+export const productSchema = z.object({
+  id: z.string(),
+  kind: productKindSchema,
+  name: z.string(),
+  description: z.string(),
+  pricingTable: z.string(),
+  priceId: z.string(),
+  amount: z.number().int(),
+  currency: currencySchema,
+  interval: intervalSchema.nullable(),
+  creditsAmount: z.number().int().nullable(),
+  billable: z.boolean(),
+  bestChoice: z.boolean(),
+  testMode: z.boolean(),
+  previewMode: z.boolean(),
+  attributes: z.array(z.string()),
+  networkIds: z.array(z.string()),
+  archived: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof productSchema>;
+export const productListSchema = z.object({ products: z.array(productSchema) });
+
+export const productListQuerySchema = z.object({
+  kind: productKindSchema.optional(),
+  billable: z.enum(['true', 'false']).optional(),
+  includeArchived: z.enum(['true', 'false']).optional(),
+});
+
+const productFields = {
+  name: z.string().trim().min(1).max(80),
+  description: z.string().trim().max(400),
+  pricingTable: z.string().trim().min(1).max(80),
+  amount: z.number().int().min(0).max(100_000_000),
+  currency: currencySchema,
+  bestChoice: z.boolean(),
+  testMode: z.boolean(),
+  previewMode: z.boolean(),
+  attributes: z.array(z.string().trim().min(1).max(120)).max(20),
+  networkIds: z.array(z.string().uuid()).max(100),
+};
+
+const createFields = {
+  ...productFields,
+  description: productFields.description.default(''),
+  bestChoice: productFields.bestChoice.default(false),
+  testMode: productFields.testMode.default(false),
+  previewMode: productFields.previewMode.default(false),
+  attributes: productFields.attributes.default([]),
+  networkIds: productFields.networkIds.default([]),
+};
+
+export const createProductSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('subscription'),
+    interval: intervalSchema,
+    billable: z.boolean().default(true),
+    ...createFields,
+  }),
+  z.object({
+    kind: z.literal('token'),
+    creditsAmount: z.number().int().min(1).max(10_000_000),
+    ...createFields,
+  }),
+]);
+export type CreateProduct = z.infer<typeof createProductSchema>;
+
+/** Editable fields; a changed amount or currency gets a new priceId (prices are immutable at providers). */
+export const updateProductSchema = z
+  .object({
+    ...productFields,
+    interval: intervalSchema,
+    creditsAmount: z.number().int().min(1).max(10_000_000),
+  })
+  .partial();
+export type UpdateProduct = z.infer<typeof updateProductSchema>;
+export const productParamsSchema = z.object({ productId: z.string().uuid() });

@@ -1,0 +1,282 @@
+import {
+  adminAssignSubscriptionSchema,
+  adminSubscriptionsSchema,
+  adminTokenGrantSchema,
+  checkoutCreatedSchema,
+  checkoutSessionQuerySchema,
+  checkoutSessionSchema,
+  createProductSchema,
+  customerSecretSchema,
+  orgParamsSchema,
+  paymentHistorySchema,
+  priceIdQuerySchema,
+  pricingTablesSchema,
+  productListQuerySchema,
+  productListSchema,
+  productParamsSchema,
+  productSchema,
+  subscriptionActionSchema,
+  subscriptionSchema,
+  tokenBalanceSchema,
+  tokenHistorySchema,
+  updateProductSchema,
+  userSubscriptionsSchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type Actor, actorOf } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import type { BillingService } from './billing.service.ts';
+import { WebhookSignatureError } from './providers/provider.ts';
+
+const tags = ['billing'];
+const webhookAnswer = z.object({ received: z.boolean(), result: z.string() });
+
+export interface BillingRouteOptions {
+  /** Resolves when the caller is a member of the organisation; throws (404) otherwise. */
+  orgMember?: (actor: Actor, orgId: string) => Promise<unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const organizationNotFound = () => new AppError(404, 'not_found', 'Organisation was not found.');
+
+/** Spec §7 billing calls, under /api. Parse, authorise, call the service; nothing else happens here. */
+export function billingRoutes(service: BillingService, options: BillingRouteOptions = {}): FastifyPluginAsyncZod {
+  return async (app) => {
+    // --- pricing ---
+    app.get(
+      '/stripe/subscription-pricing-tables',
+      { config: { auth: 'optional' }, schema: { tags, response: { 200: pricingTablesSchema } } },
+      async (request) => service.pricingTables(request.actor),
+    );
+
+    app.get(
+      '/tokenProducts',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: pricingTablesSchema } } },
+      async (request) => service.tokenTables(actorOf(request)),
+    );
+
+    // --- checkout ---
+    app.post(
+      '/checkout/subscription',
+      {
+        config: { auth: 'user' },
+        schema: { tags, querystring: priceIdQuerySchema, response: { 200: checkoutCreatedSchema } },
+      },
+      async (request) => service.createCheckout(actorOf(request), 'subscription', request.query.priceId),
+    );
+
+    app.post(
+      '/checkout/product',
+      {
+        config: { auth: 'user' },
+        schema: { tags, querystring: priceIdQuerySchema, response: { 200: checkoutCreatedSchema } },
+      },
+      async (request) => service.createCheckout(actorOf(request), 'token', request.query.priceId),
+    );
+
+    app.get(
+      '/checkout',
+      {
+        config: { auth: 'user' },
+        schema: { tags, querystring: checkoutSessionQuerySchema, response: { 200: checkoutSessionSchema } },
+      },
+      async (request) => service.getCheckout(actorOf(request), request.query.checkoutSessionId),
+    );
+
+    // Organisations do not buy yet (docs/adr/0005-billing.md): an unknown organisation, or one the caller is not
+    // in, answers 404; for a member it answers the caller's own session, as GET /checkout does.
+    app.get(
+      '/org/:orgId/checkout',
+      {
+        config: { auth: 'user' },
+        schema: {
+          tags,
+          params: orgParamsSchema,
+          querystring: checkoutSessionQuerySchema,
+          response: { 200: checkoutSessionSchema },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const { orgId } = request.params;
+        if (!options.orgMember || !UUID.test(orgId)) throw organizationNotFound();
+        await options.orgMember(actor, orgId);
+        return service.getCheckout(actor, request.query.checkoutSessionId);
+      },
+    );
+
+    app.get(
+      '/getCustomerSecret',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: customerSecretSchema } } },
+      async (request) => service.customerSecret(actorOf(request)),
+    );
+
+    // --- subscriptions ---
+    app.get(
+      '/subscriptions',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: userSubscriptionsSchema } } },
+      async (request) => service.userSubscriptions(actorOf(request)),
+    );
+
+    app.put(
+      '/subscriptions/cancel',
+      {
+        config: { auth: 'user' },
+        schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
+      },
+      async (request) => service.cancel(actorOf(request), request.body.subscriptionId),
+    );
+
+    app.put(
+      '/subscriptions/resume',
+      {
+        config: { auth: 'user' },
+        schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
+      },
+      async (request) => service.resume(actorOf(request), request.body.subscriptionId),
+    );
+
+    app.get(
+      '/admin/subscriptions',
+      { config: { auth: 'admin' }, schema: { tags, response: { 200: adminSubscriptionsSchema } } },
+      async () => ({ subscriptions: await service.allSubscriptions() }),
+    );
+
+    app.post(
+      '/admin/subscriptions',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: adminAssignSubscriptionSchema, response: { 201: subscriptionSchema } },
+      },
+      async (request, reply) => reply.status(201).send(await service.assignManual(request.body)),
+    );
+
+    app.delete(
+      '/admin/subscriptions',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
+      },
+      async (request) => service.endNow(actorOf(request), request.body.subscriptionId),
+    );
+
+    app.put(
+      '/admin/subscriptions/cancel',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
+      },
+      async (request) => service.cancel(actorOf(request), request.body.subscriptionId),
+    );
+
+    app.put(
+      '/admin/subscriptions/resume',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
+      },
+      async (request) => service.resume(actorOf(request), request.body.subscriptionId),
+    );
+
+    // --- tokens ---
+    app.put(
+      '/admin/tokens',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: adminTokenGrantSchema, response: { 200: tokenBalanceSchema } },
+      },
+      async (request) => {
+        const { userId, tokenAmount } = request.body;
+        return { userId, tokenAmount: await service.grantTokens(actorOf(request), userId, tokenAmount) };
+      },
+    );
+
+    app.get(
+      '/tokens/history',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: tokenHistorySchema } } },
+      async (request) => service.tokenHistory(actorOf(request)),
+    );
+
+    app.get(
+      '/billing/payments',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: paymentHistorySchema } } },
+      async (request) => ({ payments: await service.payments(actorOf(request)) }),
+    );
+
+    // --- admin products ---
+    app.get(
+      '/admin/products',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, querystring: productListQuerySchema, response: { 200: productListSchema } },
+      },
+      async (request) => {
+        const q = request.query;
+        return {
+          products: await service.listProducts({
+            kind: q.kind,
+            billable: q.billable === undefined ? undefined : q.billable === 'true',
+            includeArchived: q.includeArchived === 'true',
+          }),
+        };
+      },
+    );
+
+    app.post(
+      '/admin/products',
+      { config: { auth: 'admin' }, schema: { tags, body: createProductSchema, response: { 201: productSchema } } },
+      async (request, reply) => reply.status(201).send(await service.createProduct(request.body)),
+    );
+
+    app.put(
+      '/admin/products/:productId',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, params: productParamsSchema, body: updateProductSchema, response: { 200: productSchema } },
+      },
+      async (request) => service.updateProduct(request.params.productId, request.body),
+    );
+
+    app.delete(
+      '/admin/products/:productId',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, params: productParamsSchema, response: { 200: productSchema } },
+      },
+      async (request) => service.archiveProduct(request.params.productId),
+    );
+
+    // --- provider webhooks: the raw body is kept for the signature check ---
+    await app.register(async (hooks) => {
+      hooks.removeAllContentTypeParsers();
+      hooks.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_req, body, done) =>
+        done(null, body),
+      );
+      hooks.post(
+        '/stripe/webhook',
+        { config: { auth: 'public' }, schema: { tags, hide: true, response: { 200: webhookAnswer } } },
+        async (request, reply) => {
+          if (service.provider.name !== 'stripe') {
+            throw new AppError(404, 'not_found', 'Stripe is not the payment provider of this portal.');
+          }
+          const raw = request.body;
+          if (!Buffer.isBuffer(raw)) throw new AppError(400, 'bad_request', 'Expected a raw JSON body.');
+          const signature = request.headers['stripe-signature'];
+          let event: ReturnType<typeof service.provider.parseWebhook>;
+          try {
+            event = service.provider.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+          } catch (err) {
+            if (err instanceof WebhookSignatureError) {
+              request.log.warn({ reason: err.message }, 'webhook signature rejected');
+              throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid.');
+            }
+            throw err;
+          }
+          const result = await service.handleEvent(event);
+          return reply.send({ received: true, result });
+        },
+      );
+    });
+  };
+}

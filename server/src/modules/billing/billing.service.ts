@@ -1,0 +1,738 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AdminSubscription,
+  CheckoutCreated,
+  CheckoutSession,
+  CreateProduct,
+  CustomerSecret,
+  Payment,
+  PricingProduct,
+  PricingTable,
+  Product,
+  Subscription,
+  TokenHistory,
+  UpdateProduct,
+} from '@portal/contract';
+import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { GrantsWriter } from './billing.grants.ts';
+import type { TokenLedger } from './billing.ledger.ts';
+import {
+  byAmountAscending,
+  canCancel,
+  canEndNow,
+  canManageSubscription,
+  canReadCheckout,
+  canResume,
+  isEntitled,
+  isFinal,
+  statusAtPeriodEnd,
+  statusFromProvider,
+} from './billing.policy.ts';
+import type { BillingRepo, CheckoutView, SubscriptionView } from './billing.repo.ts';
+import type { ProductsTable, SubscriptionsTable } from './billing.tables.ts';
+import type {
+  CheckoutSnapshot,
+  InvoiceSnapshot,
+  PaymentProvider,
+  ProviderEvent,
+  SubscriptionSnapshot,
+} from './providers/provider.ts';
+
+type ProductRow = {
+  [K in keyof ProductsTable]: ProductsTable[K] extends { __select__: infer S } ? S : ProductsTable[K];
+};
+type SubscriptionRow = {
+  [K in keyof SubscriptionsTable]: SubscriptionsTable[K] extends { __select__: infer S } ? S : SubscriptionsTable[K];
+};
+
+export interface BillingServiceDeps {
+  repo: BillingRepo;
+  ledger: TokenLedger;
+  grants: GrantsWriter;
+  provider: PaymentProvider;
+  /** Where the SPA lives, for checkout return links. */
+  publicUrl: string;
+  clock?: () => Date;
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;
+
+const productNotFound = () => new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
+const subscriptionNotFound = () => notFound('Subscription');
+const invalidTransition = (status: string, action: string) =>
+  new AppError(409, 'invalid_transition', `A subscription that is ${status.replace('_', ' ')} cannot be ${action}.`);
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+export function toPricingProduct(p: ProductRow): PricingProduct {
+  return {
+    name: p.name,
+    description: p.description,
+    priceId: p.price_id,
+    type: p.kind === 'subscription' ? 'Subscription' : 'Token',
+    amount: p.amount,
+    currency: p.currency,
+    ...(p.interval && { interval: p.interval }),
+    ...(p.credits_amount != null && { creditsAmount: p.credits_amount }),
+    bestChoice: p.best_choice,
+    attributes: p.attributes,
+    testMode: p.test_mode,
+    previewMode: p.preview_mode,
+    networkIds: p.network_ids,
+  };
+}
+
+export function toProduct(p: ProductRow): Product {
+  return {
+    id: p.id,
+    kind: p.kind,
+    name: p.name,
+    description: p.description,
+    pricingTable: p.pricing_table,
+    priceId: p.price_id,
+    amount: p.amount,
+    currency: p.currency,
+    interval: p.interval,
+    creditsAmount: p.credits_amount,
+    billable: p.billable,
+    bestChoice: p.best_choice,
+    testMode: p.test_mode,
+    previewMode: p.preview_mode,
+    attributes: p.attributes,
+    networkIds: p.network_ids,
+    archived: p.archived_at !== null,
+    createdAt: iso(p.created_at),
+    updatedAt: iso(p.updated_at),
+  };
+}
+
+/** Groups products into pricing tables, each sorted by amount ascending (spec §9); tables by name. */
+export function toPricingTables(products: ProductRow[]): PricingTable[] {
+  const tables = new Map<string, PricingProduct[]>();
+  for (const p of products) {
+    const list = tables.get(p.pricing_table) ?? [];
+    list.push(toPricingProduct(p));
+    tables.set(p.pricing_table, list);
+  }
+  return [...tables.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, data]) => ({ name, data: data.sort(byAmountAscending) }));
+}
+
+export function createBillingService(deps: BillingServiceDeps) {
+  const { repo, ledger, grants, provider } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const log = deps.log ?? { warn: () => {}, info: () => {} };
+
+  function toSubscription(s: SubscriptionView, now: Date): Subscription {
+    const periodEnd = new Date(s.current_period_end);
+    return {
+      id: s.id,
+      userId: s.user_id,
+      productName: s.product_name,
+      priceId: s.price_id,
+      amount: s.amount,
+      currency: s.currency,
+      interval: s.interval,
+      billable: s.billable,
+      status: s.status,
+      networkIds: s.network_ids,
+      currentPeriodStart: iso(s.current_period_start),
+      currentPeriodEnd: iso(s.current_period_end),
+      cancelAtPeriodEnd: s.cancel_at_period_end,
+      canCancel: canCancel(s.status),
+      canResume: canResume(s.status, periodEnd, now),
+      createdAt: iso(s.created_at),
+      endedAt: s.ended_at ? iso(s.ended_at) : null,
+    };
+  }
+
+  function toCheckoutSession(c: CheckoutView): CheckoutSession {
+    return {
+      id: c.id,
+      transactionId: c.provider_session_id ?? c.id,
+      status: c.status,
+      type: c.kind === 'subscription' ? 'Subscription' : 'Token',
+      productName: c.product_name,
+      priceId: c.price_id,
+      amount: c.amount,
+      currency: c.currency,
+      value: c.amount / 100,
+      ...(c.credits_amount != null && { creditsAmount: c.credits_amount }),
+      ...(c.subscription_id && { subscriptionId: c.subscription_id }),
+      createdAt: iso(c.created_at),
+      ...(c.completed_at && { completedAt: iso(c.completed_at) }),
+    };
+  }
+
+  /** Moves a subscription's access grants to what its state gives. Runs in the caller's transaction. */
+  async function syncGrants(trx: Database, sub: SubscriptionRow, now: Date): Promise<void> {
+    const product = await repo.findProductById(sub.product_id, trx);
+    const periodEnd = new Date(sub.current_period_end);
+    await grants.syncSubscription(
+      {
+        subscriptionId: sub.id,
+        userId: sub.user_id,
+        networkIds: product?.network_ids ?? [],
+        entitled: isEntitled(sub.status, periodEnd, now),
+        validUntil: periodEnd,
+      },
+      now,
+      trx,
+    );
+  }
+
+  /** Writes our subscription row from the provider's, creating it on first sight; then its grants. */
+  async function applySubscription(
+    trx: Database,
+    snap: SubscriptionSnapshot,
+    owner?: { userId: string; productId: string },
+  ): Promise<SubscriptionRow | undefined> {
+    const now = clock();
+    const status = statusFromProvider(snap.status, snap.cancelAtPeriodEnd);
+    const existing = await repo.lockSubscriptionByProviderId(snap.providerSubscriptionId, trx);
+    let row: SubscriptionRow;
+    if (existing) {
+      // A final state is final: a late 'updated' event never revives a cancelled subscription.
+      if (isFinal(existing.status) && !isFinal(status)) return existing;
+      row = await repo.updateSubscription(
+        existing.id,
+        {
+          status,
+          cancel_at_period_end: snap.cancelAtPeriodEnd,
+          current_period_start: snap.currentPeriodStart,
+          current_period_end: snap.currentPeriodEnd,
+          ended_at: isFinal(status) ? (existing.ended_at ?? now) : null,
+        },
+        trx,
+      );
+    } else {
+      let resolved = owner;
+      if (!resolved && snap.checkoutSessionId) {
+        const checkout = await repo.findCheckout(snap.checkoutSessionId, trx);
+        if (checkout) resolved = { userId: checkout.user_id, productId: checkout.product_id };
+      }
+      if (!resolved) {
+        log.warn({ subscription: snap.providerSubscriptionId }, 'subscription event for an unknown subscription');
+        return undefined;
+      }
+      row = await repo.insertSubscription(
+        {
+          user_id: resolved.userId,
+          product_id: resolved.productId,
+          provider: provider.name,
+          provider_subscription_id: snap.providerSubscriptionId,
+          status,
+          cancel_at_period_end: snap.cancelAtPeriodEnd,
+          current_period_start: snap.currentPeriodStart,
+          current_period_end: snap.currentPeriodEnd,
+          ended_at: isFinal(status) ? now : null,
+        },
+        trx,
+      );
+    }
+    await syncGrants(trx, row, now);
+    return row;
+  }
+
+  async function applyCheckout(
+    trx: Database,
+    snap: CheckoutSnapshot,
+    subSnap: SubscriptionSnapshot | undefined,
+  ): Promise<void> {
+    const now = clock();
+    const row = await repo.lockCheckoutByProviderId(provider.name, snap.providerSessionId, trx);
+    if (!row) {
+      log.warn({ session: snap.providerSessionId }, 'checkout event for an unknown session');
+      return;
+    }
+    if (row.status === 'complete' || row.status === 'expired') return;
+    if (snap.status === 'expired') {
+      await repo.updateCheckout(row.id, { status: 'expired' }, trx);
+      return;
+    }
+    if (snap.status !== 'complete' || !snap.paid) return;
+    const product = await repo.findProductById(row.product_id, trx);
+    let subscriptionId: string | null = null;
+    if (row.kind === 'token') {
+      await ledger.append(
+        {
+          userId: row.user_id,
+          kind: 'purchase',
+          delta: row.credits_amount ?? product?.credits_amount ?? 0,
+          referenceId: row.id,
+          note: product?.name ?? 'Token pack',
+        },
+        trx,
+      );
+    } else if (subSnap) {
+      const sub = await applySubscription(trx, subSnap, { userId: row.user_id, productId: row.product_id });
+      subscriptionId = sub?.id ?? null;
+    }
+    await repo.upsertPayment(
+      {
+        user_id: row.user_id,
+        provider: provider.name,
+        provider_payment_id: snap.providerPaymentId ?? snap.providerSessionId,
+        checkout_session_id: row.id,
+        subscription_id: subscriptionId,
+        description: product?.name ?? row.kind,
+        amount: snap.amountTotal,
+        currency: row.currency,
+        status: 'paid',
+        invoice_number: snap.invoiceNumber,
+        invoice_url: snap.invoiceUrl,
+      },
+      trx,
+    );
+    await repo.updateCheckout(row.id, { status: 'complete', completed_at: now, subscription_id: subscriptionId }, trx);
+  }
+
+  async function applyInvoice(trx: Database, inv: InvoiceSnapshot, subSnap: SubscriptionSnapshot | undefined) {
+    if (!subSnap) return;
+    const sub = await applySubscription(trx, subSnap);
+    if (!sub) return;
+    const product = await repo.findProductById(sub.product_id, trx);
+    const paid = inv.status === 'paid';
+    await repo.upsertPayment(
+      {
+        user_id: sub.user_id,
+        provider: provider.name,
+        provider_payment_id: inv.providerInvoiceId,
+        subscription_id: sub.id,
+        description: product?.name ?? 'Subscription',
+        amount: paid ? inv.amountPaid : inv.amountDue,
+        currency: product?.currency ?? 'EUR',
+        status: paid ? 'paid' : 'failed',
+        invoice_number: inv.number,
+        invoice_url: inv.hostedInvoiceUrl,
+      },
+      trx,
+    );
+  }
+
+  /** Fetches the session from the provider and applies it (return page, or a late webhook). */
+  async function syncCheckout(providerSessionId: string): Promise<void> {
+    const snap = await provider.fetchCheckout(providerSessionId);
+    const subSnap = snap.providerSubscriptionId
+      ? await provider.fetchSubscription(snap.providerSubscriptionId)
+      : undefined;
+    await repo.transaction((trx) => applyCheckout(trx, snap, subSnap));
+  }
+
+  async function ownSubscription(actor: Actor, subscriptionId: string): Promise<SubscriptionView> {
+    const sub = await repo.findSubscriptionView(subscriptionId);
+    // Another user's subscription answers like a missing one: ids are not confirmed to strangers.
+    if (!sub || !canManageSubscription(actor, sub)) throw subscriptionNotFound();
+    return sub;
+  }
+
+  async function present(subscriptionId: string): Promise<Subscription> {
+    const view = await repo.findSubscriptionView(subscriptionId);
+    if (!view) throw subscriptionNotFound();
+    return toSubscription(view, clock());
+  }
+
+  /** Local state change for manual subscriptions, provider round trip for billable ones; grants follow. */
+  async function transition(sub: SubscriptionView, change: 'cancel' | 'resume' | 'end'): Promise<Subscription> {
+    const now = clock();
+    if (sub.provider === 'manual' || !sub.provider_subscription_id) {
+      await repo.transaction(async (trx) => {
+        const locked = await repo.lockSubscription(sub.id, trx);
+        if (!locked) throw subscriptionNotFound();
+        const values =
+          change === 'cancel'
+            ? { status: 'cancelling' as const, cancel_at_period_end: true }
+            : change === 'resume'
+              ? { status: 'active' as const, cancel_at_period_end: false }
+              : { status: 'cancelled' as const, cancel_at_period_end: false, ended_at: now };
+        const row = await repo.updateSubscription(sub.id, values, trx);
+        await syncGrants(trx, row, now);
+      });
+      return present(sub.id);
+    }
+    const pid = sub.provider_subscription_id;
+    const snap =
+      change === 'end' ? await provider.cancelNow(pid) : await provider.setCancelAtPeriodEnd(pid, change === 'cancel');
+    await repo.transaction((trx) => applySubscription(trx, snap));
+    return present(sub.id);
+  }
+
+  async function sweep(userId?: string): Promise<void> {
+    const now = clock();
+    for (const { id } of await repo.listDueSubscriptions(now, userId)) {
+      await repo.transaction(async (trx) => {
+        const sub = await repo.lockSubscription(id, trx);
+        if (!sub || new Date(sub.current_period_end) > now) return;
+        const next = statusAtPeriodEnd(sub.status, sub.provider);
+        if (next === sub.status) return;
+        const row = await repo.updateSubscription(
+          id,
+          { status: next, cancel_at_period_end: false, ended_at: sub.ended_at ?? now },
+          trx,
+        );
+        await syncGrants(trx, row, now);
+      });
+    }
+  }
+
+  async function ensureCustomer(actor: Actor): Promise<string> {
+    const known = await repo.findCustomerId(actor.userId, provider.name);
+    if (known) return known;
+    const created = await provider.createCustomer({ userId: actor.userId, email: actor.email });
+    return repo.saveCustomerId(actor.userId, provider.name, created);
+  }
+
+  function forSale(product: ProductRow | undefined, actor: Actor | null): product is ProductRow {
+    return (
+      product !== undefined &&
+      product.archived_at === null &&
+      product.billable &&
+      product.provider === provider.name &&
+      (!product.preview_mode || actor?.isAdmin === true)
+    );
+  }
+
+  return {
+    provider,
+    ledger,
+
+    async pricingTables(actor: Actor | null): Promise<PricingTable[]> {
+      const rows = await repo.listProducts({ kind: 'subscription', billable: true });
+      return toPricingTables(rows.filter((p) => forSale(p, actor)));
+    },
+
+    async tokenTables(actor: Actor): Promise<PricingTable[]> {
+      const rows = await repo.listProducts({ kind: 'token' });
+      return toPricingTables(rows.filter((p) => forSale(p, actor)));
+    },
+
+    async createCheckout(actor: Actor, kind: 'subscription' | 'token', priceId: string): Promise<CheckoutCreated> {
+      const product = await repo.findProductByPriceId(priceId);
+      if (!forSale(product, actor) || product.kind !== kind) throw productNotFound();
+      if (kind === 'subscription' && (await repo.countActiveSubscriptions(actor.userId, product.id)) > 0) {
+        throw new AppError(409, 'already_subscribed', 'You already have this subscription.');
+      }
+      const customerId = await ensureCustomer(actor);
+      const row = await repo.insertCheckout({
+        user_id: actor.userId,
+        product_id: product.id,
+        kind,
+        provider: provider.name,
+        amount: product.amount,
+        currency: product.currency,
+        credits_amount: product.credits_amount,
+      });
+      const returnUrl = `${deps.publicUrl}/checkout?checkoutSessionId=${row.id}`;
+      const created = await provider.createCheckout({
+        checkoutSessionId: row.id,
+        kind,
+        priceId: product.price_id,
+        productName: product.name,
+        amount: product.amount,
+        currency: product.currency,
+        interval: product.interval,
+        customerId,
+        userId: actor.userId,
+        email: actor.email,
+        successUrl: returnUrl,
+        cancelUrl: `${returnUrl}&cancelled=true`,
+      });
+      await repo.updateCheckout(row.id, { provider_session_id: created.providerSessionId, url: created.url });
+      return { url: created.url, checkoutSessionId: row.id };
+    },
+
+    async getCheckout(actor: Actor, checkoutSessionId: string): Promise<CheckoutSession> {
+      let row = await repo.findCheckout(checkoutSessionId);
+      if (!row || !canReadCheckout(actor, row)) throw notFound('Checkout session');
+      if (row.status === 'open' && row.provider_session_id && row.provider === provider.name) {
+        // The return page can arrive before the webhook: ask the provider (the truth) instead of waiting.
+        try {
+          await syncCheckout(row.provider_session_id);
+          row = (await repo.findCheckout(checkoutSessionId)) ?? row;
+        } catch (err) {
+          log.warn({ err, checkoutSessionId }, 'checkout sync failed');
+        }
+      }
+      return toCheckoutSession(row);
+    },
+
+    /**
+     * The one path every provider event takes (verified Stripe webhooks, sandbox payments): skip a processed
+     * event id, fetch the object from the provider, apply it idempotently in one transaction.
+     */
+    async handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate' | 'ignored'> {
+      const meta = { provider: provider.name, eventId: event.id, type: event.providerType, objectId: event.objectId };
+      if (await repo.isEventProcessed(provider.name, event.id)) return 'duplicate';
+      if (event.type === 'ignored' || !event.objectId) {
+        await repo.recordEvent(meta);
+        await repo.markEventProcessed(provider.name, event.id);
+        return 'ignored';
+      }
+      let apply: (trx: Database) => Promise<unknown>;
+      switch (event.type) {
+        case 'checkout.completed':
+        case 'checkout.expired': {
+          const snap = await provider.fetchCheckout(event.objectId);
+          const subSnap = snap.providerSubscriptionId
+            ? await provider.fetchSubscription(snap.providerSubscriptionId)
+            : undefined;
+          apply = (trx) => applyCheckout(trx, snap, subSnap);
+          break;
+        }
+        case 'invoice.paid':
+        case 'invoice.payment_failed': {
+          const inv = await provider.fetchInvoice(event.objectId);
+          const subSnap = inv.providerSubscriptionId
+            ? await provider.fetchSubscription(inv.providerSubscriptionId)
+            : undefined;
+          apply = (trx) => applyInvoice(trx, inv, subSnap);
+          break;
+        }
+        case 'subscription.updated':
+        case 'subscription.deleted': {
+          const snap = await provider.fetchSubscription(event.objectId);
+          apply = (trx) => applySubscription(trx, snap);
+          break;
+        }
+      }
+      await repo.transaction(async (trx) => {
+        await repo.recordEvent(meta, trx);
+        await apply(trx);
+        await repo.markEventProcessed(provider.name, event.id, trx);
+      });
+      return 'processed';
+    },
+
+    async userSubscriptions(actor: Actor): Promise<{ subscriptions: Subscription[]; tokenAmount: number }> {
+      await sweep(actor.userId);
+      const now = clock();
+      const [rows, tokenAmount] = await Promise.all([
+        repo.listUserSubscriptions(actor.userId),
+        repo.balanceOf(actor.userId),
+      ]);
+      return { subscriptions: rows.map((r) => toSubscription(r, now)), tokenAmount };
+    },
+
+    async allSubscriptions(): Promise<AdminSubscription[]> {
+      await sweep();
+      const now = clock();
+      return (await repo.listAllSubscriptions()).map((r) => ({ ...toSubscription(r, now), userEmail: r.user_email }));
+    },
+
+    async cancel(actor: Actor, subscriptionId: string): Promise<Subscription> {
+      const sub = await ownSubscription(actor, subscriptionId);
+      if (!canCancel(sub.status)) throw invalidTransition(sub.status, 'cancelled');
+      return transition(sub, 'cancel');
+    },
+
+    async resume(actor: Actor, subscriptionId: string): Promise<Subscription> {
+      const sub = await ownSubscription(actor, subscriptionId);
+      if (!canResume(sub.status, new Date(sub.current_period_end), clock())) {
+        throw invalidTransition(sub.status, 'resumed');
+      }
+      return transition(sub, 'resume');
+    },
+
+    /** Admin: end a subscription now (DELETE /admin/subscriptions). */
+    async endNow(actor: Actor, subscriptionId: string): Promise<Subscription> {
+      const sub = await ownSubscription(actor, subscriptionId);
+      if (isFinal(sub.status)) return toSubscription(sub, clock());
+      if (!canEndNow(sub.status)) throw invalidTransition(sub.status, 'ended');
+      return transition(sub, 'end');
+    },
+
+    /** Admin: give a user a non-billable (manual) subscription for a number of days. */
+    async assignManual(input: { userId: string; priceId: string; days: number }): Promise<Subscription> {
+      const product = await repo.findProductByPriceId(input.priceId);
+      if (product?.kind !== 'subscription' || product.billable || product.archived_at) {
+        throw productNotFound();
+      }
+      if (!(await repo.userExists(input.userId))) throw notFound('User');
+      const now = clock();
+      const id = await repo.transaction(async (trx) => {
+        const row = await repo.insertSubscription(
+          {
+            user_id: input.userId,
+            product_id: product.id,
+            provider: 'manual',
+            status: 'active',
+            current_period_start: now,
+            current_period_end: new Date(now.getTime() + input.days * 86_400_000),
+          },
+          trx,
+        );
+        await syncGrants(trx, row, now);
+        return row.id;
+      });
+      return present(id);
+    },
+
+    async grantTokens(actor: Actor, userId: string, tokenAmount: number): Promise<number> {
+      if (!(await repo.userExists(userId))) throw notFound('User');
+      const result = await ledger.append({
+        userId,
+        kind: 'admin_grant',
+        delta: tokenAmount,
+        createdBy: actor.userId,
+        note: tokenAmount > 0 ? 'Granted by an administrator' : 'Taken back by an administrator',
+      });
+      return result.balance;
+    },
+
+    async tokenHistory(actor: Actor): Promise<TokenHistory> {
+      const [entries, tokenAmount] = await Promise.all([
+        repo.ledgerHistory(actor.userId),
+        repo.balanceOf(actor.userId),
+      ]);
+      return {
+        tokenAmount,
+        entries: entries.map((e) => ({
+          id: String(e.id),
+          kind: e.kind,
+          delta: e.delta,
+          balanceAfter: e.balance_after,
+          note: e.note,
+          createdAt: iso(e.created_at),
+        })),
+      };
+    },
+
+    async tokenBalance(actor: Actor): Promise<number> {
+      return repo.balanceOf(actor.userId);
+    },
+
+    async payments(actor: Actor): Promise<Payment[]> {
+      return (await repo.listPayments(actor.userId)).map((p) => ({
+        id: p.id,
+        description: p.description,
+        amount: p.amount,
+        currency: p.currency,
+        status: p.status,
+        invoiceNumber: p.invoice_number,
+        invoiceUrl: p.invoice_url,
+        createdAt: iso(p.created_at),
+      }));
+    },
+
+    async customerSecret(actor: Actor): Promise<CustomerSecret> {
+      const customerId = await ensureCustomer(actor);
+      const session = await provider.createCustomerSession(customerId);
+      return {
+        provider: provider.name,
+        customerSessionClientSecret: session.clientSecret,
+        expiresAt: session.expiresAt.toISOString(),
+      };
+    },
+
+    // --- admin product management ---
+    async listProducts(filter: { kind?: 'subscription' | 'token'; billable?: boolean; includeArchived?: boolean }) {
+      return (await repo.listProducts(filter)).map(toProduct);
+    },
+
+    async createProduct(input: CreateProduct, seedKey?: string): Promise<Product> {
+      const id = randomUUID();
+      const interval = input.kind === 'subscription' ? input.interval : null;
+      const billable = input.kind === 'subscription' ? input.billable : true;
+      // Manual subscriptions are never sold, so they have no provider price; their priceId is ours.
+      const price = billable
+        ? await provider.createPrice({
+            productId: id,
+            name: input.name,
+            description: input.description,
+            amount: input.amount,
+            currency: input.currency,
+            interval,
+          })
+        : { priceId: `manual_${id}`, providerProductId: null };
+      const row = await repo.insertProduct({
+        id,
+        kind: input.kind,
+        name: input.name,
+        description: input.description,
+        pricing_table: input.pricingTable,
+        price_id: price.priceId,
+        provider: provider.name,
+        provider_product_id: price.providerProductId,
+        amount: input.amount,
+        currency: input.currency,
+        interval,
+        credits_amount: input.kind === 'token' ? input.creditsAmount : null,
+        billable,
+        best_choice: input.bestChoice,
+        test_mode: input.testMode,
+        preview_mode: input.previewMode,
+        attributes: input.attributes,
+        network_ids: input.networkIds,
+        seed_key: seedKey ?? null,
+      });
+      return toProduct(row);
+    },
+
+    async updateProduct(productId: string, patch: UpdateProduct): Promise<Product> {
+      const current = await repo.findProductById(productId);
+      if (!current) throw productNotFound();
+      if (patch.interval && current.kind !== 'subscription') {
+        throw new AppError(400, 'validation_failed', 'Only subscriptions have an interval.', 'interval');
+      }
+      if (patch.creditsAmount && current.kind !== 'token') {
+        throw new AppError(400, 'validation_failed', 'Only token packs have a credits amount.', 'creditsAmount');
+      }
+      const amount = patch.amount ?? current.amount;
+      const currency = patch.currency ?? current.currency;
+      const interval = patch.interval ?? current.interval;
+      const priceChanged = amount !== current.amount || currency !== current.currency || interval !== current.interval;
+      let priceId = current.price_id;
+      let providerProductId = current.provider_product_id;
+      if (priceChanged && current.billable) {
+        // Provider prices are immutable: a new price replaces the old one, whose subscribers keep paying it.
+        const price = await provider.createPrice({
+          productId,
+          name: patch.name ?? current.name,
+          description: patch.description ?? current.description,
+          amount,
+          currency,
+          interval,
+        });
+        await provider.archivePrice(current.price_id);
+        priceId = price.priceId;
+        providerProductId = price.providerProductId;
+      }
+      const row = await repo.updateProduct(productId, {
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.pricingTable !== undefined && { pricing_table: patch.pricingTable }),
+        ...(patch.bestChoice !== undefined && { best_choice: patch.bestChoice }),
+        ...(patch.testMode !== undefined && { test_mode: patch.testMode }),
+        ...(patch.previewMode !== undefined && { preview_mode: patch.previewMode }),
+        ...(patch.attributes !== undefined && { attributes: patch.attributes }),
+        ...(patch.networkIds !== undefined && { network_ids: patch.networkIds }),
+        ...(patch.creditsAmount !== undefined && { credits_amount: patch.creditsAmount }),
+        amount,
+        currency,
+        interval,
+        price_id: priceId,
+        provider_product_id: providerProductId,
+      });
+      if (!row) throw productNotFound();
+      return toProduct(row);
+    },
+
+    async archiveProduct(productId: string): Promise<Product> {
+      const current = await repo.findProductById(productId);
+      if (!current) throw productNotFound();
+      if (current.archived_at) return toProduct(current);
+      if (current.billable && current.provider === provider.name) await provider.archivePrice(current.price_id);
+      const row = await repo.updateProduct(productId, { archived_at: new Date() });
+      if (!row) throw productNotFound();
+      return toProduct(row);
+    },
+
+    /** For tests and operators: the subscription sweep (period ends) without a request. */
+    sweep,
+    syncCheckout,
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type Stripe from 'stripe';
+import type { Database } from '../../db/client.ts';
+import { createAccessGrantsWriter, type GrantsWriter } from './billing.grants.ts';
+import { createTokenLedger } from './billing.ledger.ts';
+import { createBillingRepo } from './billing.repo.ts';
+import { type BillingRouteOptions, billingRoutes } from './billing.routes.ts';
+import { type BillingService, createBillingService } from './billing.service.ts';
+import type { PaymentProvider } from './providers/provider.ts';
+import { createSandboxProvider } from './providers/sandbox.ts';
+import { createStripeClient, createStripeProvider } from './providers/stripe.ts';
+import { sandboxRoutes } from './sandbox.routes.ts';
+
+export { createTokenLedger, insufficientTokens, type TokenLedger } from './billing.ledger.ts';
+export { seedDemoProducts } from './billing.seed.ts';
+
+export interface BillingOptions {
+  /** `sandbox` (default, offline) or `stripe` (needs a secret key or an injected client). */
+  provider?: 'sandbox' | 'stripe';
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
+  /** Tests inject an SDK instance whose outgoing calls are replaced. */
+  stripeClient?: Stripe;
+  /** Public address of the portal, for checkout return links and sandbox pages. */
+  publicUrl?: string;
+  clock?: () => Date;
+  grants?: GrantsWriter;
+}
+
+export interface BillingModule {
+  service: BillingService;
+  provider: PaymentProvider;
+  /** The API routes; `orgMember` throws 404 unless the caller belongs to the organisation. */
+  routes(options?: BillingRouteOptions): FastifyPluginAsync;
+}
+
+/** Composition of the billing module: repo, ledger, provider, service and their routes. */
+export function createBillingModule(db: Database, options: BillingOptions = {}): BillingModule {
+  const publicUrl = (options.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '');
+  const repo = createBillingRepo(db);
+  const ledger = createTokenLedger({ repo });
+  const sandbox = createSandboxProvider({ db, publicUrl, clock: options.clock });
+  let provider: PaymentProvider = sandbox;
+  if (options.provider === 'stripe') {
+    const stripe =
+      options.stripeClient ?? (options.stripeSecretKey ? createStripeClient(options.stripeSecretKey) : undefined);
+    if (!stripe) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
+    provider = createStripeProvider({ stripe, webhookSecret: options.stripeWebhookSecret });
+  }
+  const service = createBillingService({
+    repo,
+    ledger,
+    grants: options.grants ?? createAccessGrantsWriter(),
+    provider,
+    publicUrl,
+    clock: options.clock,
+  });
+  const routes = (routeOptions: BillingRouteOptions = {}): FastifyPluginAsync => {
+    return async (app) => {
+      await app.register(billingRoutes(service, routeOptions));
+      if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox));
+    };
+  };
+  return { service, provider, routes };
+}

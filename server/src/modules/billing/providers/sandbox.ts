@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../../db/client.ts';
+import { addInterval } from '../billing.policy.ts';
+import type {
+  CheckoutSnapshot,
+  CreateCheckoutInput,
+  InvoiceSnapshot,
+  PaymentProvider,
+  ProviderEvent,
+  SubscriptionSnapshot,
+} from './provider.ts';
+import { WebhookSignatureError } from './provider.ts';
+
+/** Test cards of the sandbox (the same numbers Stripe's test mode uses). */
+export const SANDBOX_CARD_SUCCESS = '4242424242424242';
+export const SANDBOX_CARD_DECLINED = '4000000000000002';
+
+interface SandboxCheckout extends CreateCheckoutInput {
+  id: string;
+  status: 'open' | 'complete' | 'expired';
+  paid: boolean;
+  subscriptionId: string | null;
+  paymentId: string | null;
+  invoiceId: string | null;
+}
+
+interface SandboxSubscription {
+  id: string;
+  status: SubscriptionSnapshot['status'];
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  priceId: string;
+  checkoutSessionId: string;
+}
+
+interface SandboxInvoice {
+  id: string;
+  number: string;
+  subscriptionId: string | null;
+  checkoutId: string;
+  description: string;
+  amount: number;
+  currency: string;
+  customerEmail: string | null;
+  status: InvoiceSnapshot['status'];
+  createdAt: string;
+  /** Unguessable, like a provider's hosted invoice URL. */
+  secret: string;
+}
+
+export type PayResult =
+  | { ok: true; event: ProviderEvent; successUrl: string }
+  | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open'; message: string };
+
+export type SandboxProvider = PaymentProvider & {
+  readonly name: 'sandbox';
+  checkoutPage(id: string): Promise<SandboxCheckout | undefined>;
+  pay(id: string, card: string): Promise<PayResult>;
+  invoice(id: string, secret: string): Promise<SandboxInvoice | undefined>;
+};
+
+const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
+
+/**
+ * An offline payment provider with its own records (table sandbox_objects), its own checkout page (served by
+ * billing.routes) and its own events, which the billing service handles exactly like verified Stripe webhooks.
+ */
+export function createSandboxProvider(deps: { db: Database; publicUrl: string; clock?: () => Date }): SandboxProvider {
+  const { db } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function get<T>(id: string, kind: string, trx = db): Promise<T | undefined> {
+    const row = await trx
+      .selectFrom('sandbox_objects')
+      .select('data')
+      .where('id', '=', id)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+    return row?.data as T | undefined;
+  }
+  async function put(id: string, kind: string, data: object, trx = db): Promise<void> {
+    const json = JSON.stringify(data);
+    await trx
+      .insertInto('sandbox_objects')
+      .values({ id, kind, data: json })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ data: json, updated_at: new Date() }))
+      .execute();
+  }
+  async function mustGet<T>(id: string, kind: string): Promise<T> {
+    const value = await get<T>(id, kind);
+    if (!value) throw new Error(`sandbox ${kind} ${id} does not exist`);
+    return value;
+  }
+  function subscriptionSnapshot(s: SandboxSubscription): SubscriptionSnapshot {
+    return {
+      providerSubscriptionId: s.id,
+      status: s.status,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      currentPeriodStart: new Date(s.currentPeriodStart),
+      currentPeriodEnd: new Date(s.currentPeriodEnd),
+      priceId: s.priceId,
+      checkoutSessionId: s.checkoutSessionId,
+    };
+  }
+  const invoiceUrl = (inv: SandboxInvoice) => `${deps.publicUrl}/api/sandbox/invoices/${inv.id}?key=${inv.secret}`;
+
+  return {
+    name: 'sandbox',
+
+    async createPrice() {
+      return { priceId: newId('price'), providerProductId: newId('prod') };
+    },
+    async archivePrice() {},
+    async createCustomer() {
+      return newId('cus');
+    },
+
+    async createCheckout(input) {
+      const id = newId('cs');
+      const session: SandboxCheckout = {
+        ...input,
+        id,
+        status: 'open',
+        paid: false,
+        subscriptionId: null,
+        paymentId: null,
+        invoiceId: null,
+      };
+      await put(id, 'checkout', session);
+      return { providerSessionId: id, url: `${deps.publicUrl}/api/sandbox/checkout/${id}` };
+    },
+
+    async fetchCheckout(id) {
+      const s = await mustGet<SandboxCheckout>(id, 'checkout');
+      const inv = s.invoiceId ? await get<SandboxInvoice>(s.invoiceId, 'invoice') : undefined;
+      const snapshot: CheckoutSnapshot = {
+        providerSessionId: s.id,
+        checkoutSessionId: s.checkoutSessionId,
+        status: s.status,
+        paid: s.paid,
+        amountTotal: s.amount,
+        currency: s.currency,
+        providerSubscriptionId: s.subscriptionId,
+        providerPaymentId: s.paymentId,
+        invoiceUrl: inv ? invoiceUrl(inv) : null,
+        invoiceNumber: inv?.number ?? null,
+      };
+      return snapshot;
+    },
+
+    async fetchSubscription(id) {
+      return subscriptionSnapshot(await mustGet<SandboxSubscription>(id, 'subscription'));
+    },
+
+    async fetchInvoice(id) {
+      const inv = await mustGet<SandboxInvoice>(id, 'invoice');
+      return {
+        providerInvoiceId: inv.id,
+        providerSubscriptionId: inv.subscriptionId,
+        status: inv.status,
+        amountPaid: inv.status === 'paid' ? inv.amount : 0,
+        amountDue: inv.amount,
+        currency: inv.currency,
+        number: inv.number,
+        hostedInvoiceUrl: invoiceUrl(inv),
+      };
+    },
+
+    async setCancelAtPeriodEnd(id, cancel) {
+      const s = await mustGet<SandboxSubscription>(id, 'subscription');
+      if (s.status !== 'active') throw new Error(`sandbox subscription ${id} is ${s.status}`);
+      const next = { ...s, cancelAtPeriodEnd: cancel };
+      await put(id, 'subscription', next);
+      return subscriptionSnapshot(next);
+    },
+
+    async cancelNow(id) {
+      const s = await mustGet<SandboxSubscription>(id, 'subscription');
+      const next: SandboxSubscription = { ...s, status: 'canceled', cancelAtPeriodEnd: false };
+      await put(id, 'subscription', next);
+      return subscriptionSnapshot(next);
+    },
+
+    async createCustomerSession(customerId) {
+      return {
+        clientSecret: `cuss_sbx_${customerId}_secret_${randomBytes(12).toString('hex')}`,
+        expiresAt: new Date(clock().getTime() + 30 * 60_000),
+      };
+    },
+
+    parseWebhook() {
+      throw new WebhookSignatureError('The sandbox provider sends no webhooks; its events are handled in-process.');
+    },
+
+    async checkoutPage(id) {
+      return get<SandboxCheckout>(id, 'checkout');
+    },
+
+    async invoice(id, secret) {
+      const inv = await get<SandboxInvoice>(id, 'invoice');
+      return inv && inv.secret === secret ? inv : undefined;
+    },
+
+    /** Charges a test card. Success completes the session and answers the event to hand to the service. */
+    async pay(id, rawCard) {
+      const card = rawCard.replace(/[\s-]/g, '');
+      if (card === SANDBOX_CARD_DECLINED) {
+        return { ok: false, code: 'card_declined', message: 'Your card was declined.' };
+      }
+      if (card !== SANDBOX_CARD_SUCCESS) {
+        return {
+          ok: false,
+          code: 'invalid_card',
+          message: 'Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline).',
+        };
+      }
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('sandbox_objects')
+          .select('data')
+          .where('id', '=', id)
+          .where('kind', '=', 'checkout')
+          .forUpdate()
+          .executeTakeFirst();
+        const s = row?.data as SandboxCheckout | undefined;
+        if (s?.status !== 'open') {
+          return { ok: false, code: 'not_open', message: 'This checkout session is no longer open.' } as const;
+        }
+        const now = clock();
+        const paymentId = newId('pi');
+        let subscriptionId: string | null = null;
+        if (s.kind === 'subscription' && s.interval) {
+          subscriptionId = newId('sub');
+          const sub: SandboxSubscription = {
+            id: subscriptionId,
+            status: 'active',
+            cancelAtPeriodEnd: false,
+            currentPeriodStart: now.toISOString(),
+            currentPeriodEnd: addInterval(now, s.interval).toISOString(),
+            priceId: s.priceId,
+            checkoutSessionId: s.checkoutSessionId,
+          };
+          await put(subscriptionId, 'subscription', sub, trx);
+        }
+        const invoiceId = newId('in');
+        const inv: SandboxInvoice = {
+          id: invoiceId,
+          number: `SBX-${now.getUTCFullYear()}-${randomBytes(4).toString('hex').toUpperCase()}`,
+          subscriptionId,
+          checkoutId: id,
+          description: s.productName,
+          amount: s.amount,
+          currency: s.currency,
+          customerEmail: s.email,
+          status: 'paid',
+          createdAt: now.toISOString(),
+          secret: randomBytes(16).toString('hex'),
+        };
+        await put(invoiceId, 'invoice', inv, trx);
+        await put(id, 'checkout', { ...s, status: 'complete', paid: true, subscriptionId, paymentId, invoiceId }, trx);
+        const event: ProviderEvent = {
+          id: newId('evt'),
+          type: 'checkout.completed',
+          providerType: 'checkout.session.completed',
+          objectId: id,
+        };
+        return { ok: true, event, successUrl: s.successUrl } as const;
+      });
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../../src/db/client.ts';
+import type { TestContext, TestUser } from '../support/test-app.ts';
+
+/**
+ * access_grants belongs to the ntrip module (migration 202611231400_ntrip.sql). Until that migration exists in
+ * this tree, billing's tests create a table of the documented shape (docs/data-model.md) so grant writes are
+ * still checked; once the real migration has run, this does nothing.
+ */
+export async function ensureAccessGrantsTable(db: Database): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS access_grants (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    account_id uuid,
+    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    network_id uuid NOT NULL REFERENCES networks (id),
+    valid_from timestamptz NOT NULL,
+    valid_until timestamptz NOT NULL,
+    source text NOT NULL CHECK (source IN ('subscription', 'tokens', 'manual')),
+    reference_id text,
+    ended_at timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`.execute(db);
+}
+
+export async function createNetwork(db: Database, name = 'Test network'): Promise<string> {
+  const slug = `net-${randomBytes(4).toString('hex')}`;
+  const row = await db
+    .insertInto('networks')
+    .values({ slug, name, token_price_per_day: 10 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface GrantRow {
+  network_id: string;
+  owner_user_id: string;
+  valid_until: Date;
+  ended_at: Date | null;
+  source: string;
+}
+
+export async function grantsOf(db: Database, subscriptionId: string): Promise<GrantRow[]> {
+  const result = await sql<GrantRow>`
+    SELECT network_id::text AS network_id, owner_user_id::text AS owner_user_id, valid_until, ended_at, source
+    FROM access_grants WHERE reference_id::text = ${subscriptionId} ORDER BY network_id`.execute(db);
+  return result.rows;
+}
+
+export const openGrants = (grants: GrantRow[]) => grants.filter((g) => g.ended_at === null);
+
+export async function createProduct(t: TestContext, admin: TestUser, body: Record<string, unknown>) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/admin/products', headers: admin.headers, payload: body });
+  if (res.statusCode !== 201) throw new Error(`product not created: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string; priceId: string };
+}
+
+export async function standardProducts(t: TestContext, admin: TestUser, networkIds: string[]) {
+  const monthly = await createProduct(t, admin, {
+    kind: 'subscription',
+    name: 'RTK Monthly',
+    pricingTable: 'RTK',
+    amount: 4900,
+    currency: 'EUR',
+    interval: 'MONTHLY',
+    networkIds,
+    bestChoice: true,
+    attributes: ['RTK'],
+  });
+  const tokens = await createProduct(t, admin, {
+    kind: 'token',
+    name: '100 Tokens',
+    pricingTable: 'Tokens',
+    amount: 1000,
+    currency: 'EUR',
+    creditsAmount: 100,
+  });
+  return { monthly, tokens };
+}
+
+export async function startCheckout(t: TestContext, user: TestUser, kind: 'subscription' | 'product', priceId: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/checkout/${kind}?priceId=${encodeURIComponent(priceId)}`,
+    headers: user.headers,
+  });
+  if (res.statusCode !== 200) throw new Error(`checkout not created: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { url: string; checkoutSessionId: string };
+  const sandboxId = new URL(body.url).pathname.split('/').at(-1) ?? '';
+  return { ...body, sandboxId };
+}
+
+/** Pays on the sandbox's own checkout page, as the browser's form post would. */
+export async function payOnSandbox(t: TestContext, sandboxId: string, card: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ card, expiry: '12/34', cvc: '123' }).toString(),
+  });
+}
+
+export async function balanceOf(t: TestContext, user: TestUser): Promise<number> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers });
+  return (res.json() as { tokenAmount: number }).tokenAmount;
+}
