@@ -1,0 +1,42 @@
+import type { Network, StationMarker } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoCatalogue } from '../src/modules/catalogue/catalogue.seed.ts';
+import { testDatabaseKind } from './support/database.ts';
+import { buildTestApp, type TestContext } from './support/test-app.ts';
+
+describe(`demo catalogue seed on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('fills a fresh database with at least 3 networks and 300 stations across Europe, once', async () => {
+    const first = await seedDemoCatalogue(t.db);
+    const second = await seedDemoCatalogue(t.db);
+    expect(second).toEqual(first);
+    expect(first.networks).toBeGreaterThanOrEqual(3);
+    expect(first.stations).toBeGreaterThanOrEqual(300);
+
+    const networks = (await t.app.inject({ method: 'GET', url: '/api/networks' })).json().items as Network[];
+    expect(networks.length).toBeGreaterThanOrEqual(3);
+    expect(networks.every((n) => n.stationCount > 0)).toBe(true);
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/stations?view=compact&limit=10000' });
+    const markers = res.json().items as StationMarker[];
+    expect(markers).toHaveLength(first.stations);
+    expect(new Set(markers.map((m) => m.mountpoint)).size).toBe(markers.length);
+    // Spread over Europe: from Iberia to Finnmark, from the Atlantic to the Baltics.
+    const lats = markers.map((m) => m.latitude);
+    const lons = markers.map((m) => m.longitude);
+    expect(Math.min(...lats)).toBeLessThan(40);
+    expect(Math.max(...lats)).toBeGreaterThan(68);
+    expect(Math.min(...lons)).toBeLessThan(-5);
+    expect(Math.max(...lons)).toBeGreaterThan(25);
+    expect(markers.some((m) => m.status === 'offline')).toBe(true);
+
+    const feeds = await t.db.selectFrom('feeds').select(['kind']).execute();
+    expect(feeds).toHaveLength(first.stations);
+    expect(new Set(feeds.map((f) => f.kind))).toEqual(new Set(['push', 'pull']));
+  });
+});
