@@ -4,5 +4,6 @@ export * from './demo.ts';
 export * from './errors.ts';
 export * from './meta.ts';
 export * from './money.ts';
+export * from './ntrip-accounts.ts';
 export * from './organizations.ts';
 export * from './user.ts';

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+
+/**
+ * NTRIP accounts (the credentials a rover logs in to the caster with), token activation (spec §3, §7
+ * `POST /tokens`), the connection log of an account and the admin view. Shared by the API routes and the SPA.
+ * Field design: docs/adr/0008-ntrip-accounts.md.
+ */
+
+const uuid = z.uuid();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** Error codes of these calls, beyond the shared ones. */
+export const ntripAccountErrorCodes = [
+  /** 402: the balance does not cover price per day × days; nothing was spent or granted. */
+  'insufficient_tokens',
+  /** 409: the network is retired or is not sold by tokens (price 0). */
+  'network_not_activatable',
+  /** 409: the caller already has the most NTRIP accounts a user may have. */
+  'account_limit_reached',
+] as const;
+export type NtripAccountErrorCode = (typeof ntripAccountErrorCodes)[number];
+
+export const NTRIP_LABEL_MAX = 64;
+/** How many accounts (not deleted) one user may have. */
+export const MAX_NTRIP_ACCOUNTS_PER_USER = 50;
+export const MAX_ACTIVATION_DAYS = 365;
+export const MAX_SESSION_PAGE = 100;
+export const DEFAULT_SESSION_PAGE = 20;
+/** A network's automatic nearest-station mountpoint: `{SLUG in upper case}_NEAR`. */
+export const NEAR_MOUNTPOINT_SUFFIX = '_NEAR';
+
+export function nearMountpoint(networkSlug: string): string {
+  return `${networkSlug.toUpperCase()}${NEAR_MOUNTPOINT_SUFFIX}`;
+}
+
+/** Price of a token activation: the network's tokens per day times the days (spec §3). */
+export function activationPrice(tokenPricePerDay: number, days: number): number {
+  return tokenPricePerDay * days;
+}
+
+export const grantSourceSchema = z.enum(['subscription', 'tokens', 'manual']);
+export type GrantSource = z.infer<typeof grantSourceSchema>;
+
+/** A grant as the owner sees it: which network, from when until when, and why. */
+export const accountGrantSchema = z.object({
+  id: uuid,
+  networkId: uuid,
+  networkSlug: z.string(),
+  networkName: z.string(),
+  validFrom: isoDateTime,
+  validUntil: isoDateTime,
+  source: grantSourceSchema,
+  /** True when the grant covers every account of the owner (a subscription), not only this one. */
+  allAccounts: z.boolean(),
+});
+export type AccountGrant = z.infer<typeof accountGrantSchema>;
+
+/**
+ * `active`: enabled and at least one grant covers now; `no_access`: enabled but nothing to use now;
+ * `disabled`: switched off by its owner or an admin.
+ */
+export const ntripAccountStatusSchema = z.enum(['active', 'no_access', 'disabled']);
+export type NtripAccountStatus = z.infer<typeof ntripAccountStatusSchema>;
+
+export const ntripAccountSchema = z.object({
+  id: uuid,
+  label: z.string(),
+  username: z.string(),
+  enabled: z.boolean(),
+  status: ntripAccountStatusSchema,
+  maxConnections: z.number().int(),
+  /** Grants that have not ended: current ones and those starting later (an extension), by end date. */
+  grants: z.array(accountGrantSchema),
+  /** Rovers logged in with this account right now. */
+  connectedNow: z.number().int(),
+  /** End of the last logged session; null when it never connected. */
+  lastSeenAt: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type NtripAccount = z.infer<typeof ntripAccountSchema>;
+
+export const ntripAccountListSchema = z.object({ items: z.array(ntripAccountSchema) });
+export type NtripAccountList = z.infer<typeof ntripAccountListSchema>;
+
+export const ntripLabelSchema = z.string().trim().min(1).max(NTRIP_LABEL_MAX);
+
+export const createNtripAccountBodySchema = z.object({ label: ntripLabelSchema });
+export type CreateNtripAccountBody = z.input<typeof createNtripAccountBodySchema>;
+
+export const updateNtripAccountBodySchema = z
+  .object({ label: ntripLabelSchema.optional(), enabled: z.boolean().optional() })
+  .refine((b) => b.label !== undefined || b.enabled !== undefined, 'label or enabled is required');
+export type UpdateNtripAccountBody = z.input<typeof updateNtripAccountBodySchema>;
+
+/** Answer of create and of password regeneration: the only time the password leaves the server. */
+export const ntripAccountWithPasswordSchema = z.object({ account: ntripAccountSchema, password: z.string() });
+export type NtripAccountWithPassword = z.infer<typeof ntripAccountWithPasswordSchema>;
+
+export const ntripAccountParamsSchema = z.object({ id: uuid });
+
+/** A mountpoint the account may use now; per network the nearest-station mountpoint comes first. */
+export const accountMountpointSchema = z.object({
+  mountpoint: z.string(),
+  kind: z.enum(['near', 'station']),
+  networkSlug: z.string(),
+  networkName: z.string(),
+  /** The station's identifier (usually its place); empty for the nearest-station mountpoint. */
+  identifier: z.string(),
+  online: z.boolean(),
+});
+export type AccountMountpoint = z.infer<typeof accountMountpointSchema>;
+export const accountMountpointListSchema = z.object({ items: z.array(accountMountpointSchema) });
+export type AccountMountpointList = z.infer<typeof accountMountpointListSchema>;
+
+/** Spec §3 token activation, body of `POST /tokens`. */
+export const tokenActivationBodySchema = z.object({
+  accountId: uuid,
+  feedNetworkId: uuid,
+  days: z.number().int().min(1).max(MAX_ACTIVATION_DAYS),
+});
+export type TokenActivationBody = z.infer<typeof tokenActivationBodySchema>;
+
+export const tokenActivationSchema = z.object({
+  grant: accountGrantSchema,
+  tokensSpent: z.number().int(),
+  /** The balance after the spend. */
+  tokenAmount: z.number().int(),
+});
+export type TokenActivation = z.infer<typeof tokenActivationSchema>;
+
+/** The 402 answer when the balance is too low. */
+export const insufficientTokensErrorSchema = z.object({
+  code: z.literal('insufficient_tokens'),
+  message: z.string(),
+  needed: z.number().int(),
+  balance: z.number().int(),
+});
+
+export const sessionEndReasonSchema = z.enum([
+  'client_closed',
+  'slow_client',
+  'idle',
+  'source_gone',
+  'shutdown',
+  'error',
+  'access_revoked',
+]);
+export type SessionEndReason = z.infer<typeof sessionEndReasonSchema>;
+
+/** One rover connection of an account (the connection log). */
+export const ntripSessionSchema = z.object({
+  id: z.string(),
+  mountpoint: z.string(),
+  remoteAddress: z.string(),
+  startedAt: isoDateTime,
+  endedAt: isoDateTime.nullable(),
+  durationSeconds: z.number().int(),
+  bytesSent: z.number().int(),
+  endReason: z.string().nullable(),
+  /** Last position the rover reported (GGA); null when it sent none. */
+  lastPosition: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+});
+export type NtripSession = z.infer<typeof ntripSessionSchema>;
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_SESSION_PAGE).default(DEFAULT_SESSION_PAGE),
+});
+export type PageQuery = z.input<typeof pageQuerySchema>;
+
+export const ntripSessionPageSchema = z.object({
+  items: z.array(ntripSessionSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type NtripSessionPage = z.infer<typeof ntripSessionPageSchema>;
+
+/** Column order of `GET /ntrip-accounts/:id/sessions.csv`. */
+export const SESSION_CSV_COLUMNS = [
+  'started_at',
+  'ended_at',
+  'duration_s',
+  'mountpoint',
+  'bytes_sent',
+  'end_reason',
+  'last_latitude',
+  'last_longitude',
+  'remote_address',
+] as const;
+
+// --- admin ---
+
+export const adminNtripAccountSchema = ntripAccountSchema.extend({
+  ownerUserId: uuid,
+  ownerEmail: z.string().nullable(),
+});
+export type AdminNtripAccount = z.infer<typeof adminNtripAccountSchema>;
+
+export const adminNtripAccountQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(200).optional(),
+});
+export type AdminNtripAccountQuery = z.input<typeof adminNtripAccountQuerySchema>;
+
+export const adminNtripAccountPageSchema = z.object({
+  items: z.array(adminNtripAccountSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type AdminNtripAccountPage = z.infer<typeof adminNtripAccountPageSchema>;
+
+export const adminUpdateNtripAccountBodySchema = z.object({ enabled: z.boolean() });
+export type AdminUpdateNtripAccountBody = z.infer<typeof adminUpdateNtripAccountBodySchema>;
+
+/** A support case: access to a network for some days, without spending tokens. */
+export const manualGrantBodySchema = z.object({
+  networkId: uuid,
+  days: z.number().int().min(1).max(MAX_ACTIVATION_DAYS),
+});
+export type ManualGrantBody = z.infer<typeof manualGrantBodySchema>;
