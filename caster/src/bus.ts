@@ -1,0 +1,78 @@
+import { connect, type NatsConnection, type Subscription } from 'nats';
+import type { Logger } from './session-log.ts';
+
+/** What a node tells the others every few seconds: the mountpoints it is fed and their cached station frames. */
+export interface Announcement {
+  node: string;
+  mounts: Array<{ mountpoint: string; cached: string[] }>;
+}
+
+export interface BusHandlers {
+  onFrame(mountpoint: string, data: Buffer): void;
+  onAnnouncement(announcement: Announcement): void;
+}
+
+/** Shares sources between caster processes. One message per RTCM frame keeps frame boundaries across nodes. */
+export interface Bus {
+  publishFrame(mountpoint: string, data: Buffer): void;
+  subscribeFrames(mountpoint: string): void;
+  unsubscribeFrames(mountpoint: string): void;
+  announce(announcement: Announcement): void;
+  close(): Promise<void>;
+}
+
+const FRAMES = 'ntrip.frames.';
+const ANNOUNCE = 'ntrip.announce';
+
+export async function connectNatsBus(url: string, handlers: BusHandlers, logger: Logger): Promise<Bus> {
+  const nc: NatsConnection = await connect({
+    servers: url,
+    name: 'portal-caster',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1000,
+  });
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        logger.warn({ bus: url, status: status.type }, 'caster bus connection changed');
+      }
+    }
+  })();
+  const frameSubs = new Map<string, Subscription>();
+  nc.subscribe(ANNOUNCE, {
+    callback: (err, msg) => {
+      if (err) return;
+      try {
+        handlers.onAnnouncement(JSON.parse(Buffer.from(msg.data).toString('utf8')) as Announcement);
+      } catch (parseErr) {
+        logger.warn({ err: parseErr }, 'unreadable caster bus announcement ignored');
+      }
+    },
+  });
+  return {
+    publishFrame(mountpoint, data) {
+      nc.publish(FRAMES + mountpoint, data);
+    },
+    subscribeFrames(mountpoint) {
+      if (frameSubs.has(mountpoint)) return;
+      frameSubs.set(
+        mountpoint,
+        nc.subscribe(FRAMES + mountpoint, {
+          callback: (err, msg) => {
+            if (!err) handlers.onFrame(mountpoint, Buffer.from(msg.data.buffer, msg.data.byteOffset, msg.data.length));
+          },
+        }),
+      );
+    },
+    unsubscribeFrames(mountpoint) {
+      frameSubs.get(mountpoint)?.unsubscribe();
+      frameSubs.delete(mountpoint);
+    },
+    announce(announcement) {
+      nc.publish(ANNOUNCE, Buffer.from(JSON.stringify(announcement)));
+    },
+    async close() {
+      await nc.drain();
+    },
+  };
+}

@@ -1,0 +1,776 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
+import { ChunkedDecoder } from './chunked.ts';
+import { distanceKm, type Position, parseGga } from './gga.ts';
+import type {
+  CasterPorts,
+  CatalogueMountpoint,
+  CatalogueNetwork,
+  CatalogueSnapshot,
+  DenyReason,
+  SessionEndReason,
+  StationStatus,
+} from './ports.ts';
+import { PullManager } from './pull.ts';
+import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
+import {
+  errorResponse,
+  sourcetableResponse,
+  V1_BAD_PASSWORD,
+  V1_MOUNT_TAKEN,
+  V1_OK,
+  v2SourceOk,
+  v2StreamHeader,
+} from './responses.ts';
+import { Frame, RtcmFramer } from './rtcm.ts';
+import { type Logger, SessionLog, silentLogger } from './session-log.ts';
+import {
+  type CasterIdentity,
+  casRecord,
+  FilterError,
+  filterRecords,
+  nearRecord,
+  netRecord,
+  renderSourcetable,
+  strRecord,
+} from './sourcetable.ts';
+
+export interface CasterLimits {
+  /** Time a client has to send its whole request head. */
+  headerTimeoutMs: number;
+  maxHeadBytes: number;
+  /** A rover whose unsent bytes pass this is disconnected, so it cannot hold memory or delay the others. */
+  roverBacklogBytes: number;
+  /** A source that sends nothing for this long is dropped, so its reconnect is not refused as 'taken'. */
+  sourceSilenceMs: number;
+  /** A rover that was sent nothing for this long is closed. */
+  roverIdleMs: number;
+  /** Longest NMEA line a rover may send; longer input is discarded. */
+  maxRoverLineBytes: number;
+  failedLoginsPerIp: number;
+  failedLoginWindowMs: number;
+  catalogueRefreshMs: number;
+  statusIntervalMs: number;
+  sessionBatchSize: number;
+  sessionFlushMs: number;
+  /** The nearest-station mountpoint switches only when the new station is this much closer. */
+  nearHysteresisKm: number;
+  pullRefreshMs: number;
+  pullBackoffMinMs: number;
+  pullBackoffMaxMs: number;
+  announceIntervalMs: number;
+}
+
+export const DEFAULT_LIMITS: CasterLimits = {
+  headerTimeoutMs: 10_000,
+  maxHeadBytes: 8 * 1024,
+  roverBacklogBytes: 64 * 1024,
+  sourceSilenceMs: 15_000,
+  roverIdleMs: 120_000,
+  maxRoverLineBytes: 1024,
+  failedLoginsPerIp: 10,
+  failedLoginWindowMs: 60_000,
+  catalogueRefreshMs: 10_000,
+  statusIntervalMs: 10_000,
+  sessionBatchSize: 500,
+  sessionFlushMs: 5_000,
+  nearHysteresisKm: 5,
+  pullRefreshMs: 30_000,
+  pullBackoffMinMs: 1_000,
+  pullBackoffMaxMs: 60_000,
+  announceIntervalMs: 2_000,
+};
+
+export interface CasterOptions {
+  ports: CasterPorts;
+  identity?: Partial<CasterIdentity>;
+  /** `nats://…`: share sources with other caster processes. Without it everything stays in this process. */
+  busUrl?: string;
+  nodeId?: string;
+  logger?: Logger;
+  limits?: Partial<CasterLimits>;
+}
+
+/** Message types a rover needs before it can use a station's observations: its position and antenna. */
+const STATION_MESSAGES = [1005, 1006, 1033];
+const NEAR_SUFFIX = '_NEAR';
+
+class Mount {
+  source: SourceLink | null = null;
+  remoteNode: string | null = null;
+  remoteSeenAt = 0;
+  readonly rovers = new Set<Rover>();
+  readonly cached = new Map<number, Frame>();
+  lastDataAt: number | null = null;
+  bytesInWindow = 0;
+  reportedOnline = false;
+
+  constructor(public info: CatalogueMountpoint) {}
+
+  get name(): string {
+    return this.info.mountpoint;
+  }
+}
+
+interface SourceLink {
+  kind: 'push' | 'pull';
+  close(reason: string): void;
+}
+
+class Rover {
+  bytesSent = 0;
+  lastSentAt = Date.now();
+  readonly startedAt = new Date();
+  position: Position | null = null;
+  mount: Mount | null = null;
+  ended = false;
+  private line = '';
+
+  constructor(
+    readonly socket: net.Socket,
+    readonly version: 1 | 2,
+    readonly accountId: string,
+    readonly requested: string,
+    readonly nearNetwork: string | null,
+    readonly remoteAddress: string,
+    private readonly backlogLimit: number,
+    private readonly onSlow: (rover: Rover) => void,
+  ) {}
+
+  send(frame: Frame): void {
+    if (this.ended) return;
+    const data = this.version === 2 ? frame.chunked : frame.data;
+    this.socket.write(data);
+    this.bytesSent += data.length;
+    this.lastSentAt = Date.now();
+    if (this.socket.writableLength > this.backlogLimit) this.onSlow(this);
+  }
+
+  /** Collects NMEA lines from whatever the rover sends (v2 clients may wrap them in chunks; those lines are skipped). */
+  readLines(chunk: Buffer, maxLine: number, onLine: (line: string) => void): void {
+    let text = this.line + chunk.toString('latin1');
+    let nl = text.indexOf('\n');
+    while (nl >= 0) {
+      onLine(text.slice(0, nl));
+      text = text.slice(nl + 1);
+      nl = text.indexOf('\n');
+    }
+    this.line = text.length > maxLine ? '' : text;
+  }
+}
+
+export interface CasterStats {
+  rovers: number;
+  mounts: Array<{ mountpoint: string; rovers: number; online: boolean; source: 'push' | 'pull' | 'bus' | null }>;
+}
+
+export interface Caster {
+  listen(port: number, host?: string): Promise<net.AddressInfo>;
+  close(): Promise<void>;
+  stats(): CasterStats;
+  /** Reads the catalogue now instead of at the next interval (after a station or feed was created). */
+  refreshCatalogue(): Promise<void>;
+}
+
+/**
+ * The NTRIP caster: one TCP port for rovers (NTRIP 1 and 2), push sources (v1 SOURCE, v2 POST) and the
+ * sourcetable; pull feeds as a client of upstream casters; optionally a NATS bus to other caster processes.
+ */
+export async function createCaster(options: CasterOptions): Promise<Caster> {
+  const limits: CasterLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { auth, catalogue, usage } = options.ports;
+  const logger = options.logger ?? silentLogger;
+  const nodeId = options.nodeId ?? randomUUID();
+  const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
+  const mounts = new Map<string, Mount>();
+  const nearNetworks = new Map<string, string>();
+  let networks: CatalogueNetwork[] = [];
+  let snapshotAt = 0;
+  const connectionsByAccount = new Map<string, number>();
+  const failedLogins = new Map<string, { count: number; since: number }>();
+  const sockets = new Set<net.Socket>();
+  let closed = false;
+  let identity: CasterIdentity = {
+    host: 'localhost',
+    port: 2101,
+    identifier: 'PortalCaster',
+    operator: 'GNSS portal',
+    country: 'NLD',
+    latitude: 52,
+    longitude: 5,
+    url: 'http://localhost:8080',
+    ...options.identity,
+  };
+
+  const applySnapshot = (snapshot: CatalogueSnapshot) => {
+    networks = snapshot.networks;
+    nearNetworks.clear();
+    for (const n of networks) nearNetworks.set(`${n.slug.toUpperCase()}${NEAR_SUFFIX}`, n.slug);
+    const seen = new Set<string>();
+    for (const info of snapshot.mountpoints) {
+      const key = info.mountpoint.toLowerCase();
+      seen.add(key);
+      const existing = mounts.get(key);
+      if (existing) existing.info = info;
+      else mounts.set(key, new Mount(info));
+    }
+    for (const [key, mount] of mounts) {
+      if (seen.has(key)) continue;
+      mount.source?.close('station removed from the catalogue');
+      for (const rover of mount.rovers) endRover(rover, 'access_revoked');
+      mounts.delete(key);
+    }
+    snapshotAt = Date.now();
+  };
+
+  const refreshCatalogue = async () => {
+    try {
+      applySnapshot(await catalogue.snapshot());
+    } catch (err) {
+      logger.error({ err }, 'catalogue read failed; keeping the previous mountpoints');
+    }
+  };
+
+  /** An unknown name may be a station created a moment ago: read the catalogue again, at most once a second. */
+  const resolveMount = async (name: string): Promise<Mount | undefined> => {
+    const key = name.toLowerCase();
+    if (!mounts.has(key) && Date.now() - snapshotAt > 1000) await refreshCatalogue();
+    return mounts.get(key);
+  };
+  const resolveNear = async (name: string): Promise<string | undefined> => {
+    const key = name.toUpperCase();
+    if (!nearNetworks.has(key) && Date.now() - snapshotAt > 1000) await refreshCatalogue();
+    return nearNetworks.get(key);
+  };
+
+  const isOnline = (mount: Mount, now = Date.now()) =>
+    mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
+
+  // ---- bus ----
+  let bus: Bus | null = null;
+  const onAnnouncement = (a: Announcement) => {
+    if (a.node === nodeId) return;
+    const now = Date.now();
+    for (const m of a.mounts) {
+      const mount = mounts.get(m.mountpoint.toLowerCase());
+      if (!mount) continue;
+      const wasOnline = isOnline(mount, now);
+      mount.remoteNode = a.node;
+      mount.remoteSeenAt = now;
+      for (const encoded of m.cached) {
+        const frame = new Frame(Buffer.from(encoded, 'base64'));
+        if (!mount.source) mount.cached.set(frame.messageType, frame);
+      }
+      if (!wasOnline) mountChanged(mount);
+      // Two nodes fed the same pull feed at once: the one with the smaller id keeps it.
+      if (mount.source?.kind === 'pull' && a.node < nodeId) mount.source.close('fed on another caster node');
+    }
+  };
+  const onBusFrame = (mountpoint: string, data: Buffer) => {
+    const mount = mounts.get(mountpoint.toLowerCase());
+    if (!mount || mount.source) return;
+    deliver(mount, new Frame(data), false);
+  };
+  const announce = () => {
+    if (!bus) return;
+    const fed = [...mounts.values()].filter((m) => m.source);
+    bus.announce({
+      node: nodeId,
+      mounts: fed.map((m) => ({
+        mountpoint: m.name,
+        cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
+      })),
+    });
+  };
+  const updateBusSubscription = (mount: Mount) => {
+    if (!bus) return;
+    if (mount.rovers.size > 0 && !mount.source) bus.subscribeFrames(mount.name);
+    else bus.unsubscribeFrames(mount.name);
+  };
+
+  // ---- frames and rovers ----
+  function deliver(mount: Mount, frame: Frame, local: boolean) {
+    if (STATION_MESSAGES.includes(frame.messageType)) {
+      // A cached frame outlives the socket chunk it arrived in; copy it so the chunk can be freed.
+      mount.cached.set(frame.messageType, new Frame(Buffer.from(frame.data)));
+    }
+    mount.lastDataAt = Date.now();
+    mount.bytesInWindow += frame.data.length;
+    for (const rover of mount.rovers) rover.send(frame);
+    if (local && bus) bus.publishFrame(mount.name, frame.data);
+  }
+
+  const pendingWrites = new Set<Promise<void>>();
+  const track = (write: Promise<void>, what: string) => {
+    const settled = write.catch((err) => logger.error({ err }, `${what} write failed`));
+    pendingWrites.add(settled);
+    void settled.finally(() => pendingWrites.delete(settled));
+  };
+  const sendStatus = (updates: StationStatus[]) => {
+    if (updates.length > 0) track(usage.stationStatus(updates), 'station status');
+  };
+
+  /** Only the node that holds a station's source writes its status, so nodes never contradict each other. */
+  function mountChanged(mount: Mount) {
+    const fedHere = mount.source !== null;
+    if (fedHere !== mount.reportedOnline) {
+      mount.reportedOnline = fedHere;
+      sendStatus([
+        {
+          mountpoint: mount.name,
+          online: fedHere,
+          lastDataAt: mount.lastDataAt ? new Date(mount.lastDataAt) : null,
+          bitrate: 0,
+        },
+      ]);
+    }
+    for (const m of mounts.values()) {
+      if (m.info.network !== mount.info.network) continue;
+      for (const rover of m.rovers) if (rover.nearNetwork) chooseStation(rover);
+    }
+    for (const rover of nearWaiting) if (rover.nearNetwork === mount.info.network) chooseStation(rover);
+    announce();
+  }
+
+  /** NEAR rovers that have no station yet (no position, or no station online). */
+  const nearWaiting = new Set<Rover>();
+
+  function attachRover(rover: Rover, mount: Mount | null) {
+    if (rover.mount === mount) return;
+    const previous = rover.mount;
+    if (previous) {
+      previous.rovers.delete(rover);
+      updateBusSubscription(previous);
+    }
+    rover.mount = mount;
+    if (!mount) {
+      if (rover.nearNetwork) nearWaiting.add(rover);
+      return;
+    }
+    nearWaiting.delete(rover);
+    if (rover.nearNetwork) {
+      // A switch happens between two whole frames (this runs between deliveries); the station's position comes
+      // first so the rover never applies the new station's observations to the old station's coordinates.
+      for (const type of STATION_MESSAGES) {
+        const cached = mount.cached.get(type);
+        if (cached) rover.send(cached);
+      }
+      logger.info({ account: rover.accountId, from: previous?.name ?? null, to: mount.name }, 'nearest station chosen');
+    }
+    mount.rovers.add(rover);
+    updateBusSubscription(mount);
+  }
+
+  function chooseStation(rover: Rover) {
+    if (rover.ended || !rover.nearNetwork || !rover.position) return;
+    const position = rover.position;
+    let best: Mount | null = null;
+    let bestKm = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    for (const m of mounts.values()) {
+      if (m.info.network !== rover.nearNetwork || !isOnline(m, now)) continue;
+      const km = distanceKm(position, m.info);
+      if (km < bestKm) {
+        best = m;
+        bestKm = km;
+      }
+    }
+    const current = rover.mount;
+    if (current && best && current !== best && isOnline(current, now)) {
+      if (bestKm + limits.nearHysteresisKm >= distanceKm(position, current.info)) return;
+    }
+    if (current && !best) return;
+    attachRover(rover, best);
+  }
+
+  function endRover(rover: Rover, reason: SessionEndReason) {
+    if (rover.ended) return;
+    rover.ended = true;
+    if (rover.mount) {
+      rover.mount.rovers.delete(rover);
+      updateBusSubscription(rover.mount);
+    }
+    nearWaiting.delete(rover);
+    const count = (connectionsByAccount.get(rover.accountId) ?? 1) - 1;
+    if (count <= 0) connectionsByAccount.delete(rover.accountId);
+    else connectionsByAccount.set(rover.accountId, count);
+    if (reason === 'slow_client') {
+      logger.warn(
+        {
+          account: rover.accountId,
+          mountpoint: rover.requested,
+          remote: rover.remoteAddress,
+          backlog: rover.socket.writableLength,
+        },
+        'rover disconnected: unsent bytes passed the limit',
+      );
+      rover.socket.destroy();
+    } else {
+      rover.socket.end();
+      rover.socket.destroySoon();
+    }
+    sessions.record({
+      accountId: rover.accountId,
+      mountpoint: rover.requested,
+      remoteAddress: rover.remoteAddress,
+      startedAt: rover.startedAt,
+      endedAt: new Date(),
+      bytesSent: rover.bytesSent,
+      endReason: reason,
+      lastGga: rover.position,
+    });
+  }
+  const onSlowRover = (rover: Rover) => endRover(rover, 'slow_client');
+
+  // ---- failed logins per address ----
+  const loginBlocked = (ip: string) => {
+    const entry = failedLogins.get(ip);
+    return (
+      entry !== undefined &&
+      Date.now() - entry.since < limits.failedLoginWindowMs &&
+      entry.count >= limits.failedLoginsPerIp
+    );
+  };
+  const loginFailed = (ip: string) => {
+    const now = Date.now();
+    const entry = failedLogins.get(ip);
+    if (!entry || now - entry.since >= limits.failedLoginWindowMs) failedLogins.set(ip, { count: 1, since: now });
+    else entry.count++;
+  };
+
+  // ---- sources ----
+  /** Attaches a source to a mount; returns a function that feeds it bytes, or null when the mount is taken. */
+  function attachSource(mount: Mount, link: SourceLink): ((chunk: Buffer) => void) | null {
+    if (mount.source || (mount.remoteNode !== null && isOnline(mount))) return null;
+    mount.source = link;
+    mount.remoteNode = null;
+    if (bus) bus.unsubscribeFrames(mount.name);
+    mountChanged(mount);
+    const framer = new RtcmFramer((frame) => deliver(mount, frame, true));
+    return (chunk) => framer.push(chunk);
+  }
+  function detachSource(mount: Mount, link: SourceLink) {
+    if (mount.source !== link) return;
+    mount.source = null;
+    updateBusSubscription(mount);
+    mountChanged(mount);
+  }
+
+  const pulls = new PullManager({
+    logger,
+    limits,
+    list: () => catalogue.pullFeeds(),
+    attach: (mountpoint, link) => {
+      const mount = mounts.get(mountpoint.toLowerCase());
+      if (!mount) return null;
+      const feed = attachSource(mount, link);
+      return feed && { feed, detach: () => detachSource(mount, link) };
+    },
+    status: (update) => track(usage.feedStatus(update), 'feed status'),
+  });
+
+  // ---- connections ----
+  const remoteOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+
+  function reject(socket: net.Socket, response: Buffer) {
+    socket.end(response);
+    socket.destroySoon();
+  }
+
+  function sourcetable(req: NtripRequest): Buffer {
+    const records: string[][] = [casRecord(identity)];
+    for (const n of networks) records.push(netRecord(n));
+    for (const n of networks) {
+      const members = [...mounts.values()].filter((m) => m.info.network === n.slug);
+      const first = members[0];
+      if (!first) continue;
+      const lat = members.reduce((s, m) => s + m.info.latitude, 0) / members.length;
+      const lon = members.reduce((s, m) => s + m.info.longitude, 0) / members.length;
+      records.push(
+        nearRecord({
+          mountpoint: `${n.slug.toUpperCase()}${NEAR_SUFFIX}`,
+          network: n,
+          latitude: lat,
+          longitude: lon,
+          country: first.info.str.country,
+          navSystem: first.info.str.navSystem,
+          format: first.info.str.format,
+        }),
+      );
+    }
+    for (const m of [...mounts.values()].sort((a, b) => a.name.localeCompare(b.name))) records.push(strRecord(m.info));
+    const chosen = req.ntripVersion === 2 && req.query ? filterRecords(records, req.query) : records;
+    return sourcetableResponse(req.ntripVersion, renderSourcetable(chosen));
+  }
+
+  const DENIAL: Record<DenyReason, { status: number; text: string }> = {
+    bad_credentials: { status: 401, text: 'Unauthorized: wrong username or password' },
+    disabled: { status: 403, text: 'Forbidden: this NTRIP account is disabled' },
+    no_grant: { status: 403, text: 'Forbidden: this account has no access to this network' },
+    too_many_connections: { status: 429, text: 'Too many connections for this account' },
+  };
+
+  async function handleRover(socket: net.Socket, req: NtripRequest, rest: Buffer) {
+    const ip = remoteOf(socket);
+    const v = req.ntripVersion;
+    if (req.mountpoint === '') return reject(socket, sourcetable(req));
+    const mount = await resolveMount(req.mountpoint);
+    const nearNetwork = mount ? null : await resolveNear(req.mountpoint);
+    if (!mount && !nearNetwork) {
+      // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
+      return reject(
+        socket,
+        v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : sourcetable(req),
+      );
+    }
+    const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
+    const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
+    if (loginBlocked(ip)) return reject(socket, errorResponse(v, 429, 'Too many failed logins from this address'));
+    if (!req.credentials) return reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
+    const decision = await auth.authorize(req.credentials.username, req.credentials.password, name, new Date());
+    if (socket.destroyed) return;
+    if (!decision.allowed) {
+      if (decision.reason === 'bad_credentials') loginFailed(ip);
+      const denial = DENIAL[decision.reason];
+      return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
+    }
+    const open = connectionsByAccount.get(decision.accountId) ?? 0;
+    if (open >= decision.maxConnections) {
+      return reject(
+        socket,
+        errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`),
+      );
+    }
+    connectionsByAccount.set(decision.accountId, open + 1);
+
+    const rover = new Rover(
+      socket,
+      v,
+      decision.accountId,
+      name,
+      nearNetwork ?? null,
+      ip,
+      limits.roverBacklogBytes,
+      onSlowRover,
+    );
+    socket.write(v === 2 ? v2StreamHeader() : V1_OK);
+    const onLine = (line: string) => {
+      const position = parseGga(line);
+      if (!position) return;
+      rover.position = position;
+      chooseStation(rover);
+    };
+    socket.on('data', (chunk: Buffer) => rover.readLines(chunk, limits.maxRoverLineBytes, onLine));
+    socket.on('close', () => endRover(rover, 'client_closed'));
+    socket.on('error', () => endRover(rover, 'error'));
+    const headerGga = req.headers.get('ntrip-gga');
+    if (headerGga) onLine(headerGga);
+    if (mount) attachRover(rover, mount);
+    else if (!rover.mount) nearWaiting.add(rover);
+    if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, onLine);
+  }
+
+  async function handleSource(socket: net.Socket, req: NtripRequest, rest: Buffer) {
+    const ip = remoteOf(socket);
+    const v = req.method === 'SOURCE' ? 1 : req.ntripVersion;
+    const mount = await resolveMount(req.mountpoint);
+    if (!mount)
+      return reject(
+        socket,
+        v === 1 ? V1_MOUNT_TAKEN : errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`),
+      );
+    const badPassword = () =>
+      v === 1
+        ? V1_BAD_PASSWORD
+        : errorResponse(2, 401, 'Unauthorized: wrong source password', {
+            'WWW-Authenticate': `Basic realm="/${mount.name}"`,
+          });
+    if (loginBlocked(ip))
+      return reject(
+        socket,
+        v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, 'Too many failed logins from this address'),
+      );
+    const password = v === 1 ? req.sourcePassword : req.credentials?.password;
+    if (!password || !(await catalogue.verifySourcePassword(mount.name, password))) {
+      loginFailed(ip);
+      return reject(socket, badPassword());
+    }
+    if (socket.destroyed) return;
+    const link: SourceLink = { kind: 'push', close: (reason) => socket.destroy(new Error(reason)) };
+    const feed = attachSource(mount, link);
+    if (!feed)
+      return reject(
+        socket,
+        v === 1 ? V1_MOUNT_TAKEN : errorResponse(2, 409, `Mountpoint '${mount.name}' is already fed`),
+      );
+    logger.info({ mountpoint: mount.name, remote: ip, version: v }, 'source connected');
+    socket.write(v === 1 ? V1_OK : v2SourceOk());
+    let input = feed;
+    if (v === 2 && /chunked/i.test(req.headers.get('transfer-encoding') ?? '')) {
+      const decoder = new ChunkedDecoder(feed, () => socket.end());
+      input = (chunk) => decoder.push(chunk);
+    }
+    socket.setTimeout(limits.sourceSilenceMs, () => {
+      logger.warn({ mountpoint: mount.name, remote: ip }, 'source silent; dropped');
+      socket.destroy();
+    });
+    const onData = (chunk: Buffer) => {
+      try {
+        input(chunk);
+      } catch (err) {
+        logger.warn({ mountpoint: mount.name, err: (err as Error).message }, 'source sent a bad chunked body; dropped');
+        socket.destroy();
+      }
+    };
+    socket.on('data', onData);
+    socket.on('close', () => {
+      logger.info({ mountpoint: mount.name, remote: ip }, 'source disconnected');
+      detachSource(mount, link);
+    });
+    if (rest.length) onData(rest);
+  }
+
+  function onConnection(socket: net.Socket) {
+    if (closed) return socket.destroy();
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let head: Buffer = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.off('data', onHead);
+      reject(socket, errorResponse(1, 408, 'Request head not received in time'));
+    }, limits.headerTimeoutMs);
+    const onHead = (chunk: Buffer) => {
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      const end = headEnd(head);
+      if (end < 0) {
+        if (head.length > limits.maxHeadBytes) {
+          clearTimeout(timer);
+          socket.off('data', onHead);
+          reject(socket, errorResponse(1, 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
+        }
+        return;
+      }
+      clearTimeout(timer);
+      socket.off('data', onHead);
+      if (end > limits.maxHeadBytes) {
+        return reject(socket, errorResponse(1, 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
+      }
+      let req: NtripRequest;
+      try {
+        req = parseRequestHead(head.subarray(0, end).toString('latin1'));
+      } catch (err) {
+        const message = err instanceof RequestError ? err.message : 'unreadable request';
+        return reject(socket, errorResponse(1, 400, `Bad request: ${message}`));
+      }
+      const rest = head.subarray(end);
+      const work =
+        req.method === 'GET'
+          ? handleRover(socket, req, rest)
+          : req.method === 'SOURCE' || req.method === 'POST'
+            ? handleSource(socket, req, rest)
+            : Promise.resolve(
+                reject(socket, errorResponse(req.ntripVersion, 405, 'Only GET, POST and SOURCE are served')),
+              );
+      work.catch((err) => {
+        if (err instanceof FilterError) return reject(socket, errorResponse(2, 400, err.message));
+        logger.error({ err }, 'request failed');
+        reject(socket, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
+      });
+    };
+    socket.on('data', onHead);
+  }
+
+  // ---- periodic work ----
+  const tick = setInterval(() => {
+    const now = Date.now();
+    const updates: StationStatus[] = [];
+    for (const mount of mounts.values()) {
+      if (mount.source) {
+        updates.push({
+          mountpoint: mount.name,
+          online: true,
+          lastDataAt: mount.lastDataAt ? new Date(mount.lastDataAt) : null,
+          bitrate: Math.round((mount.bytesInWindow * 8 * 1000) / limits.statusIntervalMs),
+        });
+      } else if (mount.remoteNode !== null && !isOnline(mount, now)) {
+        mount.remoteNode = null;
+        mountChanged(mount);
+      }
+      mount.bytesInWindow = 0;
+      for (const rover of mount.rovers) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
+    }
+    for (const rover of nearWaiting) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
+    for (const [ip, entry] of failedLogins)
+      if (now - entry.since >= limits.failedLoginWindowMs) failedLogins.delete(ip);
+    sendStatus(updates);
+  }, limits.statusIntervalMs);
+  tick.unref();
+  const catalogueTimer = setInterval(() => void refreshCatalogue(), limits.catalogueRefreshMs);
+  catalogueTimer.unref();
+
+  applySnapshot(await catalogue.snapshot());
+  if (options.busUrl) {
+    bus = await connectNatsBus(options.busUrl, { onFrame: onBusFrame, onAnnouncement }, logger);
+  }
+  const announceTimer = setInterval(announce, limits.announceIntervalMs);
+  announceTimer.unref();
+
+  const server = net.createServer(onConnection);
+  server.maxConnections = 100_000;
+
+  return {
+    async listen(port, host = '0.0.0.0') {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host, backlog: 4096 }, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const address = server.address() as net.AddressInfo;
+      identity = { ...identity, port: options.identity?.port ?? address.port };
+      pulls.start();
+      return address;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(tick);
+      clearInterval(catalogueTimer);
+      clearInterval(announceTimer);
+      pulls.stop();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const mount of mounts.values()) for (const rover of [...mount.rovers]) endRover(rover, 'shutdown');
+      for (const rover of [...nearWaiting]) endRover(rover, 'shutdown');
+      for (const mount of mounts.values()) {
+        const link = mount.source;
+        if (!link) continue;
+        link.close('caster shutting down');
+        detachSource(mount, link);
+      }
+      for (const socket of sockets) socket.destroy();
+      await stopped;
+      await sessions.close();
+      await Promise.all(pendingWrites);
+      await bus?.close();
+    },
+    stats() {
+      let rovers = nearWaiting.size;
+      const list: CasterStats['mounts'] = [];
+      for (const m of mounts.values()) {
+        rovers += m.rovers.size;
+        list.push({
+          mountpoint: m.name,
+          rovers: m.rovers.size,
+          online: isOnline(m),
+          source: m.source ? m.source.kind : m.remoteNode ? 'bus' : null,
+        });
+      }
+      return { rovers, mounts: list };
+    },
+    refreshCatalogue,
+  };
+}

@@ -1,0 +1,77 @@
+export interface Position {
+  latitude: number;
+  longitude: number;
+}
+
+function coordinate(value: string, hemisphere: string, degreeDigits: number, positive: string, negative: string) {
+  const degrees = Number(value.slice(0, degreeDigits));
+  const minutes = Number(value.slice(degreeDigits));
+  if (!Number.isFinite(degrees) || !Number.isFinite(minutes) || minutes >= 60) return null;
+  const sign = hemisphere === positive ? 1 : hemisphere === negative ? -1 : 0;
+  if (sign === 0) return null;
+  return sign * (degrees + minutes / 60);
+}
+
+/**
+ * Reads the position of a $GPGGA or $GNGGA sentence. Returns null for any other sentence, a bad checksum,
+ * an empty position or fix quality 0 (receivers send those before their first fix; they are not a position).
+ */
+export function parseGga(sentence: string): Position | null {
+  const line = sentence.trim();
+  if (!/^\$G[PN]GGA,/.test(line)) return null;
+  const star = line.indexOf('*');
+  const body = star >= 0 ? line.slice(1, star) : line.slice(1);
+  if (star >= 0) {
+    let sum = 0;
+    for (let i = 0; i < body.length; i++) sum ^= body.charCodeAt(i);
+    if (Number.parseInt(line.slice(star + 1, star + 3), 16) !== sum) return null;
+  }
+  const f = body.split(',');
+  const [, , lat = '', ns = '', lon = '', ew = '', quality = ''] = f;
+  if (lat === '' || lon === '' || quality === '' || quality === '0') return null;
+  if (!/^\d{4,}(\.\d+)?$/.test(lat) || !/^\d{5,}(\.\d+)?$/.test(lon)) return null;
+  const latitude = coordinate(lat, ns, 2, 'N', 'S');
+  const longitude = coordinate(lon, ew, 3, 'E', 'W');
+  if (latitude === null || longitude === null) return null;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  return { latitude, longitude };
+}
+
+/** Builds a GGA sentence with a valid checksum (tests and the bench). */
+export function formatGga(position: Position, talker: 'GP' | 'GN' = 'GN', quality = 1): string {
+  const part = (value: number, degreeDigits: number) => {
+    const abs = Math.abs(value);
+    const deg = Math.floor(abs);
+    const min = (abs - deg) * 60;
+    return `${String(deg).padStart(degreeDigits, '0')}${min.toFixed(5).padStart(8, '0')}`;
+  };
+  const body = [
+    `${talker}GGA`,
+    '120000.00',
+    part(position.latitude, 2),
+    position.latitude >= 0 ? 'N' : 'S',
+    part(position.longitude, 3),
+    position.longitude >= 0 ? 'E' : 'W',
+    String(quality),
+    '12',
+    '0.8',
+    '10.0',
+    'M',
+    '40.0',
+    'M',
+    '',
+    '',
+  ].join(',');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum ^= body.charCodeAt(i);
+  return `$${body}*${sum.toString(16).toUpperCase().padStart(2, '0')}\r\n`;
+}
+
+/** Great-circle distance in kilometres. */
+export function distanceKm(a: Position, b: Position): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}

@@ -1,0 +1,16 @@
+export type { Announcement, Bus } from './bus.ts';
+export {
+  type Caster,
+  type CasterLimits,
+  type CasterOptions,
+  type CasterStats,
+  createCaster,
+  DEFAULT_LIMITS,
+} from './caster.ts';
+export { ChunkedDecoder } from './chunked.ts';
+export { distanceKm, formatGga, type Position, parseGga } from './gga.ts';
+export type * from './ports.ts';
+export { type NtripRequest, parseRequestHead, RequestError } from './request.ts';
+export { crc24q, encodeFrame, Frame, MAX_FRAME, RtcmFramer, validFrames } from './rtcm.ts';
+export type { Logger } from './session-log.ts';
+export { type CasterIdentity, filterRecords, renderSourcetable } from './sourcetable.ts';

@@ -1,0 +1,116 @@
+/**
+ * What the caster needs from the rest of the portal. The server implements these over its database; tests
+ * implement them in memory. Nothing here knows about HTTP frameworks or SQL.
+ */
+
+export type DenyReason = 'bad_credentials' | 'disabled' | 'no_grant' | 'too_many_connections';
+
+export type AuthDecision =
+  | { allowed: true; accountId: string; ownerId: string; maxConnections: number }
+  | { allowed: false; reason: DenyReason };
+
+export interface AuthorizePort {
+  /** `mountpoint` is a station's mountpoint or a network's automatic `{NETWORK}_NEAR` mountpoint. */
+  authorize(username: string, password: string, mountpoint: string, now: Date): Promise<AuthDecision>;
+}
+
+/** The fields of an STR record beyond mountpoint, position and network, as the catalogue keeps them. */
+export interface StreamDescription {
+  identifier: string;
+  format: string;
+  formatDetails: string;
+  carrier: number;
+  navSystem: string;
+  country: string;
+  receiver: string;
+  bitrate: number;
+}
+
+export interface CatalogueMountpoint {
+  mountpoint: string;
+  /** The network's slug; the automatic mountpoint of a network is `{SLUG in upper case}_NEAR`. */
+  network: string;
+  latitude: number;
+  longitude: number;
+  str: StreamDescription;
+}
+
+export interface CatalogueNetwork {
+  slug: string;
+  name: string;
+  operator: string;
+  /** Shown in NET records; empty when the network has no page of its own. */
+  webUrl: string;
+}
+
+export interface PullFeedConfig {
+  mountpoint: string;
+  host: string;
+  port: number;
+  upstreamMountpoint: string;
+  username: string | null;
+  password: string | null;
+  ntripVersion: 1 | 2;
+}
+
+export interface CatalogueSnapshot {
+  networks: CatalogueNetwork[];
+  mountpoints: CatalogueMountpoint[];
+}
+
+export interface CataloguePort {
+  /** Every mountpoint the caster may serve; read again every few seconds, so it should be cheap. */
+  snapshot(): Promise<CatalogueSnapshot>;
+  /** True when `password` opens the push feed of `mountpoint`; false for a wrong password or no push feed. */
+  verifySourcePassword(mountpoint: string, password: string): Promise<boolean>;
+  pullFeeds(): Promise<PullFeedConfig[]>;
+}
+
+export type SessionEndReason =
+  | 'client_closed'
+  | 'slow_client'
+  | 'idle'
+  | 'source_gone'
+  | 'shutdown'
+  | 'error'
+  | 'access_revoked';
+
+export interface SessionRecord {
+  accountId: string;
+  mountpoint: string;
+  remoteAddress: string;
+  startedAt: Date;
+  endedAt: Date;
+  bytesSent: number;
+  endReason: SessionEndReason;
+  lastGga: { latitude: number; longitude: number } | null;
+}
+
+export interface StationStatus {
+  mountpoint: string;
+  online: boolean;
+  lastDataAt: Date | null;
+  /** Bits per second over the last measuring window. */
+  bitrate: number;
+}
+
+export interface FeedStatus {
+  mountpoint: string;
+  status: 'connecting' | 'connected' | 'error';
+  lastError: string | null;
+}
+
+export interface UsagePort {
+  /** Called with batches, never per packet. */
+  recordSessions(records: SessionRecord[]): Promise<void>;
+  /** Called on every online/offline change and otherwise at most every few seconds per station. */
+  stationStatus(updates: StationStatus[]): Promise<void>;
+  /** State of a pull feed's connection to its upstream caster, on every change. */
+  feedStatus(update: FeedStatus): Promise<void>;
+}
+
+export interface CasterPorts {
+  auth: AuthorizePort;
+  catalogue: CataloguePort;
+  usage: UsagePort;
+}

@@ -1,0 +1,50 @@
+import type { SessionRecord, UsagePort } from './ports.ts';
+
+export interface Logger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** Collects ended rover sessions and hands them to the usage port in batches, never one write per session. */
+export class SessionLog {
+  private queue: SessionRecord[] = [];
+  private timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly usage: UsagePort,
+    private readonly logger: Logger,
+    private readonly batchSize: number,
+    intervalMs: number,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  record(session: SessionRecord): void {
+    this.queue.push(session);
+    if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.queue.length === 0) return;
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.usage.recordSessions(batch);
+      } catch (err) {
+        this.logger.error({ err, sessions: batch.length }, 'session log write failed; sessions dropped');
+      }
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

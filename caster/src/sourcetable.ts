@@ -1,0 +1,155 @@
+import type { CatalogueMountpoint, CatalogueNetwork } from './ports.ts';
+
+/** The CAS record of this caster. */
+export interface CasterIdentity {
+  host: string;
+  port: number;
+  identifier: string;
+  operator: string;
+  country: string;
+  latitude: number;
+  longitude: number;
+  url: string;
+}
+
+export interface NearMountpoint {
+  mountpoint: string;
+  network: CatalogueNetwork;
+  latitude: number;
+  longitude: number;
+  country: string;
+  navSystem: string;
+  format: string;
+}
+
+/** ';' separates fields and a line break ends a record, so neither may appear inside a field. */
+const field = (value: string | number) => String(value).replace(/[;\r\n]/g, ' ');
+const coord = (value: number) => value.toFixed(2);
+
+export function strRecord(m: CatalogueMountpoint): string[] {
+  const s = m.str;
+  return [
+    'STR',
+    m.mountpoint,
+    s.identifier,
+    s.format,
+    s.formatDetails,
+    String(s.carrier),
+    s.navSystem,
+    m.network,
+    s.country,
+    coord(m.latitude),
+    coord(m.longitude),
+    '0',
+    '0',
+    s.receiver,
+    'none',
+    'B',
+    'Y',
+    String(s.bitrate),
+    'none',
+  ].map(field);
+}
+
+export function nearRecord(n: NearMountpoint): string[] {
+  return [
+    'STR',
+    n.mountpoint,
+    `Nearest station of ${n.network.name}`,
+    n.format,
+    '',
+    '2',
+    n.navSystem,
+    n.network.slug,
+    n.country,
+    coord(n.latitude),
+    coord(n.longitude),
+    '1',
+    '0',
+    'nearest online station',
+    'none',
+    'B',
+    'Y',
+    '0',
+    'none',
+  ].map(field);
+}
+
+export function casRecord(c: CasterIdentity): string[] {
+  return [
+    'CAS',
+    c.host,
+    String(c.port),
+    c.identifier,
+    c.operator,
+    '1',
+    c.country,
+    coord(c.latitude),
+    coord(c.longitude),
+    '0.0.0.0',
+    '0',
+    c.url,
+  ].map(field);
+}
+
+export function netRecord(n: CatalogueNetwork): string[] {
+  return ['NET', n.slug, n.operator || n.name, 'B', 'Y', n.webUrl, n.webUrl, n.webUrl, 'none'].map(field);
+}
+
+/**
+ * One condition of an NTRIP 2.0 sourcetable filter field: text with '*' wildcards (case-insensitive),
+ * '!' negation, '<' '>' '<=' '>=' '=' numeric comparisons, combined with '|' (or) and '&' (and).
+ */
+function matches(condition: string, value: string): boolean {
+  if (condition === '') return true;
+  if (condition.includes('|')) return condition.split('|').some((c) => matches(c, value));
+  if (condition.includes('&')) return condition.split('&').every((c) => matches(c, value));
+  if (condition.startsWith('!')) return !matches(condition.slice(1), value);
+  const comparison = /^(<=|>=|<|>|=)\s*(-?\d+(?:\.\d+)?)$/.exec(condition);
+  if (comparison) {
+    const v = Number(value);
+    const limit = Number(comparison[2]);
+    if (value.trim() === '' || !Number.isFinite(v)) return false;
+    switch (comparison[1]) {
+      case '<':
+        return v < limit;
+      case '>':
+        return v > limit;
+      case '<=':
+        return v <= limit;
+      case '>=':
+        return v >= limit;
+      default:
+        return v === limit;
+    }
+  }
+  const pattern = condition
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`, 'i').test(value);
+}
+
+export class FilterError extends Error {}
+
+/** Keeps the records a v2 filter query (`STR;;;RTCM 3.3` …) asks for; a query of another record type keeps none of STR. */
+export function filterRecords(records: string[][], query: string): string[][] {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(query.replace(/\+/g, ' '));
+  } catch {
+    throw new FilterError('sourcetable filter is not valid percent-encoding');
+  }
+  const conditions = decoded.split(';');
+  const type = (conditions[0] ?? '').toUpperCase();
+  if (type !== '' && type !== 'STR' && type !== 'CAS' && type !== 'NET') {
+    throw new FilterError(`sourcetable filter must start with STR, CAS or NET, not '${conditions[0]}'`);
+  }
+  return records.filter(
+    (r) => (type === '' || r[0] === type) && conditions.every((c, i) => i === 0 || matches(c, r[i] ?? '')),
+  );
+}
+
+export function renderSourcetable(records: string[][]): Buffer {
+  return Buffer.from(`${records.map((r) => `${r.join(';')}\r\n`).join('')}ENDSOURCETABLE\r\n`, 'utf8');
+}

@@ -1,0 +1,417 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Caster, type CasterLimits, createCaster, encodeFrame, formatGga, validFrames } from '../src/index.ts';
+import { dechunk, fixture, Peer, roverRequest, writeInPieces } from './support/client.ts';
+import { FakePorts } from './support/fakes.ts';
+
+const capture = fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3').subarray(0, 30_000);
+const frames = validFrames(capture);
+const framesBytes = Buffer.concat(frames);
+
+const open: Array<{ close(): unknown }> = [];
+afterEach(async () => {
+  for (const c of open.splice(0).reverse()) await c.close();
+});
+
+function standardPorts(): FakePorts {
+  const ports = new FakePorts()
+    .addNetwork('nl')
+    .addNetwork('de')
+    .addStation('AMS1', 'nl', 52.37, 4.9)
+    .addStation('UTR1', 'nl', 52.09, 5.12)
+    .addStation('BER1', 'de', 52.52, 13.4);
+  ports.accounts.push(
+    { username: 'alice', password: 'alice-pw', accountId: 'acc-alice', networks: ['nl'] },
+    { username: 'bob', password: 'bob-pw', accountId: 'acc-bob', networks: ['nl'], enabled: false },
+    { username: 'carol', password: 'carol-pw', accountId: 'acc-carol', networks: ['nl', 'de'], maxConnections: 2 },
+  );
+  return ports;
+}
+
+async function start(ports = standardPorts(), limits: Partial<CasterLimits> = {}, logger?: TestLogger) {
+  const caster: Caster = await createCaster({ ports, limits, logger });
+  open.push(caster);
+  const { port } = await caster.listen(0, '127.0.0.1');
+  const peer = async () => {
+    const p = await Peer.connect(port);
+    open.push(p);
+    return p;
+  };
+  return { caster, port, ports, peer };
+}
+
+class TestLogger {
+  lines: Array<{ level: string; message: string; fields: object }> = [];
+  info = (fields: object, message: string) => this.lines.push({ level: 'info', message, fields });
+  warn = (fields: object, message: string) => this.lines.push({ level: 'warn', message, fields });
+  error = (fields: object, message: string) => this.lines.push({ level: 'error', message, fields });
+}
+
+async function v1Source(peer: () => Promise<Peer>, mountpoint: string, password = 'src-secret') {
+  const source = await peer();
+  source.write(`SOURCE ${password} /${mountpoint}\r\nSource-Agent: NTRIP test-source\r\n\r\n`);
+  await source.until((p) => p.text().includes('\r\n'), 'source answer');
+  return source;
+}
+
+async function v1Rover(peer: () => Promise<Peer>, mountpoint: string, user = 'alice', password = 'alice-pw') {
+  const rover = await peer();
+  rover.write(roverRequest(mountpoint, 1, [user, password]));
+  await rover.until((p) => p.text().includes('\r\n\r\n') || p.closed, 'rover answer');
+  return rover;
+}
+
+describe('NTRIP 1', () => {
+  it('relays exactly the valid frames from a SOURCE to a rover, whatever the chunking', async () => {
+    const { peer } = await start();
+    const rover = await v1Rover(peer, 'AMS1');
+    expect(rover.text()).toBe('ICY 200 OK\r\n\r\n');
+    const source = await v1Source(peer, 'AMS1');
+    expect(source.text()).toBe('ICY 200 OK\r\n\r\n');
+    await writeInPieces(source, capture);
+    await rover.until((p) => p.body().length >= framesBytes.length, 'all frames');
+    expect(rover.body().equals(framesBytes)).toBe(true);
+  });
+
+  it('accepts a SOURCE line without the leading slash and a rover on HTTP/1.1 without Host', async () => {
+    const { peer } = await start();
+    const source = await peer();
+    source.write('SOURCE src-secret AMS1\r\n\r\n');
+    await source.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'source ok');
+    const rover = await peer();
+    rover.write(
+      `GET /AMS1 HTTP/1.1\r\nAuthorization: Basic ${Buffer.from('alice:alice-pw').toString('base64')}\r\n\r\n`,
+    );
+    await rover.until((p) => p.text().startsWith('ICY 200 OK\r\n\r\n'), 'v1 answer to an HTTP/1.1 request');
+  });
+
+  it('answers a sourcetable with a correct Content-Length and complete STR, CAS and NET records', async () => {
+    const { peer } = await start();
+    const client = await peer();
+    client.write('GET / HTTP/1.0\r\nUser-Agent: NTRIP test\r\n\r\n');
+    const text = await client.closedWith('sourcetable');
+    const head = text.slice(0, text.indexOf('\r\n\r\n'));
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+    expect(head.split('\r\n')[0]).toBe('SOURCETABLE 200 OK');
+    const length = Number(/Content-Length: (\d+)/.exec(head)?.[1]);
+    expect(length).toBe(Buffer.byteLength(body));
+    expect(body.endsWith('ENDSOURCETABLE\r\n')).toBe(true);
+    const records = body
+      .trim()
+      .split('\r\n')
+      .slice(0, -1)
+      .map((l) => l.split(';'));
+    expect(records.filter((r) => r[0] === 'CAS')).toHaveLength(1);
+    expect(records.find((r) => r[0] === 'CAS')).toHaveLength(12);
+    expect(records.filter((r) => r[0] === 'NET').map((r) => r[1])).toEqual(['nl', 'de']);
+    for (const r of records.filter((r) => r[0] === 'NET')) expect(r).toHaveLength(9);
+    const str = records.filter((r) => r[0] === 'STR');
+    expect(str.map((r) => r[1])).toEqual(['NL_NEAR', 'DE_NEAR', 'AMS1', 'BER1', 'UTR1']);
+    for (const r of str) expect(r).toHaveLength(19);
+    expect(str.find((r) => r[1] === 'AMS1')).toEqual([
+      'STR',
+      'AMS1',
+      'AMS1 town',
+      'RTCM 3.3',
+      '1005(10),1077(1)',
+      '2',
+      'GPS+GLO+GAL',
+      'nl',
+      'NLD',
+      '52.37',
+      '4.90',
+      '0',
+      '0',
+      'TEST RX',
+      'none',
+      'B',
+      'Y',
+      '9600',
+      'none',
+    ]);
+    expect(str.find((r) => r[1] === 'NL_NEAR')?.[11]).toBe('1');
+  });
+
+  it('answers the sourcetable for an unknown mountpoint', async () => {
+    const { peer } = await start();
+    const rover = await v1Rover(peer, 'NOPE');
+    expect(await rover.closedWith('sourcetable')).toMatch(/^SOURCETABLE 200 OK\r\n/);
+  });
+
+  it('refuses a bad source password, a taken mountpoint and an unknown one with the NTRIP 1 error lines', async () => {
+    const { peer } = await start();
+    const bad = await v1Source(peer, 'AMS1', 'wrong');
+    expect(await bad.closedWith('bad password')).toBe('ERROR - Bad Password\r\n');
+    const first = await v1Source(peer, 'AMS1');
+    expect(first.text()).toBe('ICY 200 OK\r\n\r\n');
+    const second = await v1Source(peer, 'AMS1');
+    expect(await second.closedWith('taken')).toBe('ERROR - Mount Point Taken or Invalid\r\n');
+    const unknown = await v1Source(peer, 'NOPE');
+    expect(await unknown.closedWith('invalid')).toBe('ERROR - Mount Point Taken or Invalid\r\n');
+  });
+
+  it('answers 401 for bad credentials and 403 for a disabled account or a network without a grant', async () => {
+    const { peer } = await start();
+    const bad = await v1Rover(peer, 'AMS1', 'alice', 'nope');
+    expect(await bad.closedWith('401')).toMatch(
+      /^HTTP\/1\.0 401 Unauthorized\r\n[\s\S]*WWW-Authenticate: Basic realm="\/AMS1"/,
+    );
+    const disabled = await v1Rover(peer, 'AMS1', 'bob', 'bob-pw');
+    expect(await disabled.closedWith('403')).toMatch(/^HTTP\/1\.0 403 Forbidden\r\n[\s\S]*disabled/);
+    const noGrant = await v1Rover(peer, 'BER1');
+    expect(await noGrant.closedWith('403')).toMatch(/^HTTP\/1\.0 403 Forbidden\r\n[\s\S]*no access/);
+  });
+});
+
+describe('NTRIP 2', () => {
+  it('streams each frame as one chunk to a rover fed by a chunked POST source', async () => {
+    const { peer } = await start();
+    const rover = await peer();
+    rover.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text().includes('\r\n\r\n'), 'v2 header');
+    const head = rover.text().slice(0, rover.text().indexOf('\r\n\r\n'));
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toContain('Ntrip-Version: Ntrip/2.0');
+    expect(head).toContain('Transfer-Encoding: chunked');
+    expect(head).toContain('Content-Type: gnss/data');
+
+    const source = await peer();
+    source.write(
+      `POST /AMS1 HTTP/1.1\r\nHost: 127.0.0.1\r\nNtrip-Version: Ntrip/2.0\r\nAuthorization: Basic ${Buffer.from('station:src-secret').toString('base64')}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    await source.until((p) => p.text().includes('\r\n\r\n'), 'source answer');
+    expect(source.text()).toMatch(/^HTTP\/1\.1 200 OK\r\nNtrip-Version: Ntrip\/2\.0\r\n/);
+    const body = Buffer.concat(
+      [capture.subarray(0, 10_000), capture.subarray(10_000)].map((part) =>
+        Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]),
+      ),
+    );
+    await writeInPieces(source, body);
+    const expectedChunked = frames.reduce((n, f) => n + f.length + f.length.toString(16).length + 4, 0);
+    await rover.until((p) => p.body().length >= expectedChunked, 'all chunks');
+    const chunks = dechunk(rover.body());
+    expect(chunks).toEqual(frames);
+  });
+
+  it('takes a raw (not chunked) POST body', async () => {
+    const { peer } = await start();
+    const rover = await peer();
+    rover.write(roverRequest('UTR1', 1, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'rover ok');
+    const source = await peer();
+    source.write(
+      `POST /UTR1 HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\nAuthorization: Basic ${Buffer.from(':src-secret').toString('base64')}\r\n\r\n`,
+    );
+    await source.until((p) => p.text().includes('\r\n\r\n'), 'source answer');
+    source.write(capture);
+    await rover.until((p) => p.body().length >= framesBytes.length, 'frames');
+    expect(rover.body().equals(framesBytes)).toBe(true);
+  });
+
+  it('answers every refusal with its status and Ntrip-Version', async () => {
+    const { peer } = await start();
+    const v2 = async (request: string) => {
+      const p = await peer();
+      p.write(request);
+      const text = await p.closedWith('refusal');
+      expect(text).toContain('\r\nNtrip-Version: Ntrip/2.0\r\n');
+      return text;
+    };
+    expect(await v2(roverRequest('AMS1', 2))).toMatch(/^HTTP\/1\.1 401 [\s\S]*WWW-Authenticate: Basic/);
+    expect(await v2(roverRequest('AMS1', 2, ['alice', 'x']))).toMatch(/^HTTP\/1\.1 401 [\s\S]*WWW-Authenticate: Basic/);
+    expect(await v2(roverRequest('AMS1', 2, ['bob', 'bob-pw']))).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await v2(roverRequest('BER1', 2, ['alice', 'alice-pw']))).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await v2(roverRequest('NOPE', 2, ['alice', 'alice-pw']))).toMatch(/^HTTP\/1\.1 404 /);
+    const post = (mp: string, pw: string) =>
+      `POST /${mp} HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\nAuthorization: Basic ${Buffer.from(`s:${pw}`).toString('base64')}\r\n\r\n`;
+    expect(await v2(post('AMS1', 'wrong'))).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await v2(post('NOPE', 'src-secret'))).toMatch(/^HTTP\/1\.1 404 /);
+    const fed = await peer();
+    fed.write(post('AMS1', 'src-secret'));
+    await fed.until((p) => p.text().startsWith('HTTP/1.1 200 OK'), 'first source');
+    expect(await v2(post('AMS1', 'src-secret'))).toMatch(/^HTTP\/1\.1 409 /);
+  });
+
+  it('limits concurrent connections per account', async () => {
+    const { peer } = await start();
+    const first = await peer();
+    first.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    await first.until((p) => p.text().startsWith('HTTP/1.1 200'), 'first');
+    const second = await peer();
+    second.write(roverRequest('UTR1', 2, ['alice', 'alice-pw']));
+    expect(await second.closedWith('limit')).toMatch(/^HTTP\/1\.1 429 [\s\S]*at most 1/);
+    first.close();
+    await first.closedWith('closed');
+    const third = await peer();
+    third.write(roverRequest('UTR1', 2, ['alice', 'alice-pw']));
+    await third.until((p) => p.text().startsWith('HTTP/1.1 200'), 'a free slot after the first left');
+  });
+
+  it('filters the gnss/sourcetable', async () => {
+    const { peer } = await start();
+    const client = await peer();
+    client.write('GET /?STR;;;;;;;de HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\n\r\n');
+    const text = await client.closedWith('sourcetable');
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text).toContain('Content-Type: gnss/sourcetable');
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+    expect(Number(/Content-Length: (\d+)/.exec(text)?.[1])).toBe(Buffer.byteLength(body));
+    expect(body.split('\r\n').map((l) => l.split(';')[1] ?? l)).toEqual(['DE_NEAR', 'BER1', 'ENDSOURCETABLE', '']);
+    const bad = await peer();
+    bad.write('GET /?FOO;1 HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\n\r\n');
+    expect(await bad.closedWith('bad filter')).toMatch(/^HTTP\/1\.1 400 [\s\S]*must start with STR, CAS or NET/);
+  });
+});
+
+describe('GGA and the nearest-station mountpoint', () => {
+  const stationFrame = (id: number) => encodeFrame(Buffer.from([0x3e, 0xd0, id, 0, 0, 0, 0, 0, 0, 0]));
+  const observation = (id: number, n: number) => encodeFrame(Buffer.from([0x43, 0x50, id, n]));
+
+  it('serves the nearest online station, switching with hysteresis and sending the cached 1005 first', async () => {
+    const { peer } = await start();
+    const ams = await v1Source(peer, 'AMS1');
+    const utr = await v1Source(peer, 'UTR1');
+    ams.write(Buffer.concat([stationFrame(1), observation(1, 0)]));
+    utr.write(Buffer.concat([stationFrame(2), observation(2, 0)]));
+
+    const rover = await peer();
+    rover.write(roverRequest('NL_NEAR', 1, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'accepted');
+    rover.write(formatGga({ latitude: 52.0, longitude: 5.0 }, 'GP', 0));
+    rover.write('$GPGGA,,,,,,0,,,,,,,,*66\r\n');
+    rover.write(formatGga({ latitude: 52.38, longitude: 4.89 }, 'GP'));
+    await rover.until((p) => p.body().length >= stationFrame(1).length, 'cached 1005 of AMS1');
+    expect(rover.body().equals(stationFrame(1))).toBe(true);
+    ams.write(observation(1, 1));
+    utr.write(observation(2, 1));
+    const afterAms = Buffer.concat([stationFrame(1), observation(1, 1)]);
+    await rover.until((p) => p.body().length >= afterAms.length, 'AMS1 observation');
+    expect(rover.body().equals(afterAms)).toBe(true);
+
+    // Between the two stations but only a little closer to UTR1: inside the hysteresis, no switch.
+    rover.write(formatGga({ latitude: 52.22, longitude: 5.02 }, 'GN'));
+    // Next to UTR1: switch, with UTR1's 1005 before any UTR1 observation.
+    rover.write(formatGga({ latitude: 52.09, longitude: 5.12 }, 'GN'));
+    await rover.until((p) => p.body().length >= afterAms.length + stationFrame(2).length, 'cached 1005 of UTR1');
+    ams.write(observation(1, 2));
+    utr.write(observation(2, 2));
+    const expected = Buffer.concat([afterAms, stationFrame(2), observation(2, 2)]);
+    await rover.until((p) => p.body().length >= expected.length, 'UTR1 observation');
+    expect(rover.body().equals(expected)).toBe(true);
+  });
+
+  it('ignores the hysteresis when the current station goes offline', async () => {
+    const { peer } = await start();
+    const ams = await v1Source(peer, 'AMS1');
+    const utr = await v1Source(peer, 'UTR1');
+    ams.write(stationFrame(1));
+    utr.write(stationFrame(2));
+    const rover = await peer();
+    rover.write(
+      roverRequest(
+        'NL_NEAR',
+        2,
+        ['alice', 'alice-pw'],
+        [`Ntrip-GGA: ${formatGga({ latitude: 52.37, longitude: 4.9 }).trim()}`],
+      ),
+    );
+    await rover.until((p) => dechunk(p.body()).length === 1, 'AMS1 1005 from the Ntrip-GGA header');
+    expect(dechunk(rover.body())[0]).toEqual(stationFrame(1));
+    ams.close();
+    await rover.until((p) => dechunk(p.body()).length === 2, 'UTR1 1005 after AMS1 went offline');
+    expect(dechunk(rover.body())[1]).toEqual(stationFrame(2));
+  });
+});
+
+describe('limits', () => {
+  it('disconnects a rover that does not read, with a log line, while the others keep receiving', async () => {
+    const logger = new TestLogger();
+    const { caster, peer } = await start(standardPorts(), { roverBacklogBytes: 64 * 1024 }, logger);
+    const slow = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
+    const fast = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
+    slow.socket.pause();
+    const source = await v1Source(peer, 'AMS1');
+    const frame = encodeFrame(Buffer.alloc(1000, 1));
+    const headLength = fast.length;
+    const roversOnMount = () => caster.stats().mounts.find((m) => m.mountpoint === 'AMS1')?.rovers;
+    let sent = 0;
+    // The kernel buffers a few megabytes for the paused rover before the caster's own queue starts to grow.
+    for (let i = 0; i < 100_000 && roversOnMount() === 2; i++) {
+      source.write(frame);
+      sent += frame.length;
+      if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(roversOnMount()).toBe(1);
+    await fast.until((p) => p.length - headLength >= sent, 'the fast rover to get everything', 10_000);
+    slow.socket.resume();
+    await slow.closedWith('the slow rover to see its connection closed', 10_000);
+    expect(logger.lines.some((l) => l.level === 'warn' && /unsent bytes passed the limit/.test(l.message))).toBe(true);
+  });
+
+  it('drops a silent source so its reconnect is accepted', async () => {
+    const { peer } = await start(standardPorts(), { sourceSilenceMs: 200 });
+    const first = await v1Source(peer, 'AMS1');
+    expect(first.text()).toBe('ICY 200 OK\r\n\r\n');
+    await first.closedWith('silent source dropped', 3000);
+    const again = await v1Source(peer, 'AMS1');
+    expect(again.text()).toBe('ICY 200 OK\r\n\r\n');
+  });
+
+  it('closes a connection whose head does not arrive in time or is too large', async () => {
+    const { peer } = await start(standardPorts(), { headerTimeoutMs: 200, maxHeadBytes: 512 });
+    const slow = await peer();
+    slow.write('GET /AMS1 HTTP/1.0\r\n');
+    expect(await slow.closedWith('header timeout', 3000)).toMatch(/^HTTP\/1\.0 408 /);
+    const big = await peer();
+    big.write(`GET /AMS1 HTTP/1.0\r\nX-Filler: ${'a'.repeat(600)}\r\n`);
+    expect(await big.closedWith('too large')).toMatch(/^HTTP\/1\.0 431 /);
+    const garbage = await peer();
+    garbage.write('\x16\x03\x01 hello\r\n\r\n');
+    expect(await garbage.closedWith('bad request')).toMatch(
+      /^HTTP\/1\.0 400 Bad Request[\s\S]*not an NTRIP request line/,
+    );
+  });
+
+  it('refuses an address after repeated failed logins, before checking the password', async () => {
+    const { peer, ports } = await start(standardPorts(), { failedLoginsPerIp: 3 });
+    for (let i = 0; i < 3; i++) {
+      const p = await v1Rover(peer, 'AMS1', 'alice', 'wrong');
+      expect(await p.closedWith('401')).toMatch(/^HTTP\/1\.0 401 /);
+    }
+    const calls = ports.authorizeCalls;
+    const blocked = await v1Rover(peer, 'AMS1', 'alice', 'alice-pw');
+    expect(await blocked.closedWith('429')).toMatch(/^HTTP\/1\.0 429 /);
+    expect(ports.authorizeCalls).toBe(calls);
+  });
+});
+
+describe('connection log and station status', () => {
+  it('records each rover session with bytes, end reason and last position, in batches', async () => {
+    const ports = standardPorts();
+    const { caster, peer } = await start(ports, { sessionFlushMs: 60_000, sessionBatchSize: 1000 });
+    const source = await v1Source(peer, 'AMS1');
+    const rovers = await Promise.all([0, 1].map(() => v1Rover(peer, 'AMS1', 'carol', 'carol-pw')));
+    rovers[0]?.write(formatGga({ latitude: 52.1, longitude: 4.8 }));
+    source.write(framesBytes);
+    for (const r of rovers) await r.until((p) => p.body().length >= framesBytes.length, 'frames');
+    for (const r of rovers) {
+      r.close();
+      await r.closedWith('closed');
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ports.sessions).toHaveLength(0);
+    await caster.close();
+    expect(ports.sessionBatches).toBe(1);
+    expect(ports.sessions).toHaveLength(2);
+    for (const s of ports.sessions) {
+      expect(s).toMatchObject({
+        accountId: 'acc-carol',
+        mountpoint: 'AMS1',
+        remoteAddress: '127.0.0.1',
+        bytesSent: framesBytes.length,
+      });
+      expect(s.endReason).toBe('client_closed');
+    }
+    expect(ports.sessions.some((s) => s.lastGga && Math.abs(s.lastGga.latitude - 52.1) < 1e-6)).toBe(true);
+    expect(ports.statuses.filter((s) => s.mountpoint === 'AMS1').map((s) => s.online)).toEqual([true, false]);
+  });
+});

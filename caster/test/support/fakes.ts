@@ -1,0 +1,102 @@
+import type {
+  AuthDecision,
+  CasterPorts,
+  CatalogueMountpoint,
+  CatalogueNetwork,
+  FeedStatus,
+  PullFeedConfig,
+  SessionRecord,
+  StationStatus,
+} from '../../src/index.ts';
+
+export interface FakeAccount {
+  username: string;
+  password: string;
+  accountId: string;
+  enabled?: boolean;
+  networks: string[];
+  maxConnections?: number;
+}
+
+export function station(mountpoint: string, network: string, latitude: number, longitude: number): CatalogueMountpoint {
+  return {
+    mountpoint,
+    network,
+    latitude,
+    longitude,
+    str: {
+      identifier: `${mountpoint} town`,
+      format: 'RTCM 3.3',
+      formatDetails: '1005(10),1077(1)',
+      carrier: 2,
+      navSystem: 'GPS+GLO+GAL',
+      country: 'NLD',
+      receiver: 'TEST RX',
+      bitrate: 9600,
+    },
+  };
+}
+
+/** In-memory ports: what the server's database ports do, minus the database. */
+export class FakePorts implements CasterPorts {
+  networks: CatalogueNetwork[] = [];
+  stations: CatalogueMountpoint[] = [];
+  accounts: FakeAccount[] = [];
+  sourcePasswords = new Map<string, string>();
+  pulls: PullFeedConfig[] = [];
+  sessions: SessionRecord[] = [];
+  sessionBatches = 0;
+  statuses: StationStatus[] = [];
+  feedStatuses: FeedStatus[] = [];
+  authorizeCalls = 0;
+
+  auth = {
+    authorize: async (username: string, password: string, mountpoint: string): Promise<AuthDecision> => {
+      this.authorizeCalls++;
+      const account = this.accounts.find((a) => a.username === username);
+      if (!account || account.password !== password) return { allowed: false, reason: 'bad_credentials' };
+      if (account.enabled === false) return { allowed: false, reason: 'disabled' };
+      const network =
+        this.stations.find((s) => s.mountpoint.toLowerCase() === mountpoint.toLowerCase())?.network ??
+        this.networks.find((n) => `${n.slug.toUpperCase()}_NEAR` === mountpoint.toUpperCase())?.slug;
+      if (!network || !account.networks.includes(network)) return { allowed: false, reason: 'no_grant' };
+      return {
+        allowed: true,
+        accountId: account.accountId,
+        ownerId: `owner-${account.accountId}`,
+        maxConnections: account.maxConnections ?? 1,
+      };
+    },
+  };
+
+  catalogue = {
+    snapshot: async () => ({ networks: this.networks, mountpoints: this.stations }),
+    verifySourcePassword: async (mountpoint: string, password: string) =>
+      this.sourcePasswords.get(mountpoint.toLowerCase()) === password,
+    pullFeeds: async () => this.pulls,
+  };
+
+  usage = {
+    recordSessions: async (records: SessionRecord[]) => {
+      this.sessionBatches++;
+      this.sessions.push(...records);
+    },
+    stationStatus: async (updates: StationStatus[]) => {
+      this.statuses.push(...updates);
+    },
+    feedStatus: async (update: FeedStatus) => {
+      this.feedStatuses.push(update);
+    },
+  };
+
+  addNetwork(slug: string, name = slug.toUpperCase()): this {
+    this.networks.push({ slug, name, operator: `${name} operator`, webUrl: `https://example.test/${slug}` });
+    return this;
+  }
+
+  addStation(mountpoint: string, network: string, lat: number, lon: number, sourcePassword = 'src-secret'): this {
+    this.stations.push(station(mountpoint, network, lat, lon));
+    this.sourcePasswords.set(mountpoint.toLowerCase(), sourcePassword);
+    return this;
+  }
+}
