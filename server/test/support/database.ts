@@ -37,6 +37,15 @@ export async function createTestDatabase(kind = testDatabaseKind()): Promise<Dat
       await handle.close();
       const dropper = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await dropper.connect();
+      // pg's pool.end() resolves before its sockets have closed; a FORCE drop at that moment kills them and the
+      // FATAL arrives on a client nobody listens to any more (an uncaught error). Wait for them to go first.
+      for (let attempt = 0; attempt < 40; attempt++) {
+        const { rows } = await dropper.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
     },

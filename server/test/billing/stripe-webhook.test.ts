@@ -1,0 +1,412 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testDatabaseKind } from '../support/database.ts';
+import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
+import { balanceOf, createNetwork, ensureAccessGrantsTable, grantsOf, openGrants } from './support.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_billing_secret';
+const DAY = 86_400;
+
+/**
+ * The real SDK for signatures (constructEvent, generateTestHeaderString); its outgoing API calls are replaced,
+ * so the fetch-the-object step reads what the test says Stripe holds.
+ */
+function fakeStripe() {
+  const stripe = new Stripe('sk_test_fake_key_for_tests');
+  const state = {
+    sessions: new Map<string, Record<string, unknown>>(),
+    subscriptions: new Map<string, Record<string, unknown>>(),
+    invoices: new Map<string, Record<string, unknown>>(),
+    prices: 0,
+    sessionsCreated: 0,
+  };
+  const resolved = (v: unknown) => Promise.resolve(v as never);
+  vi.spyOn(stripe.products, 'create').mockImplementation(() => resolved({ id: `prod_${++state.prices}` }));
+  vi.spyOn(stripe.prices, 'create').mockImplementation(() => resolved({ id: `price_${++state.prices}` }));
+  vi.spyOn(stripe.prices, 'update').mockImplementation(() => resolved({}));
+  vi.spyOn(stripe.customers, 'create').mockImplementation(() => resolved({ id: `cus_${state.prices++}` }));
+  vi.spyOn(stripe.checkout.sessions, 'create').mockImplementation(() => {
+    const id = `cs_test_${++state.sessionsCreated}`;
+    return resolved({ id, url: `https://checkout.stripe.com/c/pay/${id}` });
+  });
+  vi.spyOn(stripe.checkout.sessions, 'retrieve').mockImplementation(((id: string) => {
+    const s = state.sessions.get(id);
+    return s ? resolved(s) : Promise.reject(new Error(`no session ${id}`));
+  }) as never);
+  vi.spyOn(stripe.subscriptions, 'retrieve').mockImplementation(((id: string) =>
+    resolved(state.subscriptions.get(id))) as never);
+  vi.spyOn(stripe.subscriptions, 'update').mockImplementation(((
+    id: string,
+    params: { cancel_at_period_end: boolean },
+  ) => {
+    const next = { ...state.subscriptions.get(id), cancel_at_period_end: params.cancel_at_period_end };
+    state.subscriptions.set(id, next);
+    return resolved(next);
+  }) as never);
+  vi.spyOn(stripe.subscriptions, 'cancel').mockImplementation(((id: string) => {
+    const next = { ...state.subscriptions.get(id), status: 'canceled' };
+    state.subscriptions.set(id, next);
+    return resolved(next);
+  }) as never);
+  vi.spyOn(stripe.invoices, 'retrieve').mockImplementation(((id: string) => resolved(state.invoices.get(id))) as never);
+  vi.spyOn(stripe.customerSessions, 'create').mockImplementation(() =>
+    resolved({ client_secret: 'cuss_secret_123', expires_at: Math.floor(Date.now() / 1000) + 1800 }),
+  );
+  return { stripe, state };
+}
+
+function subscriptionObject(id: string, priceId: string, checkoutSessionId: string, periodEnd: number, extra = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    id,
+    object: 'subscription',
+    status: 'active',
+    cancel_at_period_end: false,
+    start_date: now,
+    metadata: { checkoutSessionId },
+    items: { data: [{ current_period_start: now, current_period_end: periodEnd, price: { id: priceId } }] },
+    ...extra,
+  };
+}
+
+describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  let admin: TestUser;
+  let fake: ReturnType<typeof fakeStripe>;
+  let tokenPrice: string;
+  let monthlyPrice: string;
+  let networkId: string;
+  let eventCounter = 0;
+
+  const send = (payload: string, signature?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: {
+        'content-type': 'application/json',
+        ...(signature !== undefined && { 'stripe-signature': signature }),
+      },
+      payload,
+    });
+
+  const eventPayload = (type: string, object: { id: string; object: string }, id = `evt_${++eventCounter}`) =>
+    JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: 1, data: { object } });
+
+  const signed = (payload: string, secret = WEBHOOK_SECRET) =>
+    fake.stripe.webhooks.generateTestHeaderString({ payload, secret });
+
+  const deliver = (type: string, object: { id: string; object: string }, id?: string) => {
+    const payload = eventPayload(type, object, id);
+    return send(payload, signed(payload));
+  };
+
+  beforeAll(async () => {
+    fake = fakeStripe();
+    t = await buildTestApp({
+      billing: {
+        provider: 'stripe',
+        stripeClient: fake.stripe,
+        stripeWebhookSecret: WEBHOOK_SECRET,
+        publicUrl: 'http://portal.test',
+      },
+    });
+    await ensureAccessGrantsTable(t.db);
+    admin = await t.buildAdmin();
+    networkId = await createNetwork(t.db);
+    const tokens = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/products',
+      headers: admin.headers,
+      payload: {
+        kind: 'token',
+        name: '100 Tokens',
+        pricingTable: 'Tokens',
+        amount: 1000,
+        currency: 'EUR',
+        creditsAmount: 100,
+      },
+    });
+    tokenPrice = tokens.json().priceId;
+    const monthly = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/products',
+      headers: admin.headers,
+      payload: {
+        kind: 'subscription',
+        name: 'RTK Monthly',
+        pricingTable: 'RTK',
+        amount: 4900,
+        currency: 'GBP',
+        interval: 'MONTHLY',
+        networkIds: [networkId],
+      },
+    });
+    monthlyPrice = monthly.json().priceId;
+  });
+  afterAll(() => t.close());
+
+  async function tokenCheckout(user: TestUser) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/product?priceId=${tokenPrice}`,
+      headers: user.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const { url, checkoutSessionId } = res.json();
+    const id = url.split('/').at(-1) as string;
+    fake.state.sessions.set(id, {
+      id,
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: 1000,
+      currency: 'eur',
+      client_reference_id: checkoutSessionId,
+      metadata: { checkoutSessionId },
+      payment_intent: `pi_for_${id}`,
+      subscription: null,
+      invoice: null,
+    });
+    return { id, checkoutSessionId };
+  }
+
+  it('creates products as Stripe prices and checkout sessions through the SDK', async () => {
+    expect(tokenPrice).toMatch(/^price_/);
+    const user = await t.buildUser();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/product?priceId=${tokenPrice}`,
+      headers: user.headers,
+    });
+    expect(res.json().url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const call = vi.mocked(fake.stripe.checkout.sessions.create).mock.calls.at(-1)?.[0];
+    expect(call).toMatchObject({
+      mode: 'payment',
+      client_reference_id: res.json().checkoutSessionId,
+      line_items: [{ price: tokenPrice, quantity: 1 }],
+      success_url: `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}`,
+    });
+    const tables = await t.app.inject({ method: 'GET', url: '/api/stripe/subscription-pricing-tables' });
+    expect(tables.json()).toEqual([
+      { name: 'RTK', data: [expect.objectContaining({ priceId: monthlyPrice, currency: 'GBP' })] },
+    ]);
+  });
+
+  it('accepts a correctly signed checkout.session.completed and credits the tokens', async () => {
+    const user = await t.buildUser();
+    const { id } = await tokenCheckout(user);
+    const res = await deliver('checkout.session.completed', { id, object: 'checkout.session' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true, result: 'processed' });
+    expect(await balanceOf(t, user)).toBe(100);
+  });
+
+  it.each([
+    ['no signature header', (p: string) => send(p)],
+    ['a garbage signature', (p: string) => send(p, 't=1,v1=deadbeef')],
+    ['a signature made with another secret', (p: string) => send(p, signed(p, 'whsec_someone_else'))],
+    ['a body changed after signing', (p: string) => send(p.replace('"created":1', '"created":2'), signed(p))],
+    [
+      'an expired timestamp',
+      (p: string) =>
+        send(
+          p,
+          fake.stripe.webhooks.generateTestHeaderString({ payload: p, secret: WEBHOOK_SECRET, timestamp: 1_000 }),
+        ),
+    ],
+  ])('rejects %s with 400 and credits nothing', async (_name, post) => {
+    const user = await t.buildUser();
+    const { id } = await tokenCheckout(user);
+    const res = await post(eventPayload('checkout.session.completed', { id, object: 'checkout.session' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_signature');
+    expect(await balanceOf(t, user)).toBe(0);
+  });
+
+  it('credits once when the same event is delivered twice, and when a second event names the same session', async () => {
+    const user = await t.buildUser();
+    const { id } = await tokenCheckout(user);
+    const payload = eventPayload('checkout.session.completed', { id, object: 'checkout.session' }, 'evt_replayed');
+    const first = await send(payload, signed(payload));
+    const second = await send(payload, signed(payload));
+    expect(first.json().result).toBe('processed');
+    expect(second.statusCode).toBe(200);
+    expect(second.json().result).toBe('duplicate');
+    const other = await deliver('checkout.session.async_payment_succeeded', { id, object: 'checkout.session' });
+    expect(other.json().result).toBe('processed');
+    expect(await balanceOf(t, user)).toBe(100);
+    const ledger = await t.db.selectFrom('token_ledger').selectAll().where('user_id', '=', user.userId).execute();
+    expect(ledger).toHaveLength(1);
+    const payments = await t.db.selectFrom('payments').selectAll().where('user_id', '=', user.userId).execute();
+    expect(payments).toHaveLength(1);
+  });
+
+  it('credits once when the same event arrives twice at the same time', async () => {
+    const user = await t.buildUser();
+    const { id } = await tokenCheckout(user);
+    const payload = eventPayload('checkout.session.completed', { id, object: 'checkout.session' });
+    const answers = await Promise.all([send(payload, signed(payload)), send(payload, signed(payload))]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect(await balanceOf(t, user)).toBe(100);
+  });
+
+  it('the return page completes the session from Stripe before the webhook arrives', async () => {
+    const user = await t.buildUser();
+    const { checkoutSessionId } = await tokenCheckout(user);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/checkout?checkoutSessionId=${checkoutSessionId}`,
+      headers: user.headers,
+    });
+    expect(res.json()).toMatchObject({ status: 'complete', creditsAmount: 100 });
+    expect(await balanceOf(t, user)).toBe(100);
+  });
+
+  it('follows a subscription through checkout, invoice, cancel at period end, resume and deletion', async () => {
+    const user = await t.buildUser();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
+      headers: user.headers,
+    });
+    const { url, checkoutSessionId } = res.json();
+    const csId = url.split('/').at(-1) as string;
+    const subId = `sub_${csId}`;
+    const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
+    fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));
+    fake.state.sessions.set(csId, {
+      id: csId,
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: 4900,
+      currency: 'gbp',
+      client_reference_id: checkoutSessionId,
+      subscription: subId,
+      invoice: { id: `in_${csId}`, hosted_invoice_url: 'https://invoice.stripe.com/i/1', number: 'INV-1' },
+      payment_intent: null,
+    });
+    await deliver('checkout.session.completed', { id: csId, object: 'checkout.session' });
+    let subs = (await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers })).json();
+    const sub = subs.subscriptions[0];
+    expect(sub).toMatchObject({
+      status: 'active',
+      currency: 'GBP',
+      currentPeriodEnd: new Date(periodEnd * 1000).toISOString(),
+    });
+    expect(openGrants(await grantsOf(t.db, sub.id))).toHaveLength(1);
+    const payments = (
+      await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers })
+    ).json();
+    expect(payments.payments).toEqual([
+      expect.objectContaining({ invoiceUrl: 'https://invoice.stripe.com/i/1', invoiceNumber: 'INV-1', amount: 4900 }),
+    ]);
+
+    // Renewal: invoice.paid moves the period and the grant on.
+    const renewedEnd = periodEnd + 30 * DAY;
+    fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, renewedEnd));
+    fake.state.invoices.set('in_renewal', {
+      id: 'in_renewal',
+      object: 'invoice',
+      status: 'paid',
+      amount_paid: 4900,
+      amount_due: 4900,
+      currency: 'gbp',
+      number: 'INV-2',
+      hosted_invoice_url: 'https://invoice.stripe.com/i/2',
+      parent: { subscription_details: { subscription: subId } },
+    });
+    await deliver('invoice.paid', { id: 'in_renewal', object: 'invoice' });
+    const [grant] = openGrants(await grantsOf(t.db, sub.id));
+    expect(new Date(grant?.valid_until ?? 0).getTime()).toBe(renewedEnd * 1000);
+    const afterRenewal = (
+      await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers })
+    ).json();
+    expect(afterRenewal.payments).toHaveLength(2);
+
+    // Cancel through the API: Stripe is told, the state follows, access runs to the period end.
+    const cancel = await t.app.inject({
+      method: 'PUT',
+      url: '/api/subscriptions/cancel',
+      headers: user.headers,
+      payload: { subscriptionId: sub.id },
+    });
+    expect(cancel.json()).toMatchObject({ status: 'cancelling', canResume: true });
+    expect(fake.stripe.subscriptions.update).toHaveBeenLastCalledWith(subId, { cancel_at_period_end: true });
+    expect(openGrants(await grantsOf(t.db, sub.id))).toHaveLength(1);
+
+    // Resumed in Stripe's dashboard: the webhook brings it back.
+    fake.state.subscriptions.set(subId, { ...fake.state.subscriptions.get(subId), cancel_at_period_end: false });
+    await deliver('customer.subscription.updated', { id: subId, object: 'subscription' });
+    subs = (await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers })).json();
+    expect(subs.subscriptions[0].status).toBe('active');
+
+    // Deleted at Stripe: cancelled, grants ended; a late 'updated' does not revive it.
+    const deleted = { ...fake.state.subscriptions.get(subId), status: 'canceled' };
+    fake.state.subscriptions.set(subId, deleted);
+    await deliver('customer.subscription.deleted', { id: subId, object: 'subscription' });
+    fake.state.subscriptions.set(subId, { ...deleted, status: 'active' });
+    await deliver('customer.subscription.updated', { id: subId, object: 'subscription' });
+    subs = (await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers })).json();
+    expect(subs.subscriptions[0].status).toBe('cancelled');
+    expect(openGrants(await grantsOf(t.db, sub.id))).toHaveLength(0);
+  });
+
+  it('marks a subscription past due on a failed invoice and ends its grants', async () => {
+    const user = await t.buildUser();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
+      headers: user.headers,
+    });
+    const { url, checkoutSessionId } = res.json();
+    const csId = url.split('/').at(-1) as string;
+    const subId = `sub_${csId}`;
+    const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
+    fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));
+    fake.state.sessions.set(csId, {
+      id: csId,
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: 4900,
+      currency: 'gbp',
+      client_reference_id: checkoutSessionId,
+      subscription: subId,
+      invoice: null,
+      payment_intent: null,
+    });
+    await deliver('checkout.session.completed', { id: csId, object: 'checkout.session' });
+    fake.state.subscriptions.set(subId, { ...fake.state.subscriptions.get(subId), status: 'past_due' });
+    fake.state.invoices.set(`in_failed_${csId}`, {
+      id: `in_failed_${csId}`,
+      status: 'open',
+      amount_paid: 0,
+      amount_due: 4900,
+      currency: 'gbp',
+      number: 'INV-F',
+      hosted_invoice_url: null,
+      parent: { subscription_details: { subscription: subId } },
+    });
+    await deliver('invoice.payment_failed', { id: `in_failed_${csId}`, object: 'invoice' });
+    const subs = (await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers })).json();
+    expect(subs.subscriptions[0].status).toBe('past_due');
+    expect(openGrants(await grantsOf(t.db, subs.subscriptions[0].id))).toHaveLength(0);
+    const payments = (
+      await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers })
+    ).json();
+    expect(payments.payments.map((p: { status: string }) => p.status).sort()).toEqual(['failed', 'paid']);
+  });
+
+  it('acknowledges events it does not act on', async () => {
+    const res = await deliver('customer.created', { id: 'cus_x', object: 'customer' });
+    expect(res.json()).toEqual({ received: true, result: 'ignored' });
+  });
+
+  it('answers a customer session for the signed-in user only', async () => {
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/getCustomerSecret' });
+    expect(anonymous.statusCode).toBe(401);
+    const user = await t.buildUser();
+    const res = await t.app.inject({ method: 'GET', url: '/api/getCustomerSecret', headers: user.headers });
+    expect(res.json()).toMatchObject({ provider: 'stripe', customerSessionClientSecret: 'cuss_secret_123' });
+  });
+});
