@@ -7,7 +7,8 @@ const emulatorUrl = env.VITE_FIREBASE_AUTH_EMULATOR_URL;
 /** In emulator mode any API key works and the project id must be a `demo-` one, matching the server's. */
 const firebaseConfig = {
   apiKey: env.VITE_FIREBASE_API_KEY ?? (emulatorUrl ? 'demo-api-key' : ''),
-  authDomain: env.VITE_FIREBASE_AUTH_DOMAIN,
+  // The redirect flow requires an auth domain; against the emulator any value does (its handler serves the pages).
+  authDomain: env.VITE_FIREBASE_AUTH_DOMAIN ?? (emulatorUrl ? 'demo-gnss-portal.firebaseapp.com' : undefined),
   projectId: env.VITE_FIREBASE_PROJECT_ID ?? 'demo-gnss-portal',
   appId: env.VITE_FIREBASE_APP_ID,
 };

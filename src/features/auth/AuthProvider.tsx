@@ -11,11 +11,16 @@ export const userInfoQueryKey = (uid: string) => ['user-info', uid] as const;
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [firebaseUser, setFirebaseUser] = useState<User | null | 'loading'>('loading');
+  // Firebase mutates the same User object (updateProfile, reload); every token change bumps this to re-read it.
+  const [revision, setRevision] = useState(0);
 
   useEffect(() => {
     const auth = firebaseAuth();
     setTokenSource(async () => (auth.currentUser ? auth.currentUser.getIdToken() : null));
-    return onIdTokenChanged(auth, (user) => setFirebaseUser(user));
+    return onIdTokenChanged(auth, (user) => {
+      setFirebaseUser(user);
+      setRevision((r) => r + 1);
+    });
   }, []);
 
   const uid = firebaseUser !== 'loading' && firebaseUser ? firebaseUser.uid : undefined;
@@ -31,6 +36,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (userInfo.isError) console.error('Failed to fetch userInfo status', userInfo.error);
   }, [userInfo.isError, userInfo.error]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revision stands for the mutable User's fields
   const state = useMemo<AuthState>(() => {
     if (firebaseUser === 'loading') return 'loading';
     if (!firebaseUser) return undefined;
@@ -44,6 +50,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       refetch: async () => {
         await firebaseUser.reload();
         await firebaseUser.getIdToken(true);
+        setRevision((r) => r + 1);
         await userInfo.refetch();
       },
       getToken: (forceRefresh) => firebaseUser.getIdToken(forceRefresh),
@@ -52,7 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
       },
     };
-  }, [firebaseUser, userInfo.data, userInfo.refetch, queryClient]);
+  }, [firebaseUser, revision, userInfo.data, userInfo.refetch, queryClient]);
 
   return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;
 }

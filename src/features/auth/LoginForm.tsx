@@ -1,0 +1,99 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { TextField } from '../../components/form';
+import { ModalTitle } from '../../components/modal';
+import { AuthMessageArea } from './AuthMessageArea';
+import { logInWithEmail, startGoogleRedirect } from './auth-actions';
+import type { AuthMessage } from './auth-errors';
+import { GoogleButton, OrDivider } from './GoogleButton';
+import type { LoginModalView } from './login-modal-context';
+import { useAuthAction } from './use-auth-action';
+import { canSubmitLogin, loginError } from './validation';
+
+export interface AuthFormProps {
+  onSwitch(view: LoginModalView): void;
+  /** The modal stays open while a call runs, even when the user is already signed in. */
+  onBusyChange?(busy: boolean): void;
+  /** Called after a successful sign-in or sign-up, before busy turns false. */
+  onSuccess?(): void;
+  initialMessage?: AuthMessage;
+}
+
+/** Log in with e-mail and password (spec §4, §5) or Google by redirect. */
+export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
+  const { t } = useTranslation('auth');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = loginError({ email, password });
+    if (invalid) {
+      setMessage({ type: 'error', text: t(invalid) });
+      return;
+    }
+    await run(t('auth.login.messaging.loggingIn'), async () => {
+      await logInWithEmail(email, password);
+      onSuccess?.();
+    });
+  };
+
+  const google = () => run(t('auth.redirectingToGoogle'), startGoogleRedirect);
+
+  return (
+    <form data-testid="login-form" noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <div>
+        <ModalTitle>{t('auth.login.title')}</ModalTitle>
+        <p className="mt-1 text-sm text-muted">{t('auth.login.subtitle')}</p>
+      </div>
+      <TextField
+        label={t('auth.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        data-autofocus
+        data-testid="auth-email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <TextField
+        label={t('auth.password')}
+        icon="password"
+        name="password"
+        autoComplete="current-password"
+        data-testid="auth-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <div className="-mt-2 flex justify-end">
+        <button
+          type="button"
+          className="text-sm text-accent hover:underline"
+          data-testid="auth-forgot-password"
+          onClick={() => onSwitch('forgotPassword')}
+        >
+          {t('auth.login.forgotPassword')}
+        </button>
+      </div>
+      <AuthMessageArea message={message} />
+      <Button type="submit" data-testid="auth-submit" disabled={!canSubmitLogin({ email, password }) || busy}>
+        {t('auth.login.submit')}
+      </Button>
+      <OrDivider />
+      <GoogleButton onClick={google} disabled={busy} />
+      <p className="text-center text-sm text-muted">
+        {t('auth.login.noAccount')}{' '}
+        <button
+          type="button"
+          className="font-medium text-accent hover:underline"
+          data-testid="auth-to-signup"
+          onClick={() => onSwitch('signup')}
+        >
+          {t('auth.login.toSignUp')}
+        </button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { track } from '../../lib/analytics';
+import { userInfoQueryKey } from './AuthProvider';
+import { completeGoogleRedirect } from './auth-actions';
+import { useUser } from './auth-context';
+import { type AuthMessage, authErrorMessage } from './auth-errors';
+import { LoginModal } from './LoginModal';
+import { LoginModalContext, type LoginModalControls, type LoginModalView } from './login-modal-context';
+import { fetchUserInfo } from './user-info.api';
+
+/**
+ * Pushes the analytics `login` event (spec §4, §7) once the app knows the role of a user who just signed in:
+ * after GET /api/user answered, or failed (then the role is 'user').
+ */
+function useLoginEvent(pending: boolean, done: () => void) {
+  const user = useUser();
+  const uid = user?.uid ?? '';
+  // Observes the query the AuthProvider runs; never fetches by itself.
+  const userInfo = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
+  const known = user && (user.isAdmin !== undefined || userInfo.isError);
+  useEffect(() => {
+    if (!user || !known || !pending) return;
+    done();
+    track({ event: 'login', userId: user.uid, userRole: user.isAdmin ? 'admin' : 'user' });
+  }, [user, known, pending, done]);
+}
+
+/** Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). */
+export function LoginModalProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('auth');
+  const user = useUser();
+  const [isOpen, setOpen] = useState(false);
+  const [view, setView] = useState<LoginModalView>('login');
+  const [busy, setBusy] = useState(false);
+  const [initialMessage, setInitialMessage] = useState<AuthMessage>();
+  const [pendingLogin, setPendingLogin] = useState(false);
+  const loginReported = useCallback(() => setPendingLogin(false), []);
+
+  useLoginEvent(pendingLogin, loginReported);
+
+  // A Google redirect returning to the app: Firebase signs the user in; a failure reopens the modal with its message.
+  useEffect(() => {
+    let active = true;
+    completeGoogleRedirect().then(
+      (credential) => {
+        if (credential && active) setPendingLogin(true);
+      },
+      (error: unknown) => {
+        if (!active) return;
+        setInitialMessage(authErrorMessage(error, t));
+        setView('login');
+        setOpen(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [t]);
+
+  // Closes when authentication resolves to a user, once the form's call has finished.
+  useEffect(() => {
+    if (isOpen && user && !busy) setOpen(false);
+  }, [isOpen, user, busy]);
+
+  const open = useCallback((next: LoginModalView = 'login') => {
+    setInitialMessage(undefined);
+    setView(next);
+    setOpen(true);
+  }, []);
+  const close = useCallback(() => setOpen(false), []);
+  const markSuccess = useCallback(() => setPendingLogin(true), []);
+
+  const controls = useMemo<LoginModalControls>(() => ({ isOpen, view, open, close }), [isOpen, view, open, close]);
+
+  return (
+    <LoginModalContext.Provider value={controls}>
+      {children}
+      <LoginModal
+        open={isOpen}
+        view={view}
+        onViewChange={setView}
+        onClose={close}
+        onBusyChange={setBusy}
+        onSuccess={markSuccess}
+        initialMessage={initialMessage}
+      />
+    </LoginModalContext.Provider>
+  );
+}

@@ -1,0 +1,122 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { Checkbox, TextField } from '../../components/form';
+import { ModalTitle } from '../../components/modal';
+import { brand } from '../../lib/brand';
+import { AuthMessageArea } from './AuthMessageArea';
+import { userInfoQueryKey } from './AuthProvider';
+import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
+import { GoogleButton, OrDivider } from './GoogleButton';
+import type { AuthFormProps } from './LoginForm';
+import { useAuthAction } from './use-auth-action';
+import { canSubmitSignUp, type SignUpValues, signUpError } from './validation';
+
+/** Sign up with e-mail, username, password, confirmation and the terms box (spec §4, §5). */
+export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
+  const { t } = useTranslation('auth');
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<SignUpValues>({
+    email: '',
+    username: '',
+    password: '',
+    confirmPassword: '',
+    acceptTerms: false,
+  });
+  const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+  const set = (field: keyof SignUpValues) => (e: { target: HTMLInputElement }) =>
+    setValues((v) => ({ ...v, [field]: field === 'acceptTerms' ? e.target.checked : e.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = signUpError(values);
+    if (invalid) {
+      setMessage({ type: 'error', text: t(invalid) });
+      return;
+    }
+    await run(t('auth.register.messaging.registering'), async () => {
+      const { credential, userInfo } = await signUpWithEmail(values);
+      queryClient.setQueryData(userInfoQueryKey(credential.user.uid), userInfo);
+      onSuccess?.();
+    });
+  };
+
+  const google = () => run(t('auth.redirectingToGoogle'), startGoogleRedirect);
+  const termsLink = brand.termsLink ? (
+    // biome-ignore lint/a11y/useAnchorContent: Trans puts the link text in
+    <a href={brand.termsLink} target="_blank" rel="noreferrer" className="text-accent underline" />
+  ) : (
+    <span />
+  );
+
+  return (
+    <form data-testid="signup-form" noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <div>
+        <ModalTitle>{t('auth.register.title')}</ModalTitle>
+        <p className="mt-1 text-sm text-muted">{t('auth.register.subtitle')}</p>
+      </div>
+      <TextField
+        label={t('auth.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        data-autofocus
+        data-testid="auth-email"
+        value={values.email}
+        onChange={set('email')}
+      />
+      <TextField
+        label={t('auth.register.username')}
+        name="username"
+        autoComplete="username"
+        data-testid="auth-username"
+        value={values.username}
+        onChange={set('username')}
+      />
+      <TextField
+        label={t('auth.password')}
+        icon="password"
+        name="password"
+        autoComplete="new-password"
+        data-testid="auth-password"
+        value={values.password}
+        onChange={set('password')}
+      />
+      <TextField
+        label={t('auth.register.confirmPassword')}
+        icon="password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        data-testid="auth-confirm-password"
+        value={values.confirmPassword}
+        onChange={set('confirmPassword')}
+      />
+      <Checkbox
+        name="acceptTerms"
+        data-testid="auth-terms"
+        required
+        checked={values.acceptTerms}
+        onChange={set('acceptTerms')}
+        label={<Trans t={t} i18nKey="auth.register.acceptTerms" components={{ 1: termsLink }} />}
+      />
+      <AuthMessageArea message={message} />
+      <Button type="submit" data-testid="auth-submit" disabled={!canSubmitSignUp(values) || busy}>
+        {t('auth.register.submit')}
+      </Button>
+      <OrDivider />
+      <GoogleButton onClick={google} disabled={busy} />
+      <p className="text-center text-sm text-muted">
+        {t('auth.register.haveAccount')}{' '}
+        <button
+          type="button"
+          className="font-medium text-accent hover:underline"
+          data-testid="auth-to-login"
+          onClick={() => onSwitch('login')}
+        >
+          {t('auth.register.toLogin')}
+        </button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
+import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
+import { useLoginModal } from '../../../src/features/auth/login-modal-context';
+import { firebaseAuthMock as fb } from './firebase-mock';
+import { deferred, en, initTestI18n, renderWithProviders } from './support';
+
+vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
+vi.mock('../../../src/lib/firebase', async () => {
+  const { FAKE_AUTH } = await import('./firebase-mock');
+  return { firebaseAuth: () => FAKE_AUTH };
+});
+
+const loggedIn = (isAdmin: boolean | undefined): LoggedInUser => ({
+  uid: 'uid-7',
+  username: 'Rover',
+  teams: isAdmin === undefined ? undefined : [],
+  isAdmin,
+  refetch: vi.fn(),
+  getToken: vi.fn(),
+  logout: vi.fn(),
+});
+
+let setAuth: (state: AuthState) => void = () => {};
+function Harness() {
+  const [auth, set] = useState<AuthState>(undefined);
+  setAuth = set;
+  return (
+    <AuthContext.Provider value={auth}>
+      <LoginModalProvider>
+        <Opener />
+      </LoginModalProvider>
+    </AuthContext.Provider>
+  );
+}
+function Opener() {
+  const modal = useLoginModal();
+  return (
+    <>
+      <button type="button" onClick={() => modal?.open()}>
+        open-login
+      </button>
+      <button type="button" onClick={() => modal?.open('signup')}>
+        open-signup
+      </button>
+    </>
+  );
+}
+
+beforeAll(initTestI18n);
+beforeEach(() => {
+  vi.clearAllMocks();
+  fb.getRedirectResult.mockResolvedValue(null);
+  window.dataLayer = [];
+});
+afterEach(() => {
+  window.dataLayer = [];
+});
+
+const modal = () => screen.queryByTestId('login-modal');
+
+describe('LoginModalProvider', () => {
+  it('opens on the requested view and toggles between login, sign-up and forgot password', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />);
+    expect(modal()).toBeNull();
+    await user.click(screen.getByText('open-signup'));
+    expect(modal()).toHaveAttribute('data-view', 'signup');
+    expect(screen.getByRole('dialog')).toHaveAccessibleName(en.auth.register.title);
+    await user.click(screen.getByTestId('auth-to-login'));
+    expect(modal()).toHaveAttribute('data-view', 'login');
+    await user.click(screen.getByTestId('auth-forgot-password'));
+    expect(modal()).toHaveAttribute('data-view', 'forgotPassword');
+    await user.click(screen.getByTestId('auth-to-login'));
+    await user.click(screen.getByTestId('auth-to-signup'));
+    expect(modal()).toHaveAttribute('data-view', 'signup');
+    await user.keyboard('{Escape}');
+    expect(modal()).toBeNull();
+  });
+
+  it('closes once the state resolves to a user and the call has finished, then reports the login with the role', async () => {
+    const signIn = deferred();
+    fb.signInWithEmailAndPassword.mockReturnValue(signIn.promise);
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<Harness />);
+    await user.click(screen.getByText('open-login'));
+    await user.type(screen.getByTestId('auth-email'), 'rover@example.com');
+    await user.type(screen.getByTestId('auth-password'), '12345678');
+    await user.click(screen.getByTestId('auth-submit'));
+    // Firebase reports the user before its promise settles: the modal waits for the call.
+    act(() => setAuth(loggedIn(undefined)));
+    expect(modal()).not.toBeNull();
+    await act(async () => signIn.resolve());
+    await vi.waitFor(() => expect(modal()).toBeNull());
+    // The role is known only when GET /api/user has answered.
+    expect(window.dataLayer).toEqual([]);
+    act(() => {
+      queryClient.setQueryData(userInfoQueryKey('uid-7'), { teams: [], isAdmin: true });
+      setAuth(loggedIn(true));
+    });
+    expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'admin' }]);
+  });
+
+  it('reports role user, once, for a non-admin', async () => {
+    fb.signInWithEmailAndPassword.mockResolvedValue({});
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />);
+    await user.click(screen.getByText('open-login'));
+    await user.type(screen.getByTestId('auth-email'), 'rover@example.com');
+    await user.type(screen.getByTestId('auth-password'), '12345678');
+    await user.click(screen.getByTestId('auth-submit'));
+    act(() => setAuth(loggedIn(false)));
+    await vi.waitFor(() => expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'user' }]));
+    act(() => setAuth({ ...loggedIn(false) }));
+    expect(window.dataLayer).toHaveLength(1);
+  });
+
+  it('does not report a session restored on page load as a login', async () => {
+    renderWithProviders(<Harness />);
+    act(() => setAuth(loggedIn(false)));
+    await act(async () => {});
+    expect(window.dataLayer).toEqual([]);
+  });
+
+  it('reports a login when a Google redirect returns with a credential', async () => {
+    fb.getRedirectResult.mockResolvedValue({ user: { uid: 'uid-7' } });
+    renderWithProviders(<Harness />);
+    act(() => setAuth(loggedIn(false)));
+    await vi.waitFor(() => expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'user' }]));
+  });
+
+  it("opens the login view with the service's message when the Google redirect failed", async () => {
+    fb.getRedirectResult.mockRejectedValue(
+      Object.assign(new Error('Firebase: Error (auth/account-exists-with-different-credential).'), {
+        code: 'auth/account-exists-with-different-credential',
+      }),
+    );
+    renderWithProviders(<Harness />);
+    await vi.waitFor(() => expect(modal()).toHaveAttribute('data-view', 'login'));
+    expect(screen.getByTestId('auth-message')).toHaveTextContent(
+      en.auth.errors['account-exists-with-different-credential'],
+    );
+  });
+});

@@ -1,0 +1,156 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
+import { SignUpForm } from '../../../src/features/auth/SignUpForm';
+import { fetchUserInfo } from '../../../src/features/auth/user-info.api';
+import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
+import { deferred, en, firebaseError, initTestI18n, renderWithProviders } from './support';
+
+vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
+vi.mock('../../../src/lib/firebase', async () => {
+  const { FAKE_AUTH } = await import('./firebase-mock');
+  return { firebaseAuth: () => FAKE_AUTH };
+});
+vi.mock('../../../src/features/auth/user-info.api', () => ({ fetchUserInfo: vi.fn() }));
+
+const msg = en.auth.register.messaging;
+type Fields = { email: string; username: string; password: string; confirm: string; terms: boolean };
+const good: Fields = {
+  email: 'rover@example.com',
+  username: 'rov',
+  password: '12345678',
+  confirm: '12345678',
+  terms: true,
+};
+
+function setup() {
+  const onSwitch = vi.fn();
+  const onSuccess = vi.fn();
+  const { queryClient } = renderWithProviders(<SignUpForm onSwitch={onSwitch} onSuccess={onSuccess} />);
+  const user = userEvent.setup();
+  const submit = screen.getByTestId('auth-submit');
+  return {
+    user,
+    queryClient,
+    onSwitch,
+    onSuccess,
+    submit,
+    message: () => screen.queryByTestId('auth-message'),
+    async fill(values: Partial<Fields>) {
+      const v = { email: '', username: '', password: '', confirm: '', terms: false, ...values };
+      const inputs: Array<[string, string]> = [
+        ['auth-email', v.email],
+        ['auth-username', v.username],
+        ['auth-password', v.password],
+        ['auth-confirm-password', v.confirm],
+      ];
+      for (const [id, value] of inputs) {
+        const input = screen.getByTestId(id);
+        await user.clear(input);
+        if (value) await user.type(input, value);
+      }
+      const box = screen.getByTestId('auth-terms') as HTMLInputElement;
+      if (box.checked !== v.terms) await user.click(box);
+    },
+    async submitWith(values: Partial<Fields>) {
+      await this.fill(values);
+      await user.click(submit);
+    },
+  };
+}
+
+beforeAll(initTestI18n);
+beforeEach(() => vi.clearAllMocks());
+
+describe('SignUpForm: submit button', () => {
+  it('is disabled on an empty form', () => {
+    expect(setup().submit).toBeDisabled();
+  });
+
+  it.each([
+    ['the e-mail', { email: '' }],
+    ['the username', { username: '' }],
+    ['the password', { password: '' }],
+    ['the confirmation', { confirm: '' }],
+    ['the terms box', { terms: false }],
+  ])('stays disabled without %s', async (_name, missing) => {
+    const f = setup();
+    await f.fill({ ...good, ...missing });
+    expect(f.submit).toBeDisabled();
+  });
+
+  it('is enabled with all four fields filled and the box ticked, before validation', async () => {
+    const f = setup();
+    await f.fill({ email: 'x', username: 'y', password: 'z', confirm: 'w', terms: true });
+    expect(f.submit).toBeEnabled();
+  });
+
+  it('links the terms box to the brand terms, in a new tab', () => {
+    setup();
+    const link = screen.getByRole('link', { name: /terms and conditions/i });
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('href')).toMatch(/^https?:\/\//);
+  });
+});
+
+describe('SignUpForm: validation in the spec order', () => {
+  it.each([
+    ['every field wrong', { email: 'nope', username: 'ab', password: '123', confirm: 'x' }, msg.invalidEmail],
+    ['an e-mail without a domain dot', { email: 'rover@example' }, msg.invalidEmail],
+    [
+      'a short username, short and mismatching passwords',
+      { username: 'ab', password: '1234567', confirm: 'x' },
+      msg.shortUsername,
+    ],
+    ['a short password that also mismatches', { password: '1234567', confirm: '7654321' }, msg.shortPassword],
+    ['a short password that matches', { password: '1234567', confirm: '1234567' }, msg.shortPassword],
+    ['a confirmation that differs', { confirm: '12345679' }, msg.passwordMismatch],
+  ])('%s shows that message and calls nothing', async (_name, change, text) => {
+    const f = setup();
+    await f.submitWith({ ...good, ...change });
+    expect(f.message()).toHaveTextContent(text);
+    expect(f.message()).toHaveAttribute('data-type', 'error');
+    expect(fb.createUserWithEmailAndPassword).not.toHaveBeenCalled();
+  });
+});
+
+describe('SignUpForm: creating the account', () => {
+  it('creates the Firebase account, sets the display name, then asks the server (which creates the row)', async () => {
+    const created = deferred<unknown>();
+    const firebaseUser = { uid: 'uid-1', getIdToken: vi.fn().mockResolvedValue('token') };
+    fb.createUserWithEmailAndPassword.mockReturnValue(created.promise);
+    fb.updateProfile.mockResolvedValue(undefined);
+    vi.mocked(fetchUserInfo).mockResolvedValue({ teams: [], isAdmin: false });
+    const f = setup();
+    await f.submitWith({ ...good, username: 'Rover Owner' });
+    expect(f.message()).toHaveTextContent(msg.registering);
+    expect(f.message()).toHaveAttribute('data-type', 'info');
+    expect(f.submit).toBeDisabled();
+    created.resolve({ user: firebaseUser });
+    await vi.waitFor(() => expect(f.onSuccess).toHaveBeenCalledOnce());
+    expect(fb.createUserWithEmailAndPassword).toHaveBeenCalledWith(FAKE_AUTH, good.email, good.password);
+    expect(fb.updateProfile).toHaveBeenCalledWith(firebaseUser, { displayName: 'Rover Owner' });
+    expect(firebaseUser.getIdToken).toHaveBeenCalledWith(true);
+    expect(fetchUserInfo).toHaveBeenCalledOnce();
+    expect(fb.updateProfile.mock.invocationCallOrder[0]).toBeLessThan(
+      vi.mocked(fetchUserInfo).mock.invocationCallOrder[0] ?? 0,
+    );
+    expect(f.queryClient.getQueryData(userInfoQueryKey('uid-1'))).toEqual({ teams: [], isAdmin: false });
+  });
+
+  it('maps an existing account to a readable sentence', async () => {
+    fb.createUserWithEmailAndPassword.mockRejectedValue(firebaseError('auth/email-already-in-use'));
+    const f = setup();
+    await f.submitWith(good);
+    await vi.waitFor(() => expect(f.message()).toHaveTextContent(en.auth.errors['email-already-in-use']));
+    expect(f.message()).toHaveAttribute('data-type', 'error');
+    expect(f.onSuccess).not.toHaveBeenCalled();
+  });
+
+  it('switches back to log in', async () => {
+    const f = setup();
+    await f.user.click(screen.getByTestId('auth-to-login'));
+    expect(f.onSwitch).toHaveBeenCalledWith('login');
+  });
+});
