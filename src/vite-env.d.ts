@@ -13,6 +13,8 @@ interface ImportMetaEnv {
   readonly VITE_RELAY_PORT?: string;
   readonly VITE_STRIPE_PUBLISHABLE_KEY?: string;
   readonly VITE_DOCS_URL?: string;
+  /** Automation webhook the sales-demo form posts to; empty: POST /api/demo-requests. */
+  readonly VITE_DEMO_WEBHOOK_URL?: string;
 }
 
 interface ImportMeta {

@@ -129,6 +129,50 @@ export interface DemoRequestsTable {
   created_at: Generated<Date>;
 }
 
+export interface NtripAccountsTable {
+  id: Generated<string>;
+  owner_user_id: string;
+  username: string;
+  password_hash: string;
+  label: Generated<string>;
+  enabled: Generated<boolean>;
+  max_connections: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AccessGrantsTable {
+  id: Generated<string>;
+  account_id: string | null;
+  owner_user_id: string;
+  network_id: string;
+  valid_from: Timestamp;
+  valid_until: Timestamp;
+  source: 'subscription' | 'tokens' | 'manual';
+  reference_id: string | null;
+  ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Generated<Date>;
+}
+
+export interface NtripSessionsTable {
+  id: Generated<number>;
+  account_id: string;
+  mountpoint: string;
+  remote_address: string;
+  started_at: Timestamp;
+  ended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  bytes_sent: Generated<number>;
+  end_reason: string | null;
+  last_gga_lat: number | null;
+  last_gga_lon: number | null;
+}
+
+export interface NtripAuthEpochTable {
+  id: Generated<boolean>;
+  epoch: Generated<number>;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
@@ -141,4 +185,8 @@ export interface DB {
   stations: StationsTable;
   feeds: FeedsTable;
   demo_requests: DemoRequestsTable;
+  ntrip_accounts: NtripAccountsTable;
+  access_grants: AccessGrantsTable;
+  ntrip_sessions: NtripSessionsTable;
+  ntrip_auth_epoch: NtripAuthEpochTable;
 }
