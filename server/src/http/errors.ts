@@ -26,14 +26,12 @@ export const badRequest = (code: string, message: string, field?: string) => new
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply
-        .status(error.statusCode)
-        .send({
-          ...error.details,
-          code: error.code,
-          message: error.message,
-          ...(error.field && { field: error.field }),
-        });
+      return reply.status(error.statusCode).send({
+        ...error.details,
+        code: error.code,
+        message: error.message,
+        ...(error.field && { field: error.field }),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];

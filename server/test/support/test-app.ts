@@ -26,9 +26,7 @@ export interface TestContext {
 }
 
 /** The real app on a fresh database, verifying real tokens minted by the Auth Emulator. */
-export async function buildTestApp(
-  overrides: Partial<Omit<AppDeps, 'db' | 'verifier'>> = {},
-): Promise<TestContext> {
+export async function buildTestApp(overrides: Partial<Omit<AppDeps, 'db' | 'verifier'>> = {}): Promise<TestContext> {
   const host = inject('authEmulatorHost');
   process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
   const handle = await createTestDatabase();
