@@ -343,6 +343,9 @@ export async function seedDemoCatalogue(
         : {
             ...common,
             kind: 'pull',
+            // The partner casters of the demo do not exist; the caster must not dial out until an operator
+            // enters a real upstream and enables the feed.
+            enabled: false,
             upstream_host: `caster.${network.slug}.example`,
             upstream_port: 2101,
             upstream_mountpoint: station.mountpoint,
