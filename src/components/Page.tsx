@@ -25,13 +25,13 @@ export function Page({
   return (
     <div className="flex flex-col gap-6">
       {!hideHeading && (
-        <header className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex flex-wrap items-end justify-between gap-4">
           <div className="min-w-0">
             <h1 className="text-2xl font-semibold tracking-tight text-ink">{title}</h1>
             {subtitle && <p className="mt-1 text-sm text-muted">{subtitle}</p>}
           </div>
           {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
-        </header>
+        </div>
       )}
       {children}
     </div>

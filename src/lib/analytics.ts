@@ -46,14 +46,14 @@ export function injectGtm(containerId: string | undefined, doc: Document = docum
     const script = doc.createElement('script');
     script.async = true;
     script.src = `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(containerId)}`;
-    script.onerror = () => console.error('GTM injection failed', containerId);
+    script.onerror = () => console.warn('GTM injection failed', containerId);
     const head = doc.head ?? doc.getElementsByTagName('head')[0];
     if (!head) throw new Error('no <head>');
     head.appendChild(script);
     injected = containerId;
     return true;
   } catch (error) {
-    console.error('GTM injection failed', error);
+    console.warn('GTM injection failed', error);
     return false;
   }
 }

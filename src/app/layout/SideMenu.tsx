@@ -9,7 +9,7 @@ import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { ProfileSwitcher } from './ProfileSwitcher';
-import { useLogout, useOpenLogin, useProfileType } from './shell-hooks';
+import { profileLabelKey, useLogout, useOpenLogin, useProfileType } from './shell-hooks';
 
 /** Credit-purchase box: logged in and not in the Admin profile (spec §2, §6). */
 function CreditsBox() {
@@ -209,7 +209,17 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
         } ${!isMobile && open ? 'w-sidemenu-open' : ''} ${collapsed ? 'w-sidemenu-closed' : ''}`}
       >
         <div className={`flex items-center gap-2 border-b border-line p-3 ${collapsed ? 'flex-col' : ''}`}>
-          <div className="min-w-0 flex-1">{collapsed ? <ProfileSwitcher compact /> : <ProfileSwitcher />}</div>
+          <div className="min-w-0 flex-1">
+            {user?.isAdmin ? (
+              <ProfileSwitcher compact={collapsed} />
+            ) : (
+              !collapsed && (
+                <p className="px-2 text-[11px] font-semibold tracking-widest text-subtle uppercase">
+                  {t(profileLabelKey(profile))}
+                </p>
+              )
+            )}
+          </div>
           {!isMobile && (
             <button
               type="button"
@@ -226,11 +236,6 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
         </div>
 
         <nav aria-label={t('layout.mainNavigation')} className="flex-1 overflow-y-auto overflow-x-hidden p-2.5">
-          {!collapsed && user?.isAdmin && (
-            <p className="mb-1.5 px-3 pt-1 text-[11px] font-semibold tracking-widest text-subtle uppercase">
-              {t(profile === 'Admin' ? 'navigation.admin' : 'navigation.personal')}
-            </p>
-          )}
           <MenuEntries
             entries={entries}
             collapsed={collapsed}

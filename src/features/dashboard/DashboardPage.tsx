@@ -30,7 +30,7 @@ function LoggedOutDashboard() {
       <section className="relative overflow-hidden rounded-3xl border border-line bg-panel px-6 py-10 md:px-10 md:py-14">
         <div
           aria-hidden="true"
-          className="pointer-events-none absolute -top-24 -right-24 size-80 rounded-full bg-accent/10 blur-3xl"
+          className="pointer-events-none absolute inset-0 [background:radial-gradient(600px_circle_at_100%_0%,rgb(var(--brand-primary-rgb)/0.10),transparent_60%)]"
         />
         <div
           aria-hidden="true"

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BRAND_KEYS, resolveBrand, UnknownBrandError } from '../../src/lib/brand/brands';
+import { brandCssVariables } from '../../src/lib/brand/index';
+
+describe('brands', () => {
+  it('selects the default brand when VITE_BRAND is unset or empty', () => {
+    expect(resolveBrand(undefined).key).toBe('default');
+    expect(resolveBrand('').key).toBe('default');
+  });
+
+  it('the default brand shows promotions, uses dark mode, links terms and has accent #4afc2d', () => {
+    const brand = resolveBrand('default');
+    expect(brand).toMatchObject({ showPromotionCTAs: true, isRebranded: false, darkModePrimaryColor: '#4afc2d' });
+    expect(brand.termsLink).toMatch(/^https:/);
+    expect(brand.gtmContainerId).toMatch(/^GTM-/);
+  });
+
+  it('ships a rebranded brand with its own logo and colours', () => {
+    const brand = resolveBrand('terraview');
+    expect(brand.isRebranded).toBe(true);
+    expect(brand.textLogo).toContain('/brands/terraview/');
+    expect(brand.darkModePrimaryColor).not.toBe('#4afc2d');
+    expect(brandCssVariables(brand)['--brand-primary']).toBe(brand.darkModePrimaryColor);
+  });
+
+  it('refuses an unknown key with an error listing the allowed keys', () => {
+    expect(() => resolveBrand('nope')).toThrow(UnknownBrandError);
+    expect(() => resolveBrand('nope')).toThrow(`Allowed values: ${BRAND_KEYS.join(', ')}.`);
+    expect(BRAND_KEYS).toEqual(['default', 'terraview']);
+  });
+});

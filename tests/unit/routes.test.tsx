@@ -1,0 +1,89 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { switchProfilePath } from '../../src/app/navigation';
+import { routes } from '../../src/app/routes';
+import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
+
+const server = setupServer(
+  http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
+  http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
+  http.get('*/api/user', () => HttpResponse.json({ teams: [], isAdmin: false })),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  setViewportWidth(1440);
+});
+
+describe('route trees', () => {
+  it.each(['/nowhere', '/map', '/credits', '/admin/users', '/'])(
+    'sends a logged-out visitor from %s to /dashboard',
+    async (path) => {
+      const { router } = renderRoutes(routes, { path, auth: undefined });
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    },
+  );
+
+  it('shows a spinner while authentication loads', async () => {
+    renderRoutes(routes, { path: '/dashboard', auth: 'loading' });
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
+  });
+
+  it('shows the Restricted Access panel to a non-admin on an admin route', async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, { path: '/admin/users', auth: fakeUser({ isAdmin: false }) });
+    expect(await screen.findByRole('heading', { name: 'Restricted Access' })).toBeInTheDocument();
+    expect(screen.getByText('You do not have the permissions to view this page.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Back to Dashboard' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('sends unknown admin paths to /admin/map and unknown personal paths to /dashboard', async () => {
+    const admin = renderRoutes(routes, { path: '/admin/nope/deeper', auth: fakeUser({ isAdmin: true }) });
+    await waitFor(() => expect(admin.router.state.location.pathname).toBe('/admin/map'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Network map' })).toBeInTheDocument();
+    admin.unmount();
+    const personal = renderRoutes(routes, { path: '/nope', auth: fakeUser() });
+    await waitFor(() => expect(personal.router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('routes /login to a page when no login modal is mounted, and logged-in users to /dashboard', async () => {
+    const out = renderRoutes(routes, { path: '/login', auth: undefined });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    out.unmount();
+    const inn = renderRoutes(routes, { path: '/register', auth: fakeUser() });
+    await waitFor(() => expect(inn.router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('the switcher keeps the page name', () => {
+    expect(switchProfilePath('/admin/map')).toBe('/map');
+    expect(switchProfilePath('/map')).toBe('/admin/map');
+    expect(switchProfilePath('/subscriptions')).toBe('/admin/subscriptions');
+    expect(switchProfilePath('/admin/settings/payments')).toBe('/settings/payments');
+  });
+
+  it('header: logo to /, network coverage to /marketplace, token balance and profile link when logged in', async () => {
+    renderRoutes(routes, { path: '/dashboard', auth: fakeUser() });
+    const header = await screen.findByRole('banner');
+    expect(header.querySelector('a[href="/"]')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Network coverage' })[0]).toHaveAttribute('href', '/marketplace');
+    expect(await within(header).findByText('1,250')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Your account' })).toHaveAttribute('href', '/settings');
+    expect(within(header).getByTestId('default-avatar')).toBeInTheDocument();
+  });
+
+  it('the hamburger menu shows RTK User for a user without a name, the e-mail, Need Help? and Log out', async () => {
+    setViewportWidth(375);
+    const user = userEvent.setup();
+    renderRoutes(routes, { path: '/dashboard', auth: fakeUser({ username: '' }) });
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    expect(screen.getByTestId('mobile-username')).toHaveTextContent('RTK User');
+    expect(screen.getAllByText('ada@example.test').length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: /Need Help\?/ })).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+  });
+});

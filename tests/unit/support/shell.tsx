@@ -1,0 +1,61 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import i18n from 'i18next';
+import type { ReactNode } from 'react';
+import { initReactI18next } from 'react-i18next';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import en from '../../../public/locales/en/common.json';
+import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
+
+/** i18next with the real English strings, synchronously (no HTTP backend in unit tests). */
+export function initTestI18n() {
+  if (i18n.isInitialized) return i18n;
+  void i18n.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: { en: { common: en } },
+    defaultNS: 'common',
+    interpolation: { escapeValue: false, defaultVariables: { product: 'Meridian RTK' } },
+  });
+  return i18n;
+}
+
+export function fakeUser(overrides: Partial<LoggedInUser> = {}): LoggedInUser {
+  return {
+    uid: 'u1',
+    username: 'Ada Surveyor',
+    email: 'ada@example.test',
+    teams: [],
+    isAdmin: false,
+    refetch: async () => undefined,
+    getToken: async () => 'token',
+    logout: async () => undefined,
+    ...overrides,
+  };
+}
+
+export function Wrapper({ auth, children }: { auth: AuthState; children: ReactNode }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return (
+    <QueryClientProvider client={client}>
+      <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+/** Renders route objects in a memory router under the given auth state. */
+export function renderRoutes(routes: RouteObject[], { path = '/', auth }: { path?: string; auth: AuthState }) {
+  initTestI18n();
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <Wrapper auth={auth}>
+      <RouterProvider router={router} />
+    </Wrapper>,
+  );
+  return { ...result, router };
+}
+
+export function setViewportWidth(width: number) {
+  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+  window.dispatchEvent(new Event('resize'));
+}
