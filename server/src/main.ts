@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
   const applied = await migrate(handle.db);
-  const demoAccounts = config.SEED_DEMO ? await seedDemo(handle.db, config.FIREBASE_PROJECT_ID) : [];
+  const demoAccounts = config.SEED_DEMO
+    ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey: config.FEED_SECRET_KEY })
+    : [];
   const closers: Array<() => Promise<void>> = [];
 
   if (config.SERVICES.includes('api')) {

@@ -1,6 +1,8 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import type { Database } from '../db/client.ts';
+import { seedDemoProducts } from '../modules/billing/billing.seed.ts';
+import { seedDemoCatalogue } from '../modules/catalogue/catalogue.seed.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 
 export const DEMO_ACCOUNTS = [
@@ -9,10 +11,14 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 /**
- * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows.
- * Only ever run against the emulator; main.ts refuses it otherwise.
+ * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows, the
+ * network catalogue and the products. Only ever run against the emulator; the config refuses it otherwise.
  */
-export async function seedDemo(db: Database, projectId: string): Promise<typeof DEMO_ACCOUNTS> {
+export async function seedDemo(
+  db: Database,
+  options: { projectId: string; feedSecretKey: string },
+): Promise<typeof DEMO_ACCOUNTS> {
+  const { projectId } = options;
   const app =
     getApps().find((a) => a.name === `${projectId}-seed`) ?? initializeApp({ projectId }, `${projectId}-seed`);
   const auth = getAuth(app);
@@ -25,5 +31,7 @@ export async function seedDemo(db: Database, projectId: string): Promise<typeof 
     const row = await users.upsertFromIdentity({ uid: record.uid, email: account.email, name: account.displayName });
     if (account.isAdmin) await users.setAdmin(row.id, true);
   }
+  await seedDemoCatalogue(db, { feedSecretKey: options.feedSecretKey });
+  await seedDemoProducts(db);
   return DEMO_ACCOUNTS;
 }
