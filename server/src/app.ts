@@ -14,12 +14,14 @@ import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
-import { type BillingOptions, createBillingModule } from './modules/billing/index.ts';
+import { createBillingRepo } from './modules/billing/billing.repo.ts';
+import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
+import { createNtripAccountsModule, type NtripAccountsOptions } from './modules/ntrip-accounts/index.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
@@ -37,6 +39,8 @@ export interface AppDeps {
   feedSecretKey?: string;
   /** Payment provider and its settings; the offline sandbox when omitted. */
   billing?: BillingOptions;
+  /** NTRIP accounts: the caster side's access-change listener and live connection counts (both optional). */
+  ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'>;
 }
 
 export const API_PREFIX = '/api';
@@ -72,6 +76,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const users = createUsersRepo(deps.db);
   registerAuth(app, { verifier: deps.verifier, users });
   const billing = createBillingModule(deps.db, deps.billing);
+  const ntripAccounts = createNtripAccountsModule(deps.db, {
+    ledger: createTokenLedger({ repo: createBillingRepo(deps.db) }),
+    ...deps.ntripAccounts,
+  });
 
   await app.register(
     async (api) => {
@@ -89,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(billing.routes({ orgMember: (actor, orgId) => organizations.get(actor, orgId) }));
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));
+      await api.register(ntripAccounts.routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

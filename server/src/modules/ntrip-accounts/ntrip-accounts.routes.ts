@@ -1,0 +1,168 @@
+import {
+  accountGrantSchema,
+  accountMountpointListSchema,
+  adminNtripAccountPageSchema,
+  adminNtripAccountQuerySchema,
+  adminNtripAccountSchema,
+  adminUpdateNtripAccountBodySchema,
+  createNtripAccountBodySchema,
+  manualGrantBodySchema,
+  ntripAccountListSchema,
+  ntripAccountParamsSchema,
+  ntripAccountSchema,
+  ntripAccountWithPasswordSchema,
+  ntripSessionPageSchema,
+  pageQuerySchema,
+  tokenActivationBodySchema,
+  tokenActivationSchema,
+  updateNtripAccountBodySchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf } from '../../http/auth.ts';
+import type { NtripAccountsService } from './ntrip-accounts.service.ts';
+
+const tags = ['ntrip-accounts'];
+const user = { auth: 'user' } as const;
+const admin = { auth: 'admin' } as const;
+
+/** The NTRIP account calls: parse, authorise (auth level here, ownership in the service), call. */
+export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/ntrip-accounts',
+      { config: user, schema: { tags, response: { 200: ntripAccountListSchema } } },
+      async (request) => ({ items: await service.list(actorOf(request)) }),
+    );
+
+    app.post(
+      '/ntrip-accounts',
+      {
+        config: user,
+        schema: { tags, body: createNtripAccountBodySchema, response: { 201: ntripAccountWithPasswordSchema } },
+      },
+      async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body.label)),
+    );
+
+    app.get(
+      '/ntrip-accounts/:id',
+      { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountSchema } } },
+      async (request) => service.get(actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/ntrip-accounts/:id',
+      {
+        config: user,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          body: updateNtripAccountBodySchema,
+          response: { 200: ntripAccountSchema },
+        },
+      },
+      async (request) => service.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/ntrip-accounts/:id/password',
+      {
+        config: user,
+        schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountWithPasswordSchema } },
+      },
+      async (request) => service.regeneratePassword(actorOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/ntrip-accounts/:id',
+      { config: user, schema: { tags, params: ntripAccountParamsSchema } },
+      async (request, reply) => {
+        await service.remove(actorOf(request), request.params.id);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/ntrip-accounts/:id/mountpoints',
+      {
+        config: user,
+        schema: { tags, params: ntripAccountParamsSchema, response: { 200: accountMountpointListSchema } },
+      },
+      async (request) => ({ items: await service.mountpoints(actorOf(request), request.params.id) }),
+    );
+
+    app.get(
+      '/ntrip-accounts/:id/sessions',
+      {
+        config: user,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          querystring: pageQuerySchema,
+          response: { 200: ntripSessionPageSchema },
+        },
+      },
+      async (request) =>
+        service.sessions(actorOf(request), request.params.id, request.query.page, request.query.pageSize),
+    );
+
+    app.get(
+      '/ntrip-accounts/:id/sessions.csv',
+      { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: z.string() } } },
+      async (request, reply) => {
+        const { filename, body } = await service.sessionsCsv(actorOf(request), request.params.id);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .header('cache-control', 'no-store')
+          .send(body);
+      },
+    );
+
+    // Spec §7: activates tokens (spec §3 token activation).
+    app.post(
+      '/tokens',
+      { config: user, schema: { tags, body: tokenActivationBodySchema, response: { 201: tokenActivationSchema } } },
+      async (request, reply) => reply.status(201).send(await service.activate(actorOf(request), request.body)),
+    );
+
+    // --- admin ---
+    app.get(
+      '/admin/ntrip-accounts',
+      {
+        config: admin,
+        schema: { tags, querystring: adminNtripAccountQuerySchema, response: { 200: adminNtripAccountPageSchema } },
+      },
+      async (request) => service.adminList(actorOf(request), request.query),
+    );
+
+    app.patch(
+      '/admin/ntrip-accounts/:id',
+      {
+        config: admin,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          body: adminUpdateNtripAccountBodySchema,
+          response: { 200: adminNtripAccountSchema },
+        },
+      },
+      async (request) => service.adminSetEnabled(actorOf(request), request.params.id, request.body.enabled),
+    );
+
+    app.post(
+      '/admin/ntrip-accounts/:id/grants',
+      {
+        config: admin,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          body: manualGrantBodySchema,
+          response: { 201: accountGrantSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.adminGrant(actorOf(request), request.params.id, request.body)),
+    );
+  };
+}

@@ -1,0 +1,418 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AccountGrant,
+  type AccountMountpoint,
+  type AdminNtripAccount,
+  type AdminNtripAccountPage,
+  activationPrice,
+  MAX_NTRIP_ACCOUNTS_PER_USER,
+  type NtripAccount,
+  type NtripAccountWithPassword,
+  type NtripSession,
+  type NtripSessionPage,
+  nearMountpoint,
+  SESSION_CSV_COLUMNS,
+  type TokenActivation,
+} from '@portal/contract';
+import type { Database } from '../../db/client.ts';
+import type { Actor } from '../../http/auth.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { generatePassword, generateUsername, hashAccountPassword } from './ntrip-accounts.credentials.ts';
+import {
+  accountStatus,
+  activationWindow,
+  canActivateNetwork,
+  canAdministerAccounts,
+  canManageAccount,
+} from './ntrip-accounts.policy.ts';
+import type { AccountRow, GrantRow, NtripAccountsRepo, SessionRow } from './ntrip-accounts.repo.ts';
+
+/** The token ledger as this module uses it: billing's `TokenLedger.spend`, inside our transaction. */
+export interface TokenSpender {
+  spend(
+    entry: { userId: string; amount: number; referenceId: string; note?: string },
+    trx: Database,
+  ): Promise<{
+    balance: number;
+  }>;
+}
+
+/**
+ * Tells the caster side that what an account may do has changed, after the change is committed: the ntrip
+ * module drops its cached authorisation decisions and the caster ends connections that are no longer allowed.
+ */
+export interface AccessChangeListener {
+  accessChanged(change: { accountId: string; ownerUserId: string; reason: AccessChangeReason }): void | Promise<void>;
+}
+export type AccessChangeReason = 'disabled' | 'enabled' | 'password' | 'deleted' | 'grant';
+
+/** How many rovers are logged in with each account now (the running caster); absent accounts have none. */
+export interface LiveConnections {
+  connectionsByAccount(accountIds: string[]): Map<string, number> | Promise<Map<string, number>>;
+}
+
+export interface NtripAccountsServiceDeps {
+  repo: NtripAccountsRepo;
+  ledger: TokenSpender;
+  access?: AccessChangeListener;
+  live?: LiveConnections;
+  clock?: () => Date;
+}
+
+const CSV_ROW_LIMIT = 100_000;
+
+export type NtripAccountsService = ReturnType<typeof createNtripAccountsService>;
+
+function toGrant(row: GrantRow): AccountGrant {
+  return {
+    id: row.id,
+    networkId: row.network_id,
+    networkSlug: row.network_slug,
+    networkName: row.network_name,
+    validFrom: new Date(row.valid_from).toISOString(),
+    validUntil: new Date(row.valid_until).toISOString(),
+    source: row.source,
+    allAccounts: row.account_id === null,
+  };
+}
+
+function toSession(row: SessionRow, now: Date): NtripSession {
+  const started = new Date(row.started_at);
+  const ended = row.ended_at ? new Date(row.ended_at) : null;
+  const hasPosition = row.last_gga_lat !== null && row.last_gga_lon !== null;
+  return {
+    id: row.id,
+    mountpoint: row.mountpoint,
+    remoteAddress: row.remote_address ?? '',
+    startedAt: started.toISOString(),
+    endedAt: ended?.toISOString() ?? null,
+    durationSeconds: Math.max(0, Math.round(((ended ?? now).getTime() - started.getTime()) / 1000)),
+    bytesSent: Number(row.bytes_sent),
+    endReason: row.end_reason,
+    lastPosition: hasPosition ? { latitude: Number(row.last_gga_lat), longitude: Number(row.last_gga_lon) } : null,
+  };
+}
+
+function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  // Quote what needs it, and defuse spreadsheet formulas.
+  const safe = /^[=+\-@\t\r]/.test(text) && typeof value === 'string' ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
+  const { repo, ledger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  const notify = async (account: AccountRow, reason: AccessChangeReason) => {
+    try {
+      await deps.access?.accessChanged({ accountId: account.id, ownerUserId: account.owner_user_id, reason });
+    } catch {
+      // The decision cache also expires on its own; a failed notification must not fail the user's change.
+    }
+  };
+
+  async function present(rows: AccountRow[]): Promise<NtripAccount[]> {
+    const now = clock();
+    const ids = rows.map((r) => r.id);
+    const [grants, lastSeen, live] = await Promise.all([
+      repo.openGrants(rows, now),
+      repo.lastSeen(ids),
+      deps.live ? deps.live.connectionsByAccount(ids) : new Map<string, number>(),
+    ]);
+    return rows.map((row) => {
+      const own = grants
+        .filter((g) => g.account_id === row.id || (g.account_id === null && g.owner_user_id === row.owner_user_id))
+        .map(toGrant);
+      return {
+        id: row.id,
+        label: row.label,
+        username: row.username,
+        enabled: row.enabled,
+        status: accountStatus(row.enabled, own, now),
+        maxConnections: row.max_connections,
+        grants: own,
+        connectedNow: live.get(row.id) ?? 0,
+        lastSeenAt: lastSeen.get(row.id)?.toISOString() ?? null,
+        createdAt: new Date(row.created_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      };
+    });
+  }
+
+  async function presentOne(row: AccountRow): Promise<NtripAccount> {
+    const [account] = await present([row]);
+    if (!account) throw new Error('account not presented');
+    return account;
+  }
+
+  /** The caller's own live account, or 404 (another user's account is indistinguishable from none). */
+  async function own(actor: Actor, id: string, trx?: Database, lock = false): Promise<AccountRow> {
+    const row = await repo.find(id, trx, lock);
+    if (!row || !canManageAccount(actor, row)) throw notFound('NTRIP account');
+    return row;
+  }
+
+  async function insertWithFreshUsername(ownerUserId: string, label: string, passwordHash: string) {
+    for (let attempt = 0; ; attempt++) {
+      const username = generateUsername();
+      if (await repo.usernameExists(username)) continue;
+      try {
+        return await repo.insert({ ownerUserId, username, passwordHash, label });
+      } catch (err) {
+        // A concurrent insert took the name between the check and the insert.
+        if (attempt >= 5 || (err as { code?: string }).code !== '23505') throw err;
+      }
+    }
+  }
+
+  async function grantDays(
+    account: AccountRow,
+    networkId: string,
+    days: number,
+    source: 'tokens' | 'manual',
+    trx: Database,
+  ): Promise<{ grantId: string; from: Date; until: Date }> {
+    const now = clock();
+    const current = source === 'tokens' ? await repo.activationEnd(account.id, networkId, now, trx) : null;
+    const { from, until } = activationWindow(now, current, days);
+    const grantId = randomUUID();
+    await repo.insertGrant(
+      {
+        id: grantId,
+        accountId: account.id,
+        ownerUserId: account.owner_user_id,
+        networkId,
+        validFrom: from,
+        validUntil: until,
+        source,
+        referenceId: grantId,
+      },
+      trx,
+    );
+    return { grantId, from, until };
+  }
+
+  async function grantOf(account: AccountRow, grantId: string): Promise<AccountGrant> {
+    const grants = await repo.openGrants([account], new Date(0));
+    const grant = grants.find((g) => g.id === grantId);
+    if (!grant) throw new Error('grant not found after insert');
+    return toGrant(grant);
+  }
+
+  return {
+    async list(actor: Actor): Promise<NtripAccount[]> {
+      return present(await repo.listByOwner(actor.userId));
+    },
+
+    async get(actor: Actor, id: string): Promise<NtripAccount> {
+      return presentOne(await own(actor, id));
+    },
+
+    async create(actor: Actor, label: string): Promise<NtripAccountWithPassword> {
+      if ((await repo.countByOwner(actor.userId)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
+        throw conflict('account_limit_reached', `You can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`);
+      }
+      const password = generatePassword();
+      const row = await insertWithFreshUsername(actor.userId, label, await hashAccountPassword(password));
+      return { account: await presentOne(row), password };
+    },
+
+    async update(actor: Actor, id: string, changes: { label?: string; enabled?: boolean }): Promise<NtripAccount> {
+      const before = await own(actor, id);
+      const row = await repo.update(id, changes, clock());
+      if (!row) throw notFound('NTRIP account');
+      if (changes.enabled !== undefined && changes.enabled !== before.enabled) {
+        await notify(row, changes.enabled ? 'enabled' : 'disabled');
+      }
+      return presentOne(row);
+    },
+
+    async regeneratePassword(actor: Actor, id: string): Promise<NtripAccountWithPassword> {
+      await own(actor, id);
+      const password = generatePassword();
+      const row = await repo.update(id, { passwordHash: await hashAccountPassword(password) }, clock());
+      if (!row) throw notFound('NTRIP account');
+      await notify(row, 'password');
+      return { account: await presentOne(row), password };
+    },
+
+    /** Soft delete: the row stays for the connection log; its own grants end; open connections are closed. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      const row = await repo.transaction(async (trx) => {
+        const account = await own(actor, id, trx, true);
+        const now = clock();
+        await repo.endGrantsOfAccount(id, now, trx);
+        await repo.softDelete(id, now, trx);
+        return account;
+      });
+      await notify(row, 'deleted');
+    },
+
+    async mountpoints(actor: Actor, id: string): Promise<AccountMountpoint[]> {
+      const account = await own(actor, id);
+      const now = clock();
+      const grants = (await repo.openGrants([account], now)).filter(
+        (g) => new Date(g.valid_from) <= now && new Date(g.valid_until) > now,
+      );
+      const networks = new Map<string, GrantRow>();
+      for (const g of grants) if (!networks.has(g.network_id)) networks.set(g.network_id, g);
+      const stations = await repo.stationsOf([...networks.keys()]);
+      const items: AccountMountpoint[] = [];
+      for (const net of [...networks.values()].sort((a, b) => a.network_name.localeCompare(b.network_name))) {
+        const own = stations.filter((s) => s.network_id === net.network_id);
+        items.push({
+          mountpoint: nearMountpoint(net.network_slug),
+          kind: 'near',
+          networkSlug: net.network_slug,
+          networkName: net.network_name,
+          identifier: '',
+          online: own.some((s) => s.status === 'online'),
+        });
+        for (const s of own) {
+          items.push({
+            mountpoint: s.mountpoint,
+            kind: 'station',
+            networkSlug: net.network_slug,
+            networkName: net.network_name,
+            identifier: s.identifier,
+            online: s.status === 'online',
+          });
+        }
+      }
+      return items;
+    },
+
+    /**
+     * Spec §7 `POST /tokens`: spends price per day × days from the ledger and writes the grant in one transaction.
+     * The account row is locked first (then billing locks the balance row), so concurrent activations of one
+     * account extend one after another and concurrent spends of one balance never overspend.
+     */
+    async activate(
+      actor: Actor,
+      body: { accountId: string; feedNetworkId: string; days: number },
+    ): Promise<TokenActivation> {
+      const result = await repo.transaction(async (trx) => {
+        const account = await own(actor, body.accountId, trx, true);
+        const network = await repo.network(body.feedNetworkId, trx);
+        if (!network) throw notFound('Network');
+        if (!canActivateNetwork(network)) {
+          throw conflict('network_not_activatable', 'This network cannot be activated with tokens.');
+        }
+        const price = activationPrice(network.token_price_per_day, body.days);
+        const { grantId } = await grantDays(account, network.id, body.days, 'tokens', trx);
+        let balance: number;
+        try {
+          ({ balance } = await ledger.spend(
+            {
+              userId: actor.userId,
+              amount: price,
+              referenceId: grantId,
+              note: `${body.days} day${body.days === 1 ? '' : 's'} of ${network.name} for ${account.username}`,
+            },
+            trx,
+          ));
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'insufficient_tokens') {
+            const available = Number(/(\d+) available/.exec(err.message)?.[1] ?? 0);
+            throw new AppError(402, 'insufficient_tokens', err.message, undefined, {
+              needed: price,
+              balance: available,
+            });
+          }
+          throw err;
+        }
+        return { account, grantId, price, balance };
+      });
+      await notify(result.account, 'grant');
+      return {
+        grant: await grantOf(result.account, result.grantId),
+        tokensSpent: result.price,
+        tokenAmount: result.balance,
+      };
+    },
+
+    async sessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
+      const account = await own(actor, id);
+      const now = clock();
+      const [rows, total] = await Promise.all([
+        repo.sessions(account.id, pageSize, (page - 1) * pageSize),
+        repo.countSessions(account.id),
+      ]);
+      return { items: rows.map((r) => toSession(r, now)), page, pageSize, total };
+    },
+
+    async sessionsCsv(actor: Actor, id: string): Promise<{ filename: string; body: string }> {
+      const account = await own(actor, id);
+      const now = clock();
+      const rows = await repo.sessions(account.id, CSV_ROW_LIMIT, 0);
+      const lines = [SESSION_CSV_COLUMNS.join(',')];
+      for (const row of rows) {
+        const s = toSession(row, now);
+        lines.push(
+          [
+            s.startedAt,
+            s.endedAt,
+            s.durationSeconds,
+            s.mountpoint,
+            s.bytesSent,
+            s.endReason,
+            s.lastPosition?.latitude ?? null,
+            s.lastPosition?.longitude ?? null,
+            s.remoteAddress,
+          ]
+            .map(csvCell)
+            .join(','),
+        );
+      }
+      return { filename: `ntrip-sessions-${account.username}.csv`, body: `${lines.join('\r\n')}\r\n` };
+    },
+
+    // --- admin ---
+
+    async adminList(
+      actor: Actor,
+      query: { search?: string; page: number; pageSize: number },
+    ): Promise<AdminNtripAccountPage> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const { rows, total } = await repo.adminSearch(
+        query.search || undefined,
+        query.pageSize,
+        (query.page - 1) * query.pageSize,
+      );
+      const presented = await present(rows);
+      const items: AdminNtripAccount[] = presented.map((a, i) => ({
+        ...a,
+        ownerUserId: rows[i]?.owner_user_id ?? '',
+        ownerEmail: rows[i]?.owner_email ?? null,
+      }));
+      return { items, total, page: query.page, pageSize: query.pageSize };
+    },
+
+    async adminSetEnabled(actor: Actor, id: string, enabled: boolean): Promise<AdminNtripAccount> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const before = await repo.findWithOwner(id);
+      if (!before) throw notFound('NTRIP account');
+      const row = await repo.update(id, { enabled }, clock());
+      if (!row) throw notFound('NTRIP account');
+      if (before.enabled !== enabled) await notify(row, enabled ? 'enabled' : 'disabled');
+      return { ...(await presentOne(row)), ownerUserId: before.owner_user_id, ownerEmail: before.owner_email };
+    },
+
+    /** A support case: access to a network for some days, from now, without spending tokens. */
+    async adminGrant(actor: Actor, id: string, body: { networkId: string; days: number }): Promise<AccountGrant> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const { account, grantId } = await repo.transaction(async (trx) => {
+        const account = await repo.find(id, trx, true);
+        if (!account) throw notFound('NTRIP account');
+        const network = await repo.network(body.networkId, trx);
+        if (!network) throw notFound('Network');
+        const { grantId } = await grantDays(account, network.id, body.days, 'manual', trx);
+        return { account, grantId };
+      });
+      await notify(account, 'grant');
+      return grantOf(account, grantId);
+    },
+  };
+}

@@ -1,0 +1,418 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessChangeReason } from '../../src/modules/ntrip-accounts/index.ts';
+import { verifyAccountPassword } from '../../src/modules/ntrip-accounts/ntrip-accounts.credentials.ts';
+import { testDatabaseKind } from '../support/database.ts';
+import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
+import {
+  activate,
+  balanceOf,
+  createAccount,
+  createNetwork,
+  createStation,
+  ensureNtripTables,
+  grantRows,
+  grantTokens,
+  ledgerRows,
+} from './support.ts';
+
+describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  let admin: TestUser;
+  let network: { id: string; slug: string };
+  const changes: Array<{ accountId: string; reason: AccessChangeReason }> = [];
+  const live = new Map<string, number>();
+
+  beforeAll(async () => {
+    t = await buildTestApp({
+      ntripAccounts: {
+        access: { accessChanged: (c) => void changes.push({ accountId: c.accountId, reason: c.reason }) },
+        live: {
+          connectionsByAccount: (ids) => new Map(ids.filter((id) => live.has(id)).map((id) => [id, live.get(id) ?? 0])),
+        },
+      },
+    });
+    await ensureNtripTables(t.db);
+    admin = await t.buildAdmin();
+    network = await createNetwork(t.db, { price: 10 });
+  });
+  afterAll(() => t.close());
+
+  it('creates an account with a generated username and a strong password returned once; only a hash is kept', async () => {
+    const user = await t.buildUser();
+    const { account, password } = await createAccount(t, user, '  Tractor 7  ');
+    expect(account).toMatchObject({
+      label: 'Tractor 7',
+      enabled: true,
+      status: 'no_access',
+      connectedNow: 0,
+      grants: [],
+    });
+    expect(account.username).toMatch(/^rtk-[a-z0-9]{8}$/);
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    const stored = await sql<{ password_hash: string }>`
+      SELECT password_hash FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db);
+    const hash = stored.rows[0]?.password_hash ?? '';
+    expect(hash).not.toContain(password);
+    expect(await verifyAccountPassword(password, hash)).toBe(true);
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/ntrip-accounts', headers: user.headers });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(password);
+    expect(list.json().items).toHaveLength(1);
+  });
+
+  it('validates the label and needs a login', async () => {
+    const user = await t.buildUser();
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/ntrip-accounts',
+      headers: user.headers,
+      payload: { label: ' ' },
+    });
+    expect(empty.statusCode).toBe(400);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/ntrip-accounts' });
+    expect(anonymous.statusCode).toBe(401);
+    const anonymousTokens = await t.app.inject({ method: 'POST', url: '/api/tokens', payload: {} });
+    expect(anonymousTokens.statusCode).toBe(401);
+  });
+
+  it('renames, disables, enables and regenerates the password, telling the caster side', async () => {
+    const user = await t.buildUser();
+    const { account, password } = await createAccount(t, user);
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+      payload: { label: 'Drone' },
+    });
+    expect(renamed.json()).toMatchObject({ label: 'Drone', enabled: true });
+    const disabled = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+      payload: { enabled: false },
+    });
+    expect(disabled.json()).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(changes).toContainEqual({ accountId: account.id, reason: 'disabled' });
+
+    const regenerated = await t.app.inject({
+      method: 'POST',
+      url: `/api/ntrip-accounts/${account.id}/password`,
+      headers: user.headers,
+    });
+    expect(regenerated.statusCode).toBe(200);
+    const next = regenerated.json().password as string;
+    expect(next).not.toBe(password);
+    const stored = await sql<{ password_hash: string }>`
+      SELECT password_hash FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db);
+    expect(await verifyAccountPassword(next, stored.rows[0]?.password_hash ?? '')).toBe(true);
+    expect(await verifyAccountPassword(password, stored.rows[0]?.password_hash ?? '')).toBe(false);
+    expect(changes).toContainEqual({ accountId: account.id, reason: 'password' });
+  });
+
+  it('one user cannot see, change, delete or activate tokens on another user’s account', async () => {
+    const owner = await t.buildUser();
+    const other = await t.buildUser();
+    await grantTokens(t, admin, other, 100);
+    const { account } = await createAccount(t, owner);
+    const base = `/api/ntrip-accounts/${account.id}`;
+    const attempts = [
+      { method: 'GET', url: base },
+      { method: 'PATCH', url: base, payload: { label: 'mine now' } },
+      { method: 'PATCH', url: base, payload: { enabled: false } },
+      { method: 'POST', url: `${base}/password` },
+      { method: 'DELETE', url: base },
+      { method: 'GET', url: `${base}/mountpoints` },
+      { method: 'GET', url: `${base}/sessions` },
+      { method: 'GET', url: `${base}/sessions.csv` },
+    ] as const;
+    for (const a of attempts) {
+      const res = await t.app.inject({ ...a, headers: other.headers });
+      expect(res.statusCode, `${a.method} ${a.url}`).toBe(404);
+    }
+    const list = await t.app.inject({ method: 'GET', url: '/api/ntrip-accounts', headers: other.headers });
+    expect(list.json().items).toEqual([]);
+
+    const activation = await activate(t, other, account.id, network.id);
+    expect(activation.statusCode).toBe(404);
+    expect(await balanceOf(t, other)).toBe(100);
+    expect(await grantRows(t.db, account.id)).toEqual([]);
+
+    const mine = await t.app.inject({ method: 'GET', url: base, headers: owner.headers });
+    expect(mine.json()).toMatchObject({ label: 'Rover 1', enabled: true });
+  });
+
+  it('activation spends price per day × days and writes the grant; an extension starts where the current one ends', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const { account } = await createAccount(t, user);
+    const first = await activate(t, user, account.id, network.id, 3);
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({
+      tokensSpent: 30,
+      tokenAmount: 70,
+      grant: { networkId: network.id, source: 'tokens' },
+    });
+    const second = await activate(t, user, account.id, network.id, 2);
+    expect(second.statusCode).toBe(201);
+    expect(second.json().tokenAmount).toBe(50);
+    const grants = await grantRows(t.db, account.id);
+    expect(grants).toHaveLength(2);
+    const [a, b] = grants;
+    expect(new Date(b?.valid_from ?? 0).getTime()).toBe(new Date(a?.valid_until ?? 0).getTime());
+    expect(new Date(b?.valid_until ?? 0).getTime() - new Date(a?.valid_from ?? 0).getTime()).toBe(5 * 86_400_000);
+
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+    });
+    expect(listed.json()).toMatchObject({ status: 'active' });
+    expect(listed.json().grants).toHaveLength(2);
+    expect(changes).toContainEqual({ accountId: account.id, reason: 'grant' });
+    expect(await ledgerRows(t.db, user.userId)).toEqual([
+      { kind: 'admin_grant', delta: 100, balance_after: 100 },
+      { kind: 'activation_spend', delta: -30, balance_after: 70 },
+      { kind: 'activation_spend', delta: -20, balance_after: 50 },
+    ]);
+  });
+
+  it('activation with too few tokens answers 402 insufficient_tokens and changes nothing', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 15);
+    const { account } = await createAccount(t, user);
+    const res = await activate(t, user, account.id, network.id, 2);
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({ code: 'insufficient_tokens', needed: 20, balance: 15 });
+    expect(await balanceOf(t, user)).toBe(15);
+    expect(await grantRows(t.db, account.id)).toEqual([]);
+    expect(await ledgerRows(t.db, user.userId)).toHaveLength(1);
+
+    const none = await t.buildUser();
+    const { account: empty } = await createAccount(t, none);
+    const broke = await activate(t, none, empty.id, network.id, 1);
+    expect(broke.statusCode).toBe(402);
+    expect(await grantRows(t.db, empty.id)).toEqual([]);
+  });
+
+  it('refuses unknown, retired and free networks', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const { account } = await createAccount(t, user);
+    const retired = await createNetwork(t.db, { status: 'retired' });
+    const free = await createNetwork(t.db, { price: 0 });
+    expect((await activate(t, user, account.id, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await activate(t, user, account.id, retired.id)).json()).toMatchObject({ code: 'network_not_activatable' });
+    expect((await activate(t, user, account.id, free.id)).statusCode).toBe(409);
+    expect((await activate(t, user, account.id, network.id, 0)).statusCode).toBe(400);
+    expect(await balanceOf(t, user)).toBe(100);
+  });
+
+  it('20 concurrent activations on one balance never overspend', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const accounts = [await createAccount(t, user, 'A'), await createAccount(t, user, 'B')];
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => activate(t, user, accounts[i % 2]?.account.id ?? '', network.id, 1)),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(codes.filter((c) => c === 402)).toHaveLength(10);
+    expect(await balanceOf(t, user)).toBe(0);
+    const ledger = await ledgerRows(t.db, user.userId);
+    expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(0);
+    expect(ledger.every((e) => e.balance_after >= 0)).toBe(true);
+    for (const { account } of accounts) {
+      const grants = await grantRows(t.db, account.id);
+      expect(grants).toHaveLength(5);
+      // Each account's activations chain one after another without overlap.
+      for (let i = 1; i < grants.length; i++) {
+        expect(new Date(grants[i]?.valid_from ?? 0).getTime()).toBe(
+          new Date(grants[i - 1]?.valid_until ?? 0).getTime(),
+        );
+      }
+    }
+  });
+
+  it('deleting an account ends its grants, hides it and closes its connections through the caster side', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const { account } = await createAccount(t, user);
+    const { account: kept } = await createAccount(t, user, 'Kept');
+    await activate(t, user, account.id, network.id, 2);
+    await activate(t, user, kept.id, network.id, 1);
+
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(changes).toContainEqual({ accountId: account.id, reason: 'deleted' });
+    const grants = await grantRows(t.db, account.id);
+    expect(grants.every((g) => g.ended_at !== null)).toBe(true);
+    expect((await grantRows(t.db, kept.id)).every((g) => g.ended_at === null)).toBe(true);
+    const row = await sql<{ enabled: boolean; deleted_at: Date | null }>`
+      SELECT enabled, deleted_at FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db);
+    expect(row.rows[0]).toMatchObject({ enabled: false });
+    expect(row.rows[0]?.deleted_at).not.toBeNull();
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/ntrip-accounts', headers: user.headers });
+    expect(list.json().items.map((a: { id: string }) => a.id)).toEqual([kept.id]);
+    expect((await activate(t, user, account.id, network.id)).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/ntrip-accounts/${account.id}`, headers: user.headers }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('lists the mountpoints an account may use, the nearest-station mountpoint of each network first', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const net = await createNetwork(t.db);
+    await createStation(t.db, net.id, `ZB${net.slug.slice(-4)}`);
+    await createStation(t.db, net.id, `AA${net.slug.slice(-4)}`);
+    const { account } = await createAccount(t, user);
+    const before = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}/mountpoints`,
+      headers: user.headers,
+    });
+    expect(before.json().items).toEqual([]);
+    await activate(t, user, account.id, net.id, 1);
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}/mountpoints`,
+      headers: user.headers,
+    });
+    expect(after.json().items.map((m: { mountpoint: string }) => m.mountpoint)).toEqual([
+      `${net.slug.toUpperCase()}_NEAR`,
+      `AA${net.slug.slice(-4)}`,
+      `ZB${net.slug.slice(-4)}`,
+    ]);
+  });
+
+  it('pages the connection log, newest first, reports live connections, and downloads it as CSV', async () => {
+    const user = await t.buildUser();
+    const { account } = await createAccount(t, user);
+    const start = Date.parse('2026-11-01T10:00:00Z');
+    for (let i = 0; i < 25; i++) {
+      await sql`INSERT INTO ntrip_sessions (account_id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason, last_gga_lat, last_gga_lon)
+        VALUES (${account.id}, ${'MP,"X"'}, '192.0.2.7', ${new Date(start + i * 3_600_000)}, ${new Date(start + i * 3_600_000 + 90_000)},
+          ${1000 + i}, 'client_closed', ${i === 24 ? 52.1 : null}, ${i === 24 ? 5.2 : null})`.execute(t.db);
+    }
+    live.set(account.id, 2);
+    const page1 = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}/sessions?pageSize=10`,
+      headers: user.headers,
+    });
+    expect(page1.statusCode).toBe(200);
+    const body = page1.json();
+    expect(body).toMatchObject({ total: 25, page: 1, pageSize: 10 });
+    expect(body.items).toHaveLength(10);
+    expect(body.items[0]).toMatchObject({
+      durationSeconds: 90,
+      bytesSent: 1024,
+      endReason: 'client_closed',
+      lastPosition: { latitude: 52.1, longitude: 5.2 },
+    });
+    const page3 = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}/sessions?page=3&pageSize=10`,
+      headers: user.headers,
+    });
+    expect(page3.json().items).toHaveLength(5);
+
+    const one = await t.app.inject({ method: 'GET', url: `/api/ntrip-accounts/${account.id}`, headers: user.headers });
+    expect(one.json()).toMatchObject({
+      connectedNow: 2,
+      lastSeenAt: new Date(start + 24 * 3_600_000 + 90_000).toISOString(),
+    });
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}/sessions.csv`,
+      headers: user.headers,
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toContain(`ntrip-sessions-${account.username}.csv`);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'started_at,ended_at,duration_s,mountpoint,bytes_sent,end_reason,last_latitude,last_longitude,remote_address',
+    );
+    expect(lines).toHaveLength(26);
+    expect(lines[1]).toBe(
+      `${new Date(start + 24 * 3_600_000).toISOString()},${new Date(start + 24 * 3_600_000 + 90_000).toISOString()},90,"MP,""X""",1024,client_closed,52.1,5.2,192.0.2.7`,
+    );
+  });
+
+  describe('admin', () => {
+    it('lists every account with its owner, searches, disables and grants access manually; others get 403', async () => {
+      const owner = await t.buildUser({ email: `searchable-${Date.now()}@example.test` });
+      const { account } = await createAccount(t, owner, 'Survey van');
+      const plain = await t.buildUser();
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/admin/ntrip-accounts', headers: plain.headers })).statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await t.app.inject({
+            method: 'PATCH',
+            url: `/api/admin/ntrip-accounts/${account.id}`,
+            headers: plain.headers,
+            payload: { enabled: false },
+          })
+        ).statusCode,
+      ).toBe(403);
+
+      const all = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/ntrip-accounts?pageSize=100',
+        headers: admin.headers,
+      });
+      expect(all.statusCode).toBe(200);
+      expect(all.json().total).toBeGreaterThan(1);
+      const found = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/ntrip-accounts?search=${encodeURIComponent(owner.email)}`,
+        headers: admin.headers,
+      });
+      expect(found.json().items).toEqual([
+        expect.objectContaining({ id: account.id, ownerEmail: owner.email, ownerUserId: owner.userId }),
+      ]);
+      const byUsername = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/ntrip-accounts?search=${account.username}`,
+        headers: admin.headers,
+      });
+      expect(byUsername.json().total).toBe(1);
+
+      const disabled = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/ntrip-accounts/${account.id}`,
+        headers: admin.headers,
+        payload: { enabled: false },
+      });
+      expect(disabled.json()).toMatchObject({ enabled: false, status: 'disabled', ownerEmail: owner.email });
+      expect(changes).toContainEqual({ accountId: account.id, reason: 'disabled' });
+
+      const grant = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/ntrip-accounts/${account.id}/grants`,
+        headers: admin.headers,
+        payload: { networkId: network.id, days: 7 },
+      });
+      expect(grant.statusCode).toBe(201);
+      expect(grant.json()).toMatchObject({ source: 'manual', networkId: network.id });
+      const rows = await grantRows(t.db, account.id);
+      expect(rows).toHaveLength(1);
+      expect(new Date(rows[0]?.valid_until ?? 0).getTime() - new Date(rows[0]?.valid_from ?? 0).getTime()).toBe(
+        7 * 86_400_000,
+      );
+      expect(await balanceOf(t, owner)).toBe(0);
+    });
+  });
+});

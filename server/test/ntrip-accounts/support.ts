@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../../src/db/client.ts';
+import type { TestContext, TestUser } from '../support/test-app.ts';
+
+/**
+ * ntrip_accounts, access_grants and ntrip_sessions belong to the ntrip module (migration 202611231400_ntrip.sql).
+ * Until that migration is in this tree, these tests create tables of the documented shape (docs/data-model.md);
+ * once the real migration has run, every statement here does nothing.
+ */
+export async function ensureNtripTables(db: Database): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS ntrip_accounts (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    username text NOT NULL UNIQUE,
+    password_hash text NOT NULL,
+    label text NOT NULL DEFAULT '',
+    enabled boolean NOT NULL DEFAULT true,
+    max_connections integer NOT NULL DEFAULT 1,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    deleted_at timestamptz
+  )`.execute(db);
+  await sql`CREATE TABLE IF NOT EXISTS access_grants (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    account_id uuid REFERENCES ntrip_accounts (id),
+    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    network_id uuid NOT NULL REFERENCES networks (id),
+    valid_from timestamptz NOT NULL,
+    valid_until timestamptz NOT NULL,
+    source text NOT NULL CHECK (source IN ('subscription', 'tokens', 'manual')),
+    reference_id text,
+    ended_at timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`.execute(db);
+  await sql`CREATE TABLE IF NOT EXISTS ntrip_sessions (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    account_id uuid NOT NULL REFERENCES ntrip_accounts (id),
+    mountpoint text NOT NULL,
+    remote_address text NOT NULL DEFAULT '',
+    started_at timestamptz NOT NULL,
+    ended_at timestamptz,
+    bytes_sent bigint NOT NULL DEFAULT 0,
+    end_reason text,
+    last_gga_lat double precision,
+    last_gga_lon double precision
+  )`.execute(db);
+}
+
+export async function createNetwork(db: Database, options: { price?: number; status?: string } = {}) {
+  const slug = `net-${randomBytes(4).toString('hex')}`;
+  const row = await db
+    .insertInto('networks')
+    .values({
+      slug,
+      name: `Network ${slug}`,
+      token_price_per_day: options.price ?? 10,
+      status: (options.status ?? 'active') as 'active',
+    })
+    .returning(['id', 'slug'])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export async function createStation(db: Database, networkId: string, mountpoint: string) {
+  await db
+    .insertInto('stations')
+    .values({
+      network_id: networkId,
+      mountpoint,
+      identifier: `${mountpoint} place`,
+      country: 'NLD',
+      latitude: 52,
+      longitude: 5,
+      updated_at: new Date(),
+      status: 'online',
+    })
+    .execute();
+}
+
+export async function grantTokens(t: TestContext, admin: TestUser, user: TestUser, tokenAmount: number) {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/api/admin/tokens',
+    headers: admin.headers,
+    payload: { userId: user.userId, tokenAmount },
+  });
+  if (res.statusCode !== 200) throw new Error(`tokens not granted: ${res.statusCode} ${res.body}`);
+}
+
+export async function balanceOf(t: TestContext, user: TestUser): Promise<number> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers });
+  return (res.json() as { tokenAmount: number }).tokenAmount;
+}
+
+export async function createAccount(t: TestContext, user: TestUser, label = 'Rover 1') {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/ntrip-accounts',
+    headers: user.headers,
+    payload: { label },
+  });
+  if (res.statusCode !== 201) throw new Error(`account not created: ${res.statusCode} ${res.body}`);
+  return res.json() as { account: { id: string; username: string }; password: string };
+}
+
+export function activate(t: TestContext, user: TestUser, accountId: string, feedNetworkId: string, days = 1) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: user.headers,
+    payload: { accountId, feedNetworkId, days },
+  });
+}
+
+export async function grantRows(db: Database, accountId: string) {
+  const r = await sql<{ id: string; valid_from: Date; valid_until: Date; ended_at: Date | null; source: string }>`
+    SELECT id::text AS id, valid_from, valid_until, ended_at, source FROM access_grants
+    WHERE account_id = ${accountId} ORDER BY valid_from`.execute(db);
+  return r.rows;
+}
+
+export async function ledgerRows(db: Database, userId: string) {
+  const r = await sql<{ kind: string; delta: number; balance_after: number }>`
+    SELECT kind, delta, balance_after FROM token_ledger WHERE user_id = ${userId} ORDER BY id`.execute(db);
+  return r.rows;
+}
