@@ -1,6 +1,7 @@
 import type { Feed, Network, Station, StationMarker } from '@portal/contract';
 import type {
   FeedWithMountpointRow,
+  Jsonified,
   NetworkRow,
   NetworkSummaryRow,
   StationRow,
@@ -72,7 +73,7 @@ export function summariseNewNetwork(row: NetworkRow): NetworkSummaryRow {
   };
 }
 
-export function presentStation(row: StationWithNetworkRow): Station {
+export function presentStation(row: StationWithNetworkRow | Jsonified<StationWithNetworkRow>): Station {
   return {
     id: row.id,
     networkId: row.network_id,
