@@ -5,6 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Icon, type IconName } from '../components/Icon';
+import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { Page } from '../components/Page';
 
 function Placeholder({ page, icon, titleKey }: { page: string; icon: IconName; titleKey: string }) {
@@ -37,7 +38,18 @@ export const CreditsPage = () => <Placeholder page="credits" icon="coins" titleK
 export const SubscriptionsPage = () => <Placeholder page="subscriptions" icon="repeat" titleKey="subscriptions" />;
 export const CheckoutPage = () => <Placeholder page="checkout" icon="receipt" titleKey="checkout" />;
 /** Replaced by the auth feature's account settings page (/settings and /settings/{settingsPage}). */
-export const SettingsPagePlaceholder = () => <Placeholder page="settings" icon="settings" titleKey="settings" />;
+export function SettingsPagePlaceholder() {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-col gap-6">
+      <Placeholder page="settings" icon="settings" titleKey="settings" />
+      <section className="flex flex-wrap items-center justify-between gap-4 rounded-2xl border border-line bg-panel p-5">
+        <h2 className="text-sm font-semibold text-ink">{t('language.label')}</h2>
+        <LanguageSwitcher />
+      </section>
+    </div>
+  );
+}
 
 export const AdminMapPage = () => <Placeholder page="admin-map" icon="map" titleKey="adminMap" />;
 export const AdminProductsPage = () => {

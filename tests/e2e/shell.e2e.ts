@@ -23,7 +23,7 @@ describe('app shell in Chromium', () => {
       await s.page.waitForURL('**/dashboard');
       expect(pathOf(s)).toBe('/dashboard');
     }
-    await expect(s.page.title()).resolves.toBe('Meridian RTK | Dashboard');
+    await s.page.waitForFunction(() => document.title === 'Meridian RTK | Dashboard');
     const header = s.page.getByRole('banner');
     await header.getByRole('button', { name: 'Log in' }).waitFor();
     expect(await header.getByRole('link', { name: /Meridian RTK home/ }).getAttribute('href')).toBe('/');
@@ -53,7 +53,7 @@ describe('app shell in Chromium', () => {
     await s.goto('/admin/does-not-exist');
     await s.page.waitForURL('**/admin/map');
     await s.page.getByRole('heading', { level: 1, name: 'Network map' }).waitFor();
-    await expect(s.page.title()).resolves.toBe('Meridian RTK | Network map');
+    await s.page.waitForFunction(() => document.title === 'Meridian RTK | Network map');
     const nav = s.page.getByRole('navigation', { name: 'Main navigation' });
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     await s.screenshot('admin-map-1440');
@@ -172,7 +172,7 @@ describe('app shell in Chromium', () => {
       const page = await context.newPage();
       await page.goto('/dashboard');
       await page.getByText('Powered by').waitFor();
-      await expect(page.title()).resolves.toBe('TerraView Positioning | Dashboard');
+      await page.waitForFunction(() => document.title === 'TerraView Positioning | Dashboard');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/brands/terraview/favicon.svg');
       expect(await page.getByRole('link', { name: 'Terms and conditions' }).count()).toBe(0);
       expect(await page.getByRole('link', { name: 'Help' }).count()).toBe(0);

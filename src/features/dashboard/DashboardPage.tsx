@@ -41,7 +41,7 @@ function LoggedOutDashboard() {
             <span className="size-1.5 rounded-full bg-accent" aria-hidden="true" />
             {t('dashboard.public.badge')}
           </p>
-          <h1 className="mt-5 text-3xl font-semibold tracking-tight text-ink md:text-4xl">
+          <h1 className="mt-5 text-2xl font-semibold tracking-tight text-ink sm:text-3xl md:text-4xl">
             {t('dashboard.public.title')}
           </h1>
           <p className="mt-4 text-base text-muted">{t('dashboard.public.lead', { product: brand.name })}</p>
