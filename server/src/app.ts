@@ -83,11 +83,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      // Anonymous traffic is limited per IP; a caller presenting a token is limited by its account instead.
+      // Anonymous traffic is limited per IP. Only a caller whose token was verified (the auth hook ran first and
+      // set the actor) is exempt: a made-up Authorization header must not lift the limit.
       await api.register(rateLimit, {
         max: deps.anonymousRequestsPerMinute ?? 300,
         timeWindow: '1 minute',
-        allowList: (request) => request.headers.authorization !== undefined,
+        allowList: (request) => request.actor !== null,
       });
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(metaRoutes(createMetaRepo(deps.db)));
