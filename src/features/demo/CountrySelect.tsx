@@ -128,7 +128,7 @@ export function CountrySelect({
       <button
         type="button"
         role="combobox"
-        aria-label={ariaLabel}
+        aria-label={current ? `${ariaLabel}: ${current.label}` : ariaLabel}
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={`${id}-list`}
@@ -149,7 +149,6 @@ export function CountrySelect({
         </span>
         <span className="tabular-nums text-muted">{value ? `+${getCountryCallingCode(value)}` : '+'}</span>
         <Icon name="chevronDown" size={14} className="text-subtle" aria-hidden="true" />
-        <span className="sr-only">{current?.label}</span>
       </button>
       <div
         ref={listRef}

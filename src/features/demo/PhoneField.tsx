@@ -99,6 +99,8 @@ export function PhoneField({
         initialValueFormat="national"
         labels={labels}
         countrySelectComponent={CountrySelect}
+        // Focus stays on the selector, as on a native select, so type-ahead can go on after the first match.
+        focusInputOnCountrySelection={false}
         disabled={disabled}
         autoComplete="tel"
         className="flex items-center gap-2"
