@@ -171,6 +171,10 @@ export interface Caster {
   stats(): CasterStats;
   /** Reads the catalogue now instead of at the next interval (after a station or feed was created). */
   refreshCatalogue(): Promise<void>;
+  /** Rovers logged in now per account (this process only). */
+  connectionsByAccount(accountIds: string[]): Map<string, number>;
+  /** Closes every rover of an account, e.g. after it was disabled or its password changed. */
+  disconnectAccount(accountId: string): number;
 }
 
 /**
@@ -187,7 +191,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const nearNetworks = new Map<string, string>();
   let networks: CatalogueNetwork[] = [];
   let snapshotAt = 0;
-  const connectionsByAccount = new Map<string, number>();
+  const roversByAccount = new Map<string, Set<Rover>>();
   const failedLogins = new Map<string, { count: number; since: number }>();
   const sockets = new Set<net.Socket>();
   let closed = false;
@@ -392,9 +396,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       updateBusSubscription(rover.mount);
     }
     nearWaiting.delete(rover);
-    const count = (connectionsByAccount.get(rover.accountId) ?? 1) - 1;
-    if (count <= 0) connectionsByAccount.delete(rover.accountId);
-    else connectionsByAccount.set(rover.accountId, count);
+    const ofAccount = roversByAccount.get(rover.accountId);
+    ofAccount?.delete(rover);
+    if (ofAccount?.size === 0) roversByAccount.delete(rover.accountId);
     if (reason === 'slow_client') {
       logger.warn(
         {
@@ -480,8 +484,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   function sourcetable(req: NtripRequest): Buffer {
     const records: string[][] = [casRecord(identity)];
-    for (const n of networks) records.push(netRecord(n));
-    for (const n of networks) {
+    const listed = networks.filter((n) => n.listed);
+    const listedSlugs = new Set(listed.map((n) => n.slug));
+    for (const n of listed) records.push(netRecord(n));
+    for (const n of listed) {
       const members = [...mounts.values()].filter((m) => m.info.network === n.slug);
       const first = members[0];
       if (!first) continue;
@@ -499,7 +505,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         }),
       );
     }
-    for (const m of [...mounts.values()].sort((a, b) => a.name.localeCompare(b.name))) records.push(strRecord(m.info));
+    const stations = [...mounts.values()].filter((m) => listedSlugs.has(m.info.network));
+    for (const m of stations.sort((a, b) => a.name.localeCompare(b.name))) records.push(strRecord(m.info));
     const chosen = req.ntripVersion === 2 && req.query ? filterRecords(records, req.query) : records;
     return sourcetableResponse(req.ntripVersion, renderSourcetable(chosen));
   }
@@ -535,14 +542,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       const denial = DENIAL[decision.reason];
       return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     }
-    const open = connectionsByAccount.get(decision.accountId) ?? 0;
-    if (open >= decision.maxConnections) {
+    const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
+    if (ofAccount.size >= decision.maxConnections) {
       return reject(
         socket,
         errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`),
       );
     }
-    connectionsByAccount.set(decision.accountId, open + 1);
 
     const rover = new Rover(
       socket,
@@ -554,6 +560,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       limits.roverBacklogBytes,
       onSlowRover,
     );
+    ofAccount.add(rover);
+    roversByAccount.set(decision.accountId, ofAccount);
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
       const position = parseGga(line);
@@ -772,5 +780,18 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       return { rovers, mounts: list };
     },
     refreshCatalogue,
+    connectionsByAccount(accountIds) {
+      const counts = new Map<string, number>();
+      for (const id of accountIds) {
+        const n = roversByAccount.get(id)?.size ?? 0;
+        if (n > 0) counts.set(id, n);
+      }
+      return counts;
+    },
+    disconnectAccount(accountId) {
+      const rovers = [...(roversByAccount.get(accountId) ?? [])];
+      for (const rover of rovers) endRover(rover, 'access_revoked');
+      return rovers.length;
+    },
   };
 }

@@ -41,6 +41,8 @@ export interface CatalogueNetwork {
   operator: string;
   /** Shown in NET records; empty when the network has no page of its own. */
   webUrl: string;
+  /** False for a private network: its mountpoints serve entitled rovers but stay out of the sourcetable. */
+  listed: boolean;
 }
 
 export interface PullFeedConfig {

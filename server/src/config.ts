@@ -64,6 +64,18 @@ const configSchema = z.object({
       .optional(),
   ),
   FEED_SECRET_KEY: feedSecretKey.optional(),
+  // NTRIP caster (docs/adr/0003-caster.md).
+  CASTER_PORT: z.coerce.number().int().min(0).max(65535).default(2101),
+  /** The host name rovers use; shown in the sourcetable's CAS record. Defaults to PUBLIC_URL's host. */
+  CASTER_PUBLIC_HOST: unsetIfEmpty(z.string().min(1).optional()),
+  CASTER_BUS_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^(nats|tls):\/\/[^\s]+$/, 'a NATS server address such as nats://127.0.0.1:4222')
+      .optional(),
+  ),
+  /** Names this caster process on the bus; a random id per start when unset. */
+  CASTER_NODE_ID: unsetIfEmpty(z.string().min(1).max(64).optional()),
 });
 
 export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };

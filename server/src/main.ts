@@ -3,6 +3,7 @@ import { loadConfig, paymentProviderOf } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
+import { jsonLogger, startCasterService } from './modules/ntrip/index.ts';
 import { seedDemo } from './seed/demo.ts';
 
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
@@ -14,6 +15,24 @@ async function main(): Promise<void> {
     ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey: config.FEED_SECRET_KEY })
     : [];
   const closers: Array<() => Promise<void>> = [];
+
+  if (config.SERVICES.includes('caster')) {
+    const caster = await startCasterService({
+      db: handle.db,
+      port: config.CASTER_PORT,
+      host: config.HOST,
+      feedSecretKey: config.FEED_SECRET_KEY,
+      publicUrl: config.PUBLIC_URL,
+      publicHost: config.CASTER_PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname,
+      busUrl: config.CASTER_BUS_URL,
+      nodeId: config.CASTER_NODE_ID,
+      logger: jsonLogger(config.LOG_LEVEL),
+    });
+    closers.push(() => caster.close());
+    console.log(
+      `  NTRIP caster listening on port ${caster.port}${config.CASTER_BUS_URL ? ' (sharing sources over NATS)' : ''}`,
+    );
+  }
 
   if (config.SERVICES.includes('api')) {
     const app = await buildApp({

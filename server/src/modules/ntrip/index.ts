@@ -1,0 +1,85 @@
+import { type Caster, type CasterLimits, createCaster, type Logger } from '@portal/caster';
+import type { Database } from '../../db/client.ts';
+import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
+import { createCasterPorts } from './ntrip.ports.ts';
+import { createNtripRepo } from './ntrip.repo.ts';
+
+export interface CasterServiceOptions {
+  db: Database;
+  port: number;
+  host: string;
+  feedSecretKey: string;
+  publicUrl: string;
+  /** Host name rovers use, shown in the sourcetable's CAS record. */
+  publicHost: string;
+  busUrl?: string;
+  nodeId?: string;
+  logger: Logger;
+  limits?: Partial<CasterLimits>;
+  authTtlMs?: number;
+  authEpochPollMs?: number;
+}
+
+export interface CasterService {
+  caster: Caster;
+  authorizer: Authorizer;
+  port: number;
+  /** For the NTRIP accounts module: drop cached decisions and close what is no longer allowed. */
+  accessChanged(change: { accountId: string; reason: string }): void;
+  close(): Promise<void>;
+}
+
+/** Starts the NTRIP caster on the portal's database. */
+export async function startCasterService(options: CasterServiceOptions): Promise<CasterService> {
+  const repo = createNtripRepo(options.db);
+  const onError = (err: unknown, what = 'auth epoch read failed') => options.logger.error({ err }, what);
+  const authorizer = createAuthorizer({ repo, ttlMs: options.authTtlMs, epochPollMs: options.authEpochPollMs, onError });
+  const ports = createCasterPorts({
+    repo,
+    authorizer,
+    feedSecretKey: options.feedSecretKey,
+    publicUrl: options.publicUrl,
+    onError,
+  });
+  const caster = await createCaster({
+    ports,
+    busUrl: options.busUrl,
+    nodeId: options.nodeId,
+    logger: options.logger,
+    limits: options.limits,
+    identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
+  });
+  const address = await caster.listen(options.port, options.host);
+  return {
+    caster,
+    authorizer,
+    port: address.port,
+    accessChanged({ accountId, reason }) {
+      authorizer.invalidate();
+      if (reason === 'disabled' || reason === 'deleted' || reason === 'password') caster.disconnectAccount(accountId);
+    },
+    async close() {
+      await caster.close();
+      authorizer.close();
+    },
+  };
+}
+
+/** A JSON-lines logger for when the caster runs without the API (and so without Fastify's logger). */
+export function jsonLogger(level: string): Logger {
+  const order = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+  const min = level === 'silent' ? Number.POSITIVE_INFINITY : order.indexOf(level);
+  const write = (name: string) => (fields: object, message: string) => {
+    if (order.indexOf(name) < min) return;
+    const out: Record<string, unknown> = {
+      level: name,
+      time: new Date().toISOString(),
+      service: 'caster',
+      msg: message,
+    };
+    for (const [k, v] of Object.entries(fields))
+      out[k] = v instanceof Error ? { message: v.message, stack: v.stack } : v;
+    console.log(JSON.stringify(out));
+  };
+  return { info: write('info'), warn: write('warn'), error: write('error') };
+}

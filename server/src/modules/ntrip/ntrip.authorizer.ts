@@ -1,0 +1,121 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AuthDecision, AuthorizePort } from '@portal/caster';
+import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
+import { verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import type { NtripRepo } from './ntrip.repo.ts';
+
+export interface AuthorizerOptions {
+  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'grantValidUntil'>;
+  /** How long a decision is reused; an allowed decision never outlives the grant behind it. */
+  ttlMs?: number;
+  /** How often the auth epoch (moved by every account or grant change) is read. */
+  epochPollMs?: number;
+  /** Most cached decisions; past it the cache starts over. */
+  maxEntries?: number;
+  verify?: (password: string, hash: string) => Promise<boolean>;
+  onError?: (err: unknown) => void;
+}
+
+export interface Authorizer extends AuthorizePort {
+  invalidate(): void;
+  close(): void;
+  /** Password verifications done so far (scrypt is the expensive part a storm must not repeat). */
+  readonly verifications: number;
+}
+
+interface Entry {
+  decision: AuthDecision;
+  expiresAt: number;
+}
+
+/**
+ * authorize() over the database with a short-lived decision cache. The cache key is an HMAC of username,
+ * password and mountpoint under a key that lives only in this process, so the cache never holds a password
+ * and a different password never hits another's entry. Concurrent attempts with the same key share one lookup.
+ */
+export function createAuthorizer(options: AuthorizerOptions): Authorizer {
+  const { repo } = options;
+  const ttlMs = options.ttlMs ?? 30_000;
+  const maxEntries = options.maxEntries ?? 50_000;
+  const verify = options.verify ?? verifySourcePassword;
+  const secret = randomBytes(32);
+  const cache = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<AuthDecision>>();
+  let epoch: number | null = null;
+  let verifications = 0;
+  let generation = 0;
+
+  const invalidate = () => {
+    cache.clear();
+    inflight.clear();
+    generation++;
+  };
+
+  const poll = setInterval(() => {
+    repo.authEpoch().then(
+      (current) => {
+        if (epoch !== null && current !== epoch) invalidate();
+        epoch = current;
+      },
+      (err) => options.onError?.(err),
+    );
+  }, options.epochPollMs ?? 1000);
+  poll.unref();
+
+  async function decide(username: string, password: string, mountpoint: string, now: Date): Promise<Entry> {
+    const deny = (reason: Extract<AuthDecision, { allowed: false }>['reason']): Entry => ({
+      decision: { allowed: false, reason },
+      expiresAt: now.getTime() + ttlMs,
+    });
+    const account = await repo.accountForLogin(username);
+    if (!account) return deny('bad_credentials');
+    verifications++;
+    if (!(await verify(password, account.password_hash))) return deny('bad_credentials');
+    if (!account.enabled || account.owner_disabled) return deny('disabled');
+    const networkId = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
+    if (!networkId) return deny('no_grant');
+    const until = await repo.grantValidUntil({ id: account.id, ownerUserId: account.owner_user_id }, networkId, now);
+    if (!until) return deny('no_grant');
+    return {
+      decision: {
+        allowed: true,
+        accountId: account.id,
+        ownerId: account.owner_user_id,
+        maxConnections: account.max_connections,
+      },
+      expiresAt: Math.min(now.getTime() + ttlMs, until.getTime()),
+    };
+  }
+
+  return {
+    get verifications() {
+      return verifications;
+    },
+    invalidate,
+    close: () => clearInterval(poll),
+    async authorize(username, password, mountpoint, now) {
+      const key = createHmac('sha256', secret)
+        .update(`${username.toLowerCase()}\0${password}\0${mountpoint.toUpperCase()}`)
+        .digest('base64');
+      const hit = cache.get(key);
+      if (hit && hit.expiresAt > now.getTime()) return hit.decision;
+      const pending = inflight.get(key);
+      if (pending) return pending;
+      const started = generation;
+      const work = decide(username, password, mountpoint, now).then((entry) => {
+        // A change that landed while this lookup ran may have made its answer stale: answer it, keep nothing.
+        if (generation === started) {
+          if (cache.size >= maxEntries) cache.clear();
+          cache.set(key, entry);
+        }
+        return entry.decision;
+      });
+      inflight.set(key, work);
+      try {
+        return await work;
+      } finally {
+        if (inflight.get(key) === work) inflight.delete(key);
+      }
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { CasterPorts, PullFeedConfig } from '@portal/caster';
+import { createFeedCipher, verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import type { Authorizer } from './ntrip.authorizer.ts';
+import type { NtripRepo } from './ntrip.repo.ts';
+
+export interface PortsOptions {
+  repo: NtripRepo;
+  authorizer: Authorizer;
+  feedSecretKey: string;
+  /** Base of the NET record's web addresses (the portal's marketplace). */
+  publicUrl: string;
+  onError?: (err: unknown, what: string) => void;
+}
+
+/** The caster's ports over the database. */
+export function createCasterPorts(options: PortsOptions): CasterPorts {
+  const { repo } = options;
+  const cipher = createFeedCipher(options.feedSecretKey);
+  const marketplace = new URL('/marketplace', options.publicUrl).toString();
+
+  return {
+    auth: options.authorizer,
+    catalogue: {
+      async snapshot() {
+        const [networks, stations] = await Promise.all([repo.snapshotNetworks(), repo.snapshotStations()]);
+        return {
+          networks: networks.map((n) => ({
+            slug: n.slug,
+            name: n.name,
+            operator: n.operator,
+            webUrl: marketplace,
+            listed: n.is_public,
+          })),
+          mountpoints: stations.map((s) => ({
+            mountpoint: s.mountpoint,
+            network: s.network_slug,
+            latitude: s.latitude,
+            longitude: s.longitude,
+            str: {
+              identifier: s.identifier,
+              format: s.format,
+              formatDetails: s.format_details,
+              carrier: s.carrier,
+              navSystem: s.nav_system,
+              country: s.country,
+              receiver: s.receiver,
+              bitrate: s.bitrate,
+            },
+          })),
+        };
+      },
+      async verifySourcePassword(mountpoint, password) {
+        const hash = await repo.pushFeedHash(mountpoint);
+        return hash !== null && verifySourcePassword(password, hash);
+      },
+      async pullFeeds() {
+        const feeds: PullFeedConfig[] = [];
+        for (const row of await repo.pullFeeds()) {
+          let password: string | null = null;
+          try {
+            password = row.upstream_password_enc ? cipher.decrypt(row.upstream_password_enc, row.id) : null;
+          } catch (err) {
+            // A key change leaves old ciphertexts unreadable: skip that feed and say so, keep the others.
+            options.onError?.(err, `pull feed ${row.mountpoint}: upstream password cannot be decrypted`);
+            continue;
+          }
+          feeds.push({
+            mountpoint: row.mountpoint,
+            host: row.upstream_host,
+            port: row.upstream_port,
+            upstreamMountpoint: row.upstream_mountpoint,
+            username: row.upstream_username || null,
+            password,
+            ntripVersion: row.upstream_ntrip_version === 1 ? 1 : 2,
+          });
+        }
+        return feeds;
+      },
+    },
+    usage: {
+      async recordSessions(records) {
+        await repo.insertSessions(
+          records.map((r) => ({
+            account_id: r.accountId,
+            mountpoint: r.mountpoint,
+            remote_address: r.remoteAddress,
+            started_at: r.startedAt,
+            ended_at: r.endedAt,
+            bytes_sent: r.bytesSent,
+            end_reason: r.endReason,
+            last_gga_lat: r.lastGga?.latitude ?? null,
+            last_gga_lon: r.lastGga?.longitude ?? null,
+          })),
+        );
+      },
+      async stationStatus(updates) {
+        for (const u of updates) await repo.setStationStatus(u.mountpoint, u);
+      },
+      async feedStatus(update) {
+        await repo.setFeedStatus(update.mountpoint, update.status, update.lastError);
+      },
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+
+/**
+ * SQL of the ntrip module: its own tables (ntrip_accounts, access_grants, ntrip_sessions, ntrip_auth_epoch), reads
+ * of the catalogue (networks, stations, feeds) and the caster's write-back of live status, limited to the status
+ * columns of stations and feeds (the issue makes the caster the source of those facts).
+ */
+
+export interface AccountForLogin {
+  id: string;
+  owner_user_id: string;
+  password_hash: string;
+  enabled: boolean;
+  owner_disabled: boolean;
+  max_connections: number;
+}
+
+export interface SnapshotNetworkRow {
+  id: string;
+  slug: string;
+  name: string;
+  operator: string;
+  is_public: boolean;
+}
+
+export interface SnapshotStationRow {
+  mountpoint: string;
+  network_slug: string;
+  latitude: number;
+  longitude: number;
+  identifier: string;
+  format: string;
+  format_details: string;
+  carrier: number;
+  nav_system: string;
+  country: string;
+  receiver: string;
+  bitrate: number;
+}
+
+export interface PullFeedRow {
+  id: string;
+  mountpoint: string;
+  upstream_host: string;
+  upstream_port: number;
+  upstream_mountpoint: string;
+  upstream_username: string | null;
+  upstream_password_enc: string | null;
+  upstream_ntrip_version: number;
+}
+
+export interface SessionInsert {
+  account_id: string;
+  mountpoint: string;
+  remote_address: string;
+  started_at: Date;
+  ended_at: Date;
+  bytes_sent: number;
+  end_reason: string;
+  last_gga_lat: number | null;
+  last_gga_lon: number | null;
+}
+
+export type NtripRepo = ReturnType<typeof createNtripRepo>;
+
+export function createNtripRepo(db: Database) {
+  return {
+    async authEpoch(): Promise<number> {
+      const row = await db.selectFrom('ntrip_auth_epoch').select('epoch').executeTakeFirst();
+      return Number(row?.epoch ?? 0);
+    },
+
+    /** Deleted accounts do not log in; their usernames stay taken. */
+    async accountForLogin(username: string): Promise<AccountForLogin | undefined> {
+      const r = await sql<AccountForLogin>`
+        SELECT a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.password_hash, a.enabled,
+          u.disabled AS owner_disabled, a.max_connections
+        FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
+        WHERE lower(a.username) = lower(${username}) AND a.deleted_at IS NULL`.execute(db);
+      return r.rows[0];
+    },
+
+    /** The network a station mountpoint or a `{SLUG}_NEAR` mountpoint belongs to; retired networks serve nobody. */
+    async networkOfMountpoint(mountpoint: string, nearSuffix: string): Promise<string | undefined> {
+      const r = await sql<{ id: string }>`
+        SELECT n.id::text AS id FROM stations s JOIN networks n ON n.id = s.network_id
+        WHERE lower(s.mountpoint) = lower(${mountpoint}) AND n.status <> 'retired'
+        UNION ALL
+        SELECT n.id::text AS id FROM networks n
+        WHERE upper(n.slug) || ${nearSuffix} = upper(${mountpoint}) AND n.status <> 'retired'
+        LIMIT 1`.execute(db);
+      return r.rows[0]?.id;
+    },
+
+    /** End of the latest grant that covers this account on this network now, or null. */
+    async grantValidUntil(account: { id: string; ownerUserId: string }, networkId: string, now: Date) {
+      const r = await sql<{ until: Date | null }>`
+        SELECT max(valid_until) AS until FROM access_grants
+        WHERE network_id = ${networkId} AND ended_at IS NULL AND valid_from <= ${now} AND valid_until > ${now}
+          AND (account_id = ${account.id} OR (account_id IS NULL AND owner_user_id = ${account.ownerUserId}))`.execute(
+        db,
+      );
+      const until = r.rows[0]?.until;
+      return until ? new Date(until) : null;
+    },
+
+    async snapshotNetworks(): Promise<SnapshotNetworkRow[]> {
+      const r = await sql<SnapshotNetworkRow>`
+        SELECT id::text AS id, slug, name, operator, is_public FROM networks
+        WHERE status <> 'retired' ORDER BY slug`.execute(db);
+      return r.rows;
+    },
+
+    async snapshotStations(): Promise<SnapshotStationRow[]> {
+      const r = await sql<SnapshotStationRow>`
+        SELECT s.mountpoint, n.slug AS network_slug, s.latitude, s.longitude, s.identifier, s.format,
+          s.format_details, s.carrier, s.nav_system, s.country, s.receiver, s.bitrate
+        FROM stations s JOIN networks n ON n.id = s.network_id
+        WHERE n.status <> 'retired' ORDER BY s.mountpoint`.execute(db);
+      return r.rows;
+    },
+
+    async pushFeedHash(mountpoint: string): Promise<string | null> {
+      const r = await sql<{ hash: string | null }>`
+        SELECT f.source_password_hash AS hash FROM feeds f JOIN stations s ON s.id = f.station_id
+        WHERE lower(s.mountpoint) = lower(${mountpoint}) AND f.kind = 'push' AND f.enabled`.execute(db);
+      return r.rows[0]?.hash ?? null;
+    },
+
+    async pullFeeds(): Promise<PullFeedRow[]> {
+      const r = await sql<PullFeedRow>`
+        SELECT f.id::text AS id, s.mountpoint, f.upstream_host, f.upstream_port, f.upstream_mountpoint,
+          f.upstream_username, f.upstream_password_enc, f.upstream_ntrip_version
+        FROM feeds f JOIN stations s ON s.id = f.station_id
+        JOIN networks n ON n.id = f.network_id
+        WHERE f.kind = 'pull' AND f.enabled AND n.status <> 'retired'`.execute(db);
+      return r.rows;
+    },
+
+    async insertSessions(rows: SessionInsert[]): Promise<void> {
+      await db.insertInto('ntrip_sessions').values(rows).execute();
+    },
+
+    async setStationStatus(
+      mountpoint: string,
+      status: { online: boolean; lastDataAt: Date | null; bitrate: number },
+    ): Promise<void> {
+      await sql`
+        UPDATE stations SET status = ${status.online ? 'online' : 'offline'},
+          last_data_at = coalesce(${status.lastDataAt}, last_data_at),
+          bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END
+        WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
+    },
+
+    async setFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
+      await sql`
+        UPDATE feeds f SET status = ${status}, last_error = ${lastError}
+        FROM stations s WHERE s.id = f.station_id AND lower(s.mountpoint) = lower(${mountpoint})`.execute(db);
+    },
+  };
+}
