@@ -52,13 +52,14 @@ export const routes: RouteObject[] = [
           // Public (logged out and logged in)
           { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
           { path: 'marketplace', lazy: page(placeholders, 'MarketplacePage') },
+          { path: 'white-label', lazy: page(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
 
           // Logged in, personal
           {
             element: <RequireUser />,
             children: [
               { path: 'map', lazy: page(placeholders, 'MapPage') },
-              { path: 'accounts', lazy: page(placeholders, 'AccountsPage') },
+              { path: 'accounts', lazy: page(() => import('../features/accounts/AccountsPage'), 'AccountsPage') },
               { path: 'credits', lazy: page(placeholders, 'CreditsPage') },
               { path: 'subscriptions', lazy: page(placeholders, 'SubscriptionsPage') },
               {
@@ -81,8 +82,15 @@ export const routes: RouteObject[] = [
               { path: 'feed', lazy: page(placeholders, 'AdminFeedPage') },
               { path: 'feed/:networkId', lazy: page(placeholders, 'AdminFeedPage') },
               { path: 'users', lazy: page(placeholders, 'AdminUsersPage') },
+              {
+                path: 'demo-requests',
+                lazy: page(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),
+              },
               { path: 'subscriptions', lazy: page(placeholders, 'AdminSubscriptionsPage') },
-              { path: 'accounts', lazy: page(placeholders, 'AdminAccountsPage') },
+              {
+                path: 'accounts',
+                lazy: page(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),
+              },
               { path: 'organizations', lazy: page(placeholders, 'AdminOrganizationsPage') },
               { path: 'networks', lazy: page(placeholders, 'AdminNetworksPage') },
               { path: 'networks/:networkId', lazy: page(placeholders, 'AdminNetworksPage') },

@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOpenLogin } from '../../app/layout/shell-hooks';
-import { useTokenBalance } from '../../app/layout/useTokenBalance';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon, type IconName } from '../../components/Icon';
 import { Page } from '../../components/Page';
-import { StatCard } from '../../components/StatCard';
 import { brand } from '../../lib/brand';
 import { useUser } from '../auth/auth-context';
+import { DashboardStats } from './DashboardStats';
 
 const features: Array<{ key: string; icon: IconName }> = [
   { key: 'rtk', icon: 'antenna' },
@@ -75,30 +74,10 @@ function LoggedOutDashboard() {
 }
 
 function LoggedInDashboard() {
-  const { t, i18n } = useTranslation();
-  const user = useUser();
-  const { balance } = useTokenBalance();
-  const format = (n: number | undefined) => (n === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(n));
+  const { t } = useTranslation();
   return (
     <>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <StatCard
-          title={t('dashboard.user.tokenBalance')}
-          value={format(balance)}
-          hint={t('dashboard.user.tokenHint')}
-          status={{ from: 'green', to: 'blue' }}
-        />
-        <StatCard
-          title={t('dashboard.user.organisations')}
-          value={format(user?.teams?.length)}
-          hint={t('dashboard.user.organisationsHint')}
-        />
-        <StatCard
-          title={t('dashboard.user.role')}
-          value={t(user?.isAdmin ? 'navigation.admin' : 'navigation.personal')}
-          hint={user?.email}
-        />
-      </div>
+      <DashboardStats />
       <section aria-labelledby="dashboard-actions" className="flex flex-col gap-4">
         <h2 id="dashboard-actions" className="text-base font-semibold text-ink">
           {t('dashboard.user.quickActions')}

@@ -1,0 +1,140 @@
+import { NTRIP_LABEL_MAX, type NtripAccount, type NtripAccountWithPassword } from '@portal/contract';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { MessageDialog } from '../../components/dialogs';
+import { TextField } from '../../components/form';
+import { ModalTitle } from '../../components/modal';
+import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
+import { PasswordReveal } from './PasswordReveal';
+
+/** Label form, then the new credentials shown once. */
+export function CreateAccountDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('accounts');
+  const create = useCreateAccount();
+  const [label, setLabel] = useState('');
+  const [result, setResult] = useState<NtripAccountWithPassword>();
+  if (result) return <PasswordReveal result={result} created onDone={onClose} />;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(label.trim(), { onSuccess: setResult });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('create.title')}</ModalTitle>
+      <TextField
+        label={t('create.labelLabel')}
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+        maxLength={NTRIP_LABEL_MAX}
+        hint={t('create.labelHint')}
+        required
+        data-autofocus
+      />
+      {create.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('create.failed')}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t('actions.cancel')}
+        </Button>
+        <Button type="submit" disabled={!label.trim() || create.isPending}>
+          {t('create.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function RenameDialog({ account, onClose }: { account: NtripAccount; onClose: () => void }) {
+  const { t } = useTranslation('accounts');
+  const update = useUpdateAccount();
+  const [label, setLabel] = useState(account.label);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ id: account.id, body: { label: label.trim() } }, { onSuccess: onClose });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('rename.title', { name: account.label })}</ModalTitle>
+      <TextField
+        label={t('create.labelLabel')}
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+        maxLength={NTRIP_LABEL_MAX}
+        required
+        data-autofocus
+      />
+      {update.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('rename.failed')}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t('actions.cancel')}
+        </Button>
+        <Button type="submit" disabled={!label.trim() || update.isPending}>
+          {t('actions.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A confirmation whose action may fail; the dialog stays open with a message then. */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmText,
+  danger,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmText: string;
+  danger?: boolean;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('accounts');
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      await onConfirm();
+    } catch {
+      setFailed(true);
+      setBusy(false);
+    }
+  };
+  return (
+    <MessageDialog
+      icon="warning"
+      tone={danger ? 'red' : 'yellow'}
+      title={title}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose} data-autofocus>
+            {t('actions.cancel')}
+          </Button>
+          <Button variant={danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
+            {confirmText}
+          </Button>
+        </>
+      }
+    >
+      <p>{children}</p>
+      {failed && (
+        <p role="alert" className="mt-2 text-status-red">
+          {t('actionFailed')}
+        </p>
+      )}
+    </MessageDialog>
+  );
+}

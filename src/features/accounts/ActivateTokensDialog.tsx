@@ -1,0 +1,184 @@
+import { activationPrice, MAX_ACTIVATION_DAYS, type TokenActivation } from '@portal/contract';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useTokenBalance } from '../../app/layout/useTokenBalance';
+import { Button, ButtonLink } from '../../components/Button';
+import { MessageDialog } from '../../components/dialogs';
+import { SelectField, TextField } from '../../components/form';
+import { ModalTitle } from '../../components/modal';
+import { apiError } from '../../lib/api';
+import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
+import { useFormat } from './format';
+
+type Outcome =
+  | { kind: 'form' }
+  | { kind: 'insufficient'; needed: number; balance: number }
+  | { kind: 'done'; result: TokenActivation };
+
+/**
+ * Token activation (spec §3): account, network, days; the price (network's tokens per day × days) and the balance
+ * after are shown before confirming. Too few tokens (402, or 409 from older servers) offers to buy tokens.
+ */
+export function ActivateTokensDialog({ accountId, onClose }: { accountId?: string; onClose: () => void }) {
+  const { t } = useTranslation('accounts');
+  const format = useFormat();
+  const accounts = useAccounts();
+  const networks = useNetworks();
+  const { balance } = useTokenBalance();
+  const activate = useActivateTokens();
+  const [chosenAccount, setAccount] = useState(accountId ?? '');
+  const [chosenNetwork, setNetwork] = useState('');
+  const [daysText, setDaysText] = useState('1');
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
+
+  const activatable = useMemo(
+    () => (networks.data ?? []).filter((n) => n.status !== 'retired' && n.tokenPricePerDay > 0),
+    [networks.data],
+  );
+  const accountList = accounts.data ?? [];
+  const account = accountList.find((a) => a.id === chosenAccount) ?? accountList[0];
+  const network = activatable.find((n) => n.id === chosenNetwork) ?? activatable[0];
+  const days = Number.parseInt(daysText, 10);
+  const daysValid = Number.isInteger(days) && days >= 1 && days <= MAX_ACTIVATION_DAYS;
+  const price = network && daysValid ? activationPrice(network.tokenPricePerDay, days) : undefined;
+  const after = price !== undefined && balance !== undefined ? balance - price : undefined;
+  const now = Date.now();
+  const currentEnd = account?.grants
+    .filter((g) => g.source === 'tokens' && g.networkId === network?.id && Date.parse(g.validUntil) > now)
+    .map((g) => g.validUntil)
+    .sort()
+    .at(-1);
+
+  if (outcome.kind === 'insufficient') {
+    return (
+      <MessageDialog
+        icon="coins"
+        tone="yellow"
+        title={t('activate.insufficientTitle')}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setOutcome({ kind: 'form' })}>
+              {t('actions.cancel')}
+            </Button>
+            <ButtonLink to="/credits" onClick={onClose} data-autofocus>
+              {t('activate.buyTokens')}
+            </ButtonLink>
+          </>
+        }
+      >
+        {t('activate.insufficient', { needed: outcome.needed, balance: outcome.balance })}
+      </MessageDialog>
+    );
+  }
+  if (outcome.kind === 'done') {
+    return (
+      <MessageDialog
+        icon="check"
+        tone="green"
+        title={t('activate.successTitle')}
+        actions={
+          <Button onClick={onClose} data-autofocus>
+            {t('actions.done')}
+          </Button>
+        }
+      >
+        {t('activate.success', {
+          account: account?.label ?? '',
+          network: outcome.result.grant.networkName,
+          date: format.dateTime(outcome.result.grant.validUntil),
+        })}
+      </MessageDialog>
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!account || !network || !daysValid || price === undefined) return;
+    activate.mutate(
+      { accountId: account.id, feedNetworkId: network.id, days },
+      {
+        onSuccess: (result) => setOutcome({ kind: 'done', result }),
+        onError: (error) => {
+          const e = apiError(error);
+          if (e?.code === 'insufficient_tokens' && (e.status === 402 || e.status === 409)) {
+            const body = e as unknown as { needed?: number; balance?: number };
+            setOutcome({ kind: 'insufficient', needed: body.needed ?? price, balance: body.balance ?? balance ?? 0 });
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('activate.title')}</ModalTitle>
+      <p className="text-sm text-muted">{t('activate.text')}</p>
+      {accounts.isSuccess && accountList.length === 0 ? (
+        <p className="text-sm text-status-yellow">{t('activate.noAccounts')}</p>
+      ) : (
+        <SelectField
+          label={t('activate.account')}
+          value={account?.id ?? ''}
+          onChange={(e) => setAccount(e.target.value)}
+          options={accountList.map((a) => ({ value: a.id, label: `${a.label} (${a.username})` }))}
+        />
+      )}
+      {networks.isSuccess && activatable.length === 0 ? (
+        <p className="text-sm text-status-yellow">{t('activate.noNetworks')}</p>
+      ) : (
+        <SelectField
+          label={t('activate.network')}
+          value={network?.id ?? ''}
+          onChange={(e) => setNetwork(e.target.value)}
+          options={activatable.map((n) => ({
+            value: n.id,
+            label: `${n.name} · ${t('activate.pricePerDay', { price: n.tokenPricePerDay })}`,
+          }))}
+        />
+      )}
+      <TextField
+        label={t('activate.days')}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_ACTIVATION_DAYS}
+        value={daysText}
+        onChange={(e) => setDaysText(e.target.value)}
+        required
+      />
+      <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-raised/50 p-3 text-sm">
+        <dt className="text-muted">{t('activate.price')}</dt>
+        <dd className="text-right font-semibold text-ink tabular-nums" data-testid="activation-price">
+          {price === undefined ? '—' : t('activate.tokens', { count: price })}
+        </dd>
+        <dt className="text-muted">{t('activate.balance')}</dt>
+        <dd className="text-right text-ink tabular-nums">
+          {balance === undefined ? '—' : t('activate.tokens', { count: balance })}
+        </dd>
+        <dt className="text-muted">{t('activate.balanceAfter')}</dt>
+        <dd
+          data-testid="activation-balance-after"
+          className={`text-right font-semibold tabular-nums ${after !== undefined && after < 0 ? 'text-status-red' : 'text-ink'}`}
+        >
+          {after === undefined ? '—' : t('activate.tokens', { count: after })}
+        </dd>
+      </dl>
+      {currentEnd && (
+        <p className="text-sm text-muted">{t('activate.extends', { date: format.dateTime(currentEnd) })}</p>
+      )}
+      {activate.isError && apiError(activate.error)?.code !== 'insufficient_tokens' && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('activate.failed')}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t('actions.cancel')}
+        </Button>
+        <Button type="submit" disabled={!account || !network || price === undefined || activate.isPending}>
+          {activate.isPending ? t('activate.activating') : t('activate.confirm', { count: price ?? 0 })}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,196 @@
+import { type AdminNtripAccount, MAX_ACTIVATION_DAYS } from '@portal/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { MessageDialog } from '../../components/dialogs';
+import { SelectField, TextField } from '../../components/form';
+import { ModalTitle, useModal } from '../../components/modal';
+import { Page } from '../../components/Page';
+import { useAdminAccounts, useAdminGrant, useAdminSetEnabled, useNetworks } from './accounts.hooks';
+import { useFormat } from './format';
+
+const PAGE_SIZE = 25;
+
+function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; onClose: () => void }) {
+  const { t } = useTranslation('accounts');
+  const format = useFormat();
+  const networks = useNetworks();
+  const grant = useAdminGrant();
+  const list = (networks.data ?? []).filter((n) => n.status !== 'retired');
+  const [networkId, setNetworkId] = useState('');
+  const [daysText, setDaysText] = useState('7');
+  const days = Number.parseInt(daysText, 10);
+  const chosen = networkId || list[0]?.id || '';
+  if (grant.isSuccess) {
+    return (
+      <MessageDialog
+        icon="check"
+        tone="green"
+        title={t('admin.grantTitle', { name: account.username })}
+        actions={<Button onClick={onClose}>{t('actions.done')}</Button>}
+      >
+        {t('admin.granted', { date: format.dateTime(grant.data.validUntil) })}
+      </MessageDialog>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    grant.mutate({ id: account.id, body: { networkId: chosen, days } });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('admin.grantTitle', { name: account.username })}</ModalTitle>
+      <p className="text-sm text-muted">{t('admin.grantText')}</p>
+      <SelectField
+        label={t('activate.network')}
+        value={chosen}
+        onChange={(e) => setNetworkId(e.target.value)}
+        options={list.map((n) => ({ value: n.id, label: n.name }))}
+      />
+      <TextField
+        label={t('activate.days')}
+        type="number"
+        min={1}
+        max={MAX_ACTIVATION_DAYS}
+        value={daysText}
+        onChange={(e) => setDaysText(e.target.value)}
+        required
+      />
+      {grant.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('actionFailed')}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t('actions.cancel')}
+        </Button>
+        <Button
+          type="submit"
+          disabled={!chosen || !Number.isInteger(days) || days < 1 || days > MAX_ACTIVATION_DAYS || grant.isPending}
+        >
+          {t('admin.grantSubmit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** /admin/accounts: every NTRIP account with its owner; search, disable/enable, connections now, manual grant. */
+export function AdminAccountsPage() {
+  const { t } = useTranslation('accounts');
+  const format = useFormat();
+  const modal = useModal();
+  const [input, setInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(input.trim());
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [input]);
+  const accounts = useAdminAccounts({ search: search || undefined, page, pageSize: PAGE_SIZE });
+  const setEnabled = useAdminSetEnabled();
+  const total = accounts.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <Page name="admin-accounts" title={t('admin.title')} subtitle={t('admin.subtitle')}>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <TextField
+          label={t('admin.searchLabel')}
+          icon="search"
+          type="search"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          className="w-full sm:w-96"
+        />
+        <p className="text-sm text-muted">{t('admin.total', { count: total })}</p>
+      </div>
+      {setEnabled.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('actionFailed')}
+        </p>
+      )}
+      {accounts.isError ? (
+        <p role="alert" className="text-sm text-status-red">
+          {t('loadError')}
+        </p>
+      ) : accounts.data && accounts.data.items.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-line px-6 py-10 text-center text-sm text-muted">
+          {t('admin.empty')}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-2xl border border-line bg-panel">
+          <table className="w-full text-left text-sm" aria-busy={accounts.isFetching}>
+            <thead className="border-b border-line text-xs tracking-wide text-subtle uppercase">
+              <tr>
+                <th className="px-4 py-3 font-medium">{t('columns.username')}</th>
+                <th className="px-4 py-3 font-medium">{t('admin.label')}</th>
+                <th className="px-4 py-3 font-medium">{t('admin.owner')}</th>
+                <th className="px-4 py-3 font-medium">{t('columns.status')}</th>
+                <th className="px-4 py-3 font-medium">{t('columns.networks')}</th>
+                <th className="px-4 py-3 font-medium">{t('admin.connections')}</th>
+                <th className="px-4 py-3 font-medium">
+                  <span className="sr-only">{t('actions.details')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.data?.items.map((a) => (
+                <tr key={a.id} className="border-b border-line last:border-0">
+                  <td className="px-4 py-3 font-mono text-ink">{a.username}</td>
+                  <td className="px-4 py-3 text-ink">{a.label}</td>
+                  <td className="px-4 py-3 text-muted">{a.ownerEmail ?? a.ownerUserId}</td>
+                  <td className="px-4 py-3 text-muted">{t(`status.${a.status}`)}</td>
+                  <td className="px-4 py-3 text-muted">
+                    {a.grants.length === 0
+                      ? t('networksNone')
+                      : a.grants
+                          .map((g) => t('networkUntil', { network: g.networkName, date: format.date(g.validUntil) }))
+                          .join(', ')}
+                  </td>
+                  <td className="px-4 py-3 text-muted tabular-nums">{a.connectedNow}</td>
+                  <td className="px-4 py-3">
+                    <div className="flex justify-end gap-2">
+                      <Button
+                        size="sm"
+                        variant={a.enabled ? 'danger' : 'success'}
+                        disabled={setEnabled.isPending}
+                        aria-label={`${t(a.enabled ? 'actions.disable' : 'actions.enable')} ${a.username}`}
+                        onClick={() => setEnabled.mutate({ id: a.id, enabled: !a.enabled })}
+                      >
+                        {t(a.enabled ? 'actions.disable' : 'actions.enable')}
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="secondary"
+                        aria-label={`${t('admin.grant')} ${a.username}`}
+                        onClick={() => modal.open(({ close }) => <ManualGrantDialog account={a} onClose={close} />)}
+                      >
+                        {t('admin.grant')}
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav className="flex items-center justify-end gap-3 text-sm text-muted" aria-label={t('admin.title')}>
+          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
+            {t('usage.previous')}
+          </Button>
+          <span>{t('usage.pageOf', { page, pages })}</span>
+          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
+            {t('usage.next')}
+          </Button>
+        </nav>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,118 @@
+import { DEFAULT_SESSION_PAGE, type NtripAccount } from '@portal/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
+import { downloadSessionsCsv } from './accounts.api';
+import { useSessions } from './accounts.hooks';
+import { useFormat } from './format';
+
+/** A link to a small map around the rover's last position (OpenStreetMap; no map library in this bundle). */
+function PositionLink({ latitude, longitude }: { latitude: number; longitude: number }) {
+  const { t } = useTranslation('accounts');
+  const lat = latitude.toFixed(5);
+  const lon = longitude.toFixed(5);
+  return (
+    <a
+      href={`https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=15/${lat}/${lon}`}
+      target="_blank"
+      rel="noreferrer"
+      className="inline-flex items-center gap-1 text-accent hover:underline"
+      aria-label={t('usage.showOnMap', { lat, lon })}
+    >
+      <Icon name="map" size={14} />
+      {lat}, {lon}
+    </a>
+  );
+}
+
+/** The account's connection log, newest first, paged, with a CSV download of all of it. */
+export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { account: NtripAccount; pageSize?: number }) {
+  const { t } = useTranslation('accounts');
+  const format = useFormat();
+  const [page, setPage] = useState(1);
+  const [downloadFailed, setDownloadFailed] = useState(false);
+  const sessions = useSessions(account.id, page, pageSize);
+  const pages = Math.max(1, Math.ceil((sessions.data?.total ?? 0) / pageSize));
+
+  const download = async () => {
+    setDownloadFailed(false);
+    try {
+      await downloadSessionsCsv(account.id, `ntrip-sessions-${account.username}.csv`);
+    } catch {
+      setDownloadFailed(true);
+    }
+  };
+
+  return (
+    <section aria-label={t('usage.title')} className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold text-ink">{t('usage.title')}</h3>
+        <Button size="sm" variant="secondary" onClick={download} disabled={!sessions.data?.total}>
+          <Icon name="receipt" size={14} />
+          {t('usage.download')}
+        </Button>
+      </div>
+      {downloadFailed && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('usage.downloadFailed')}
+        </p>
+      )}
+      {sessions.isError ? (
+        <p role="alert" className="text-sm text-status-red">
+          {t('actionFailed')}
+        </p>
+      ) : sessions.data && sessions.data.items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-line px-4 py-6 text-center text-sm text-muted">
+          {t('usage.empty')}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-line">
+          <table className="w-full text-left text-sm" aria-busy={sessions.isFetching}>
+            <thead className="border-b border-line text-xs tracking-wide text-subtle uppercase">
+              <tr>
+                <th className="px-3 py-2 font-medium">{t('usage.mountpoint')}</th>
+                <th className="px-3 py-2 font-medium">{t('usage.start')}</th>
+                <th className="px-3 py-2 font-medium">{t('usage.duration')}</th>
+                <th className="px-3 py-2 font-medium">{t('usage.bytes')}</th>
+                <th className="px-3 py-2 font-medium">{t('usage.endReason')}</th>
+                <th className="px-3 py-2 font-medium">{t('usage.position')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.data?.items.map((s) => (
+                <tr key={s.id} className="border-b border-line last:border-0">
+                  <td className="px-3 py-2 font-mono text-ink">{s.mountpoint}</td>
+                  <td className="px-3 py-2 text-muted">{format.dateTime(s.startedAt)}</td>
+                  <td className="px-3 py-2 text-muted tabular-nums">{format.duration(s.durationSeconds)}</td>
+                  <td className="px-3 py-2 text-muted tabular-nums">{format.bytes(s.bytesSent)}</td>
+                  <td className="px-3 py-2 text-muted">
+                    {s.endedAt === null
+                      ? t('usage.open')
+                      : s.endReason
+                        ? t(`usage.reasons.${s.endReason}`, { defaultValue: s.endReason })
+                        : '—'}
+                  </td>
+                  <td className="px-3 py-2 text-muted">
+                    {s.lastPosition ? <PositionLink {...s.lastPosition} /> : t('usage.noPosition')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav className="flex items-center justify-end gap-3 text-sm text-muted" aria-label={t('usage.title')}>
+          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
+            {t('usage.previous')}
+          </Button>
+          <span>{t('usage.pageOf', { page, pages })}</span>
+          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
+            {t('usage.next')}
+          </Button>
+        </nav>
+      )}
+    </section>
+  );
+}

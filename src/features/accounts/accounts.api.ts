@@ -1,0 +1,97 @@
+import {
+  type AccountGrant,
+  type AccountMountpoint,
+  type AdminNtripAccount,
+  type AdminNtripAccountPage,
+  type AdminNtripAccountQuery,
+  accountGrantSchema,
+  accountMountpointListSchema,
+  adminNtripAccountPageSchema,
+  adminNtripAccountSchema,
+  type ManualGrantBody,
+  type Network,
+  type NtripAccount,
+  type NtripAccountWithPassword,
+  type NtripSessionPage,
+  networkListSchema,
+  ntripAccountListSchema,
+  ntripAccountSchema,
+  ntripAccountWithPasswordSchema,
+  ntripSessionPageSchema,
+  type TokenActivation,
+  type TokenActivationBody,
+  tokenActivationSchema,
+  type UpdateNtripAccountBody,
+  type UserSubscriptions,
+  userSubscriptionsSchema,
+} from '@portal/contract';
+import { api } from '../../lib/api';
+
+export async function fetchAccounts(): Promise<NtripAccount[]> {
+  return ntripAccountListSchema.parse((await api.get('/ntrip-accounts')).data).items;
+}
+
+export async function createAccount(label: string): Promise<NtripAccountWithPassword> {
+  return ntripAccountWithPasswordSchema.parse((await api.post('/ntrip-accounts', { label })).data);
+}
+
+export async function updateAccount(id: string, body: UpdateNtripAccountBody): Promise<NtripAccount> {
+  return ntripAccountSchema.parse((await api.patch(`/ntrip-accounts/${id}`, body)).data);
+}
+
+export async function regeneratePassword(id: string): Promise<NtripAccountWithPassword> {
+  return ntripAccountWithPasswordSchema.parse((await api.post(`/ntrip-accounts/${id}/password`)).data);
+}
+
+export async function deleteAccount(id: string): Promise<void> {
+  await api.delete(`/ntrip-accounts/${id}`);
+}
+
+export async function fetchMountpoints(id: string): Promise<AccountMountpoint[]> {
+  return accountMountpointListSchema.parse((await api.get(`/ntrip-accounts/${id}/mountpoints`)).data).items;
+}
+
+export async function fetchSessions(id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
+  const { data } = await api.get(`/ntrip-accounts/${id}/sessions`, { params: { page, pageSize } });
+  return ntripSessionPageSchema.parse(data);
+}
+
+/** The CSV needs the bearer credential, so it is fetched and handed to the browser as a file. */
+export async function downloadSessionsCsv(id: string, fallbackName: string): Promise<void> {
+  const response = await api.get(`/ntrip-accounts/${id}/sessions.csv`, { responseType: 'blob' });
+  const disposition = String(response.headers['content-disposition'] ?? '');
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(response.data as Blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export async function activateTokens(body: TokenActivationBody): Promise<TokenActivation> {
+  return tokenActivationSchema.parse((await api.post('/tokens', body)).data);
+}
+
+export async function fetchNetworks(): Promise<Network[]> {
+  return networkListSchema.parse((await api.get('/networks')).data).items;
+}
+
+export async function fetchUserSubscriptions(): Promise<UserSubscriptions> {
+  return userSubscriptionsSchema.parse((await api.get('/subscriptions')).data);
+}
+
+export async function fetchAdminAccounts(query: AdminNtripAccountQuery): Promise<AdminNtripAccountPage> {
+  const { data } = await api.get('/admin/ntrip-accounts', { params: query });
+  return adminNtripAccountPageSchema.parse(data);
+}
+
+export async function adminSetEnabled(id: string, enabled: boolean): Promise<AdminNtripAccount> {
+  return adminNtripAccountSchema.parse((await api.patch(`/admin/ntrip-accounts/${id}`, { enabled })).data);
+}
+
+export async function adminGrant(id: string, body: ManualGrantBody): Promise<AccountGrant> {
+  return accountGrantSchema.parse((await api.post(`/admin/ntrip-accounts/${id}/grants`, body)).data);
+}

@@ -1,0 +1,128 @@
+import type {
+  AdminNtripAccountQuery,
+  ManualGrantBody,
+  TokenActivationBody,
+  UpdateNtripAccountBody,
+} from '@portal/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useUser } from '../auth/auth-context';
+import {
+  activateTokens,
+  adminGrant,
+  adminSetEnabled,
+  createAccount,
+  deleteAccount,
+  fetchAccounts,
+  fetchAdminAccounts,
+  fetchMountpoints,
+  fetchNetworks,
+  fetchSessions,
+  fetchUserSubscriptions,
+  regeneratePassword,
+  updateAccount,
+} from './accounts.api';
+
+export const accountKeys = {
+  all: ['ntrip-accounts'] as const,
+  mountpoints: (id: string) => ['ntrip-accounts', id, 'mountpoints'] as const,
+  sessions: (id: string, page: number, pageSize: number) => ['ntrip-accounts', id, 'sessions', page, pageSize] as const,
+  admin: (query: AdminNtripAccountQuery) => ['admin-ntrip-accounts', query] as const,
+  networks: ['networks'] as const,
+  subscriptions: ['subscriptions'] as const,
+};
+
+/** The header's balance query (src/app/layout/useTokenBalance.ts); refreshed after a spend. */
+const TOKEN_BALANCE_KEY = ['token-balance'] as const;
+
+/** Connection state changes on its own (rovers come and go), so the list refreshes while it is shown. */
+export function useAccounts() {
+  const user = useUser();
+  return useQuery({ queryKey: accountKeys.all, queryFn: fetchAccounts, enabled: !!user, refetchInterval: 15_000 });
+}
+
+export function useMountpoints(id: string) {
+  return useQuery({ queryKey: accountKeys.mountpoints(id), queryFn: () => fetchMountpoints(id) });
+}
+
+export function useSessions(id: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: accountKeys.sessions(id, page, pageSize),
+    queryFn: () => fetchSessions(id, page, pageSize),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useNetworks() {
+  return useQuery({ queryKey: accountKeys.networks, queryFn: fetchNetworks, staleTime: 60_000 });
+}
+
+export function useUserSubscriptions() {
+  const user = useUser();
+  return useQuery({ queryKey: accountKeys.subscriptions, queryFn: fetchUserSubscriptions, enabled: !!user });
+}
+
+function useInvalidateAccounts() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: accountKeys.all });
+}
+
+export function useCreateAccount() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: (label: string) => createAccount(label), onSuccess: invalidate });
+}
+
+export function useUpdateAccount() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: UpdateNtripAccountBody }) => updateAccount(id, body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRegeneratePassword() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: (id: string) => regeneratePassword(id), onSuccess: invalidate });
+}
+
+export function useDeleteAccount() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: (id: string) => deleteAccount(id), onSuccess: invalidate });
+}
+
+export function useActivateTokens() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TokenActivationBody) => activateTokens(body),
+    onSettled: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: accountKeys.all }),
+        client.invalidateQueries({ queryKey: TOKEN_BALANCE_KEY }),
+        client.invalidateQueries({ queryKey: accountKeys.subscriptions }),
+      ]);
+    },
+  });
+}
+
+export function useAdminAccounts(query: AdminNtripAccountQuery) {
+  return useQuery({
+    queryKey: accountKeys.admin(query),
+    queryFn: () => fetchAdminAccounts(query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminSetEnabled() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) => adminSetEnabled(id, enabled),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin-ntrip-accounts'] }),
+  });
+}
+
+export function useAdminGrant() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: ManualGrantBody }) => adminGrant(id, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin-ntrip-accounts'] }),
+  });
+}

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useTokenBalance } from '../../app/layout/useTokenBalance';
+import { StatCard, type StatCardProps } from '../../components/StatCard';
+import { useAccounts, useUserSubscriptions } from '../accounts/accounts.hooks';
+
+function LinkedStat({ to, ...card }: StatCardProps & { to: string; hint: ReactNode }) {
+  return (
+    <Link
+      to={to}
+      className="block rounded-2xl transition-transform hover:-translate-y-0.5 focus-visible:outline-2 focus-visible:outline-accent"
+    >
+      <StatCard {...card} />
+    </Link>
+  );
+}
+
+/** The logged-in dashboard's figures, each linking to the page behind it. */
+export function DashboardStats() {
+  const { t, i18n } = useTranslation('accounts');
+  const { balance } = useTokenBalance();
+  const subscriptions = useUserSubscriptions();
+  const accounts = useAccounts();
+  const format = (n: number | undefined) => (n === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(n));
+  const active = subscriptions.data?.subscriptions.filter((s) => s.status === 'active' || s.status === 'cancelling');
+  const rovers = accounts.data?.reduce((sum, a) => sum + a.connectedNow, 0);
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <LinkedStat
+        to="/credits"
+        title={t('dashboard.tokenBalance')}
+        value={format(balance)}
+        hint={t('dashboard.tokenHint')}
+        status={{ from: 'green', to: 'blue' }}
+      />
+      <LinkedStat
+        to="/subscriptions"
+        title={t('dashboard.subscriptions')}
+        value={format(active?.length)}
+        hint={t('dashboard.subscriptionsHint')}
+      />
+      <LinkedStat
+        to="/accounts"
+        title={t('dashboard.accounts')}
+        value={format(accounts.data?.length)}
+        hint={t('dashboard.accountsHint')}
+      />
+      <LinkedStat
+        to="/accounts"
+        title={t('dashboard.rovers')}
+        value={format(rovers)}
+        hint={t('dashboard.roversHint')}
+        status={rovers ? { from: 'green', to: 'green' } : undefined}
+      />
+    </div>
+  );
+}
