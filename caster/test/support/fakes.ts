@@ -90,7 +90,13 @@ export class FakePorts implements CasterPorts {
   };
 
   addNetwork(slug: string, name = slug.toUpperCase()): this {
-    this.networks.push({ slug, name, operator: `${name} operator`, webUrl: `https://example.test/${slug}`, listed: true });
+    this.networks.push({
+      slug,
+      name,
+      operator: `${name} operator`,
+      webUrl: `https://example.test/${slug}`,
+      listed: true,
+    });
     return this;
   }
 

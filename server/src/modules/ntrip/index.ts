@@ -33,7 +33,12 @@ export interface CasterService {
 export async function startCasterService(options: CasterServiceOptions): Promise<CasterService> {
   const repo = createNtripRepo(options.db);
   const onError = (err: unknown, what = 'auth epoch read failed') => options.logger.error({ err }, what);
-  const authorizer = createAuthorizer({ repo, ttlMs: options.authTtlMs, epochPollMs: options.authEpochPollMs, onError });
+  const authorizer = createAuthorizer({
+    repo,
+    ttlMs: options.authTtlMs,
+    epochPollMs: options.authEpochPollMs,
+    onError,
+  });
   const ports = createCasterPorts({
     repo,
     authorizer,
