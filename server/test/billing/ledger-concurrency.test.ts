@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createProduct, ensureAccessGrantsTable, payOnSandbox, startCheckout } from './support.ts';
+import { createProduct, payOnSandbox, startCheckout } from './support.ts';
 
 describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
   let t: TestContext;
@@ -11,7 +11,6 @@ describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    await ensureAccessGrantsTable(t.db);
     admin = await t.buildAdmin();
     priceId = (
       await createProduct(t, admin, {

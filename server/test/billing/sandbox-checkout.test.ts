@@ -4,7 +4,6 @@ import { buildTestApp, type TestContext, type TestUser } from '../support/test-a
 import {
   balanceOf,
   createNetwork,
-  ensureAccessGrantsTable,
   grantsOf,
   openGrants,
   payOnSandbox,
@@ -20,7 +19,6 @@ describe(`sandbox checkout on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ billing: { publicUrl: 'http://portal.test' } });
-    await ensureAccessGrantsTable(t.db);
     admin = await t.buildAdmin();
     networkId = await createNetwork(t.db);
     products = await standardProducts(t, admin, [networkId]);

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  createNetwork,
-  createProduct,
-  ensureAccessGrantsTable,
-  payOnSandbox,
-  standardProducts,
-  startCheckout,
-} from './support.ts';
+import { createNetwork, createProduct, payOnSandbox, standardProducts, startCheckout } from './support.ts';
 
 const NOT_LOGGED_IN = { code: 'unauthenticated', message: 'User is not logged in' };
 const SOME_UUID = '00000000-0000-4000-8000-000000000000';
@@ -29,7 +22,6 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    await ensureAccessGrantsTable(t.db);
     admin = await t.buildAdmin();
     owner = await t.buildUser();
     stranger = await t.buildUser();

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { balanceOf, createNetwork, ensureAccessGrantsTable, grantsOf, openGrants } from './support.ts';
+import { balanceOf, createNetwork, grantsOf, openGrants } from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_billing_secret';
 const DAY = 86_400;
@@ -110,7 +110,6 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
         publicUrl: 'http://portal.test',
       },
     });
-    await ensureAccessGrantsTable(t.db);
     admin = await t.buildAdmin();
     networkId = await createNetwork(t.db);
     const tokens = await t.app.inject({

@@ -4,7 +4,6 @@ import { buildTestApp, type TestContext, type TestUser } from '../support/test-a
 import {
   createNetwork,
   createProduct,
-  ensureAccessGrantsTable,
   grantsOf,
   openGrants,
   payOnSandbox,
@@ -23,7 +22,6 @@ describe(`subscription transitions and their grants on ${testDatabaseKind()}`, (
 
   beforeAll(async () => {
     t = await buildTestApp({ billing: { clock: () => now } });
-    await ensureAccessGrantsTable(t.db);
     admin = await t.buildAdmin();
     networks = [await createNetwork(t.db, 'North'), await createNetwork(t.db, 'South')];
     products = await standardProducts(t, admin, networks);

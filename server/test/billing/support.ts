@@ -3,26 +3,6 @@ import { sql } from 'kysely';
 import type { Database } from '../../src/db/client.ts';
 import type { TestContext, TestUser } from '../support/test-app.ts';
 
-/**
- * access_grants belongs to the ntrip module (migration 202611231400_ntrip.sql). Until that migration exists in
- * this tree, billing's tests create a table of the documented shape (docs/data-model.md) so grant writes are
- * still checked; once the real migration has run, this does nothing.
- */
-export async function ensureAccessGrantsTable(db: Database): Promise<void> {
-  await sql`CREATE TABLE IF NOT EXISTS access_grants (
-    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    account_id uuid,
-    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    network_id uuid NOT NULL REFERENCES networks (id),
-    valid_from timestamptz NOT NULL,
-    valid_until timestamptz NOT NULL,
-    source text NOT NULL CHECK (source IN ('subscription', 'tokens', 'manual')),
-    reference_id text,
-    ended_at timestamptz,
-    created_at timestamptz NOT NULL DEFAULT now()
-  )`.execute(db);
-}
-
 export async function createNetwork(db: Database, name = 'Test network'): Promise<string> {
   const slug = `net-${randomBytes(4).toString('hex')}`;
   const row = await db
