@@ -5,6 +5,7 @@ import { Avatar } from '../../components/Avatar';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
+import { WhiteLabelLink } from '../../features/demo/WhiteLabelLink';
 import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
@@ -251,6 +252,7 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
             <UpgradeToPro />
           )}
           {!collapsed && !user && <AnonymousPrompt />}
+          {!collapsed && profile !== 'Admin' && <WhiteLabelLink />}
           <UserMenu collapsed={collapsed} />
           {!collapsed && <FooterLinks />}
         </div>
