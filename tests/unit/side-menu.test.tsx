@@ -15,6 +15,8 @@ import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
 const server = setupServer(
   http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
   http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
+  // Pages of other features may load their own data; the shell tests do not care about it.
+  http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
