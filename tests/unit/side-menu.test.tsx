@@ -95,6 +95,20 @@ describe('side menu', () => {
     expect(localStorage.getItem(SIDEMENU_STORAGE_KEY)).toBe('true');
   });
 
+  it('on mobile opens as a drawer that takes focus and closes with Escape', () => {
+    setViewportWidth(375);
+    renderRoutes(routes, { path: '/dashboard', auth: undefined });
+    act(() => {
+      window.dispatchEvent(new Event(OPEN_SIDEBAR_EVENT));
+    });
+    expect(sideMenu()).toHaveAttribute('data-state', 'open');
+    expect(sideMenu()).toContainElement(document.activeElement as HTMLElement);
+    act(() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(sideMenu()).toBeNull();
+  });
+
   it('closes when the window shrinks to mobile width', () => {
     renderRoutes(routes, { path: '/dashboard', auth: undefined });
     expect(sideMenu()).toHaveAttribute('data-state', 'open');

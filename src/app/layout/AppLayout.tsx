@@ -42,6 +42,16 @@ export function AppLayout() {
   const side = useSideMenuState(pathname);
   const mobileMenu = useMobileMenu();
   const showMobileMenu = mobileMenu.open && side.isMobile;
+  const drawerOpen = side.isMobile && side.open;
+  const { setOpen } = side;
+  // On mobile the side menu is a drawer over the page: Escape closes it and focus goes into it.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    document.querySelector<HTMLElement>('#side-menu a, #side-menu button')?.focus();
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawerOpen, setOpen]);
   return (
     <div className="min-h-screen bg-surface text-ink">
       <SkipLink />
