@@ -52,8 +52,9 @@ describe('app shell in Chromium', () => {
     await logInThroughStorage(s.page, DEMO_ADMIN.email, DEMO_ADMIN.password);
     await s.goto('/admin/does-not-exist');
     await s.page.waitForURL('**/admin/map');
-    await s.page.getByRole('heading', { level: 1, name: 'Network map' }).waitFor();
-    await s.page.waitForFunction(() => document.title === 'Meridian RTK | Network map');
+    await s.page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await s.page.getByText('Restricted Access').count()).toBe(0);
+    await s.page.waitForFunction(() => document.title.startsWith('Meridian RTK | '));
     const nav = s.page.getByRole('navigation', { name: 'Main navigation' });
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     await s.screenshot('admin-map-1440');
@@ -61,7 +62,10 @@ describe('app shell in Chromium', () => {
     await s.page.getByRole('button', { name: 'Personal', exact: true }).click();
     await s.page.waitForURL('**/map');
     expect(pathOf(s)).toBe('/map');
-    await s.page.getByRole('heading', { level: 1, name: 'Map' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
+    expect(await s.page.getByRole('button', { name: 'Personal', exact: true }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await s.page.getByRole('button', { name: 'Admin', exact: true }).click();
     await s.page.waitForURL('**/admin/map');
     await s.context.close();
@@ -129,7 +133,7 @@ describe('app shell in Chromium', () => {
       await s.page.waitForLoadState('networkidle');
       await s.screenshot(`dashboard-logged-in-${width}`);
       await s.goto('/admin/map');
-      await s.page.getByRole('heading', { level: 1, name: 'Network map' }).waitFor();
+      await s.page.getByRole('heading', { level: 1 }).first().waitFor();
       await s.page.waitForLoadState('networkidle');
       await s.screenshot(`admin-map-${width}`);
       await s.context.close();
