@@ -1,0 +1,264 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COPY_CONFIRMATION_MS } from '../../../src/components/CopyControl';
+import { ModalProvider } from '../../../src/components/modal';
+import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
+import { relayAddress, str2strInput } from '../../../src/features/accounts/relay';
+import { AuthContext } from '../../../src/features/auth/auth-context';
+import { renderWithProviders } from '../support/render';
+import { account, NETWORK_ID, network, user } from './fixtures';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+function setup(handlers: Parameters<typeof server.use> = []) {
+  server.use(
+    http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 25 })),
+    http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
+    ),
+    ...handlers,
+  );
+  renderWithProviders(<AccountsPage />, {
+    // The user is above the modal host in the app, so dialogs see it too.
+    wrapper: (children) => (
+      <AuthContext.Provider value={user}>
+        <ModalProvider>{children}</ModalProvider>
+      </AuthContext.Provider>
+    ),
+  });
+  return userEvent.setup();
+}
+
+describe('/accounts', () => {
+  it('lists the accounts in the card section with username, status, networks and connection', async () => {
+    setup([
+      http.get('*/api/ntrip-accounts', () =>
+        HttpResponse.json({
+          items: [
+            account(),
+            account({
+              id: 'dddddddd-dddd-4ddd-8ddd-dddddddddddd',
+              label: 'Drone',
+              username: 'rtk-drone234',
+              status: 'disabled',
+              enabled: false,
+              grants: [],
+              connectedNow: 0,
+              lastSeenAt: '2026-11-20T10:00:00.000Z',
+            }),
+          ],
+        }),
+      ),
+    ]);
+    const section = await screen.findByRole('region', { name: 'Your accounts' });
+    expect(within(section).getByText('Tractor 7')).toBeInTheDocument();
+    expect(within(section).getByText('rtk-abcd2345')).toBeInTheDocument();
+    expect(within(section).getByText('Active')).toBeInTheDocument();
+    expect(within(section).getByText(/Netherlands RTK until/)).toBeInTheDocument();
+    expect(within(section).getByText('Never connected')).toBeInTheDocument();
+    expect(within(section).getByText('Disabled')).toBeInTheDocument();
+    expect(within(section).getByText(/Last seen/)).toBeInTheDocument();
+  });
+
+  it('creates an account and shows the password once, with copy controls and a warning', async () => {
+    let created = false;
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: created ? [account({ label: 'Boat' })] : [] })),
+      http.post('*/api/ntrip-accounts', async ({ request }) => {
+        expect(await request.json()).toEqual({ label: 'Boat' });
+        created = true;
+        return HttpResponse.json(
+          { account: account({ label: 'Boat' }), password: 'S3cretPassw0rdXYZabc' },
+          { status: 201 },
+        );
+      }),
+    ]);
+    expect(
+      await screen.findByText('You have no NTRIP accounts yet. Create one to connect a rover.'),
+    ).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Create account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create an NTRIP account' });
+    await u.type(within(dialog).getByLabelText('Label:'), 'Boat');
+    await u.click(within(dialog).getByRole('button', { name: 'Create account' }));
+
+    const reveal = await screen.findByRole('dialog', { name: 'Account created' });
+    expect(within(reveal).getByTestId('new-password')).toHaveTextContent('S3cretPassw0rdXYZabc');
+    expect(within(reveal).getByTestId('new-username')).toHaveTextContent('rtk-abcd2345');
+    expect(within(reveal).getByRole('alert')).toHaveTextContent(/shown only this once/);
+    await u.click(within(reveal).getByRole('button', { name: 'Copy password' }));
+    // userEvent provides the clipboard the control writes to.
+    expect(await navigator.clipboard.readText()).toBe('S3cretPassw0rdXYZabc');
+    expect(within(reveal).getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    expect(COPY_CONFIRMATION_MS).toBe(2000);
+
+    await u.click(within(reveal).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText('Boat')).toBeInTheDocument();
+    expect(screen.queryByText('S3cretPassw0rdXYZabc')).not.toBeInTheDocument();
+  });
+
+  it('shows connection details: host and port, mountpoints with the nearest-station one first, a str2str path', async () => {
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () =>
+        HttpResponse.json({
+          items: [
+            {
+              mountpoint: 'NL-RTK_NEAR',
+              kind: 'near',
+              networkSlug: 'nl-rtk',
+              networkName: 'Netherlands RTK',
+              identifier: '',
+              online: true,
+            },
+            {
+              mountpoint: 'DLFT00NLD0',
+              kind: 'station',
+              networkSlug: 'nl-rtk',
+              networkName: 'Netherlands RTK',
+              identifier: 'Delft',
+              online: true,
+            },
+          ],
+        }),
+      ),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    const { host, port } = relayAddress();
+    expect(within(dialog).getByText(host)).toBeInTheDocument();
+    expect(within(dialog).getByText(String(port))).toBeInTheDocument();
+    const items = await within(dialog).findAllByRole('listitem');
+    const mountpoints = items.map((li) => li.querySelector('code')?.textContent).filter(Boolean);
+    expect(mountpoints).toEqual(['NL-RTK_NEAR', 'DLFT00NLD0']);
+    expect(within(dialog).getByRole('button', { name: 'Copy mountpoint NL-RTK_NEAR' })).toBeInTheDocument();
+    expect(within(dialog).getByTestId('str2str-line')).toHaveTextContent(
+      `ntrip://rtk-abcd2345:<password>@${host}:${port}/NL-RTK_NEAR`,
+    );
+    expect(within(dialog).getByText(/NTRIP 1.0 and NTRIP 2.0/)).toBeInTheDocument();
+  });
+
+  it('deletes an account only after confirmation', async () => {
+    let deleted = false;
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: deleted ? [] : [account()] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
+      http.delete('*/api/ntrip-accounts/:id', ({ params }) => {
+        expect(params.id).toBe(account().id);
+        deleted = true;
+        return new HttpResponse(null, { status: 204 });
+      }),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    await u.click(within(dialog).getByRole('tab', { name: 'Manage' }));
+    await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete Tractor 7?' });
+    expect(deleted).toBe(false);
+    expect(confirm).toHaveTextContent(/closed within seconds/);
+    await u.click(within(confirm).getByRole('button', { name: 'Delete account' }));
+    await waitFor(() => expect(deleted).toBe(true));
+    expect(
+      await screen.findByText('You have no NTRIP accounts yet. Create one to connect a rover.'),
+    ).toBeInTheDocument();
+  });
+
+  it('pages the usage list', async () => {
+    const session = (i: number) => ({
+      id: String(i),
+      mountpoint: `MP${i}`,
+      remoteAddress: '192.0.2.1',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      endedAt: '2026-11-20T11:00:00.000Z',
+      durationSeconds: 3600,
+      bytesSent: 1_500_000,
+      endReason: 'client_closed',
+      lastPosition: i === 1 ? { latitude: 52.1, longitude: 5.2 } : null,
+    });
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
+      http.get('*/api/ntrip-accounts/:id/sessions', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        return HttpResponse.json({ items: [session(page)], page, pageSize: 20, total: 21 });
+      }),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    await u.click(within(dialog).getByRole('tab', { name: 'Usage' }));
+    expect(await within(dialog).findByText('MP1')).toBeInTheDocument();
+    expect(within(dialog).getByText('1 h 0 min')).toBeInTheDocument();
+    expect(within(dialog).getByText('1.5 MB')).toBeInTheDocument();
+    expect(within(dialog).getByText('Closed by the rover')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: /Show 52.10000, 5.20000 on a map/ })).toBeInTheDocument();
+    expect(within(dialog).getByText('Page 1 of 2')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await within(dialog).findByText('MP2')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+  });
+});
+
+describe('token activation', () => {
+  it('shows the price (price per day × days) and the balance after before confirming, then activates', async () => {
+    let body: unknown;
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account({ grants: [] })] })),
+      http.post('*/api/tokens', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ grant: account().grants[0], tokensSpent: 20, tokenAmount: 5 }, { status: 201 });
+      }),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Activate tokens' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
+    const days = within(dialog).getByLabelText('Days:');
+    await u.clear(days);
+    await u.type(days, '2');
+    expect(within(dialog).getByTestId('activation-price')).toHaveTextContent('20 tokens');
+    await waitFor(() => expect(within(dialog).getByTestId('activation-balance-after')).toHaveTextContent('5 tokens'));
+    await u.click(within(dialog).getByRole('button', { name: 'Activate for 20 tokens' }));
+    expect(await screen.findByRole('dialog', { name: 'Activated' })).toBeInTheDocument();
+    expect(body).toEqual({ accountId: account().id, feedNetworkId: NETWORK_ID, days: 2 });
+  });
+
+  it('offers to buy tokens when the server answers 402 insufficient_tokens', async () => {
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account({ grants: [] })] })),
+      http.post('*/api/tokens', () =>
+        HttpResponse.json(
+          { code: 'insufficient_tokens', message: 'Not enough tokens', needed: 30, balance: 25 },
+          { status: 402 },
+        ),
+      ),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Activate tokens' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
+    const days = within(dialog).getByLabelText('Days:');
+    await u.clear(days);
+    await u.type(days, '3');
+    await waitFor(() => expect(within(dialog).getByTestId('activation-balance-after')).toHaveTextContent('-5 tokens'));
+    await u.click(within(dialog).getByRole('button', { name: 'Activate for 30 tokens' }));
+    const offer = await screen.findByRole('dialog', { name: 'Not enough tokens' });
+    expect(offer).toHaveTextContent('This activation needs 30 tokens and your balance is 25.');
+    expect(within(offer).getByRole('link', { name: 'Buy tokens' })).toHaveAttribute('href', '/credits');
+  });
+});
+
+describe('relay configuration', () => {
+  it('reads host and port from the build configuration, with defaults', () => {
+    expect(relayAddress({ VITE_RELAY_HOST: 'caster.example.com', VITE_RELAY_PORT: '2102' })).toEqual({
+      host: 'caster.example.com',
+      port: 2102,
+    });
+    expect(relayAddress({ VITE_RELAY_HOST: '', VITE_RELAY_PORT: 'x' })).toEqual({ host: 'localhost', port: 2101 });
+    expect(str2strInput({ username: 'u', password: 'p', host: 'h', port: 1, mountpoint: 'M' })).toBe(
+      'ntrip://u:p@h:1/M',
+    );
+  });
+});

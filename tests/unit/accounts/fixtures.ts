@@ -1,0 +1,72 @@
+import type { AdminNtripAccount, Network, NtripAccount } from '@portal/contract';
+import type { LoggedInUser } from '../../../src/features/auth/auth-context';
+
+export const user: LoggedInUser = {
+  uid: 'u1',
+  username: 'Ann',
+  teams: [],
+  isAdmin: false,
+  refetch: async () => {},
+  getToken: async () => 'token',
+  logout: async () => {},
+};
+
+export const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
+export const OTHER_NETWORK_ID = '22222222-2222-4222-8222-222222222222';
+
+export function network(overrides: Partial<Network> = {}): Network {
+  return {
+    id: NETWORK_ID,
+    slug: 'nl-rtk',
+    name: 'Netherlands RTK',
+    description: '',
+    operator: 'Op',
+    region: 'NL',
+    status: 'active',
+    isPublic: true,
+    tokenPricePerDay: 10,
+    stationCount: 2,
+    onlineStationCount: 2,
+    coverage: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function account(overrides: Partial<NtripAccount> = {}): NtripAccount {
+  return {
+    id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
+    label: 'Tractor 7',
+    username: 'rtk-abcd2345',
+    enabled: true,
+    status: 'active',
+    maxConnections: 1,
+    grants: [
+      {
+        id: 'gggggggg-gggg-4ggg-8ggg-gggggggggggg'.replaceAll('g', 'b'),
+        networkId: NETWORK_ID,
+        networkSlug: 'nl-rtk',
+        networkName: 'Netherlands RTK',
+        validFrom: '2026-11-01T00:00:00.000Z',
+        validUntil: '2099-01-02T00:00:00.000Z',
+        source: 'tokens',
+        allAccounts: false,
+      },
+    ],
+    connectedNow: 0,
+    lastSeenAt: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function adminAccount(overrides: Partial<AdminNtripAccount> = {}): AdminNtripAccount {
+  return {
+    ...account(),
+    ownerUserId: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
+    ownerEmail: 'owner@example.test',
+    ...overrides,
+  };
+}
