@@ -3,7 +3,7 @@ import { loadConfig, paymentProviderOf } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
-import { jsonLogger, startCasterService } from './modules/ntrip/index.ts';
+import { type CasterService, jsonLogger, startCasterService } from './modules/ntrip/index.ts';
 import { seedDemo } from './seed/demo.ts';
 
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
@@ -15,9 +15,10 @@ async function main(): Promise<void> {
     ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey: config.FEED_SECRET_KEY })
     : [];
   const closers: Array<() => Promise<void>> = [];
+  let caster: CasterService | undefined;
 
   if (config.SERVICES.includes('caster')) {
-    const caster = await startCasterService({
+    caster = await startCasterService({
       db: handle.db,
       port: config.CASTER_PORT,
       host: config.HOST,
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
       nodeId: config.CASTER_NODE_ID,
       logger: jsonLogger(config.LOG_LEVEL),
     });
-    closers.push(() => caster.close());
+    const started = caster;
+    closers.push(() => started.close());
     console.log(
       `  NTRIP caster listening on port ${caster.port}${config.CASTER_BUS_URL ? ' (sharing sources over NATS)' : ''}`,
     );
@@ -46,6 +48,10 @@ async function main(): Promise<void> {
         publicUrl: config.PUBLIC_URL,
       },
       anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      // In one process the accounts module talks to the caster directly: live connection counts, and closing the
+      // connections of a disabled or deleted account at once. Casters in other processes drop their cached
+      // decisions when the auth epoch moves (any account or grant change).
+      ntripAccounts: caster && { access: caster, live: caster.caster },
       logger: { level: config.LOG_LEVEL },
     });
     if (applied.length) app.log.info({ applied }, 'migrations applied');
