@@ -60,14 +60,21 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'map', lazy: page(placeholders, 'MapPage') },
               { path: 'accounts', lazy: page(() => import('../features/accounts/AccountsPage'), 'AccountsPage') },
-              { path: 'credits', lazy: page(placeholders, 'CreditsPage') },
-              { path: 'subscriptions', lazy: page(placeholders, 'SubscriptionsPage') },
+              { path: 'credits', lazy: page(() => import('../features/billing/CreditsPage'), 'CreditsPage') },
+              {
+                path: 'subscriptions',
+                lazy: page(() => import('../features/billing/SubscriptionsPage'), 'SubscriptionsPage'),
+              },
               {
                 path: 'settings/organization',
                 lazy: page(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage'),
               },
+              {
+                path: 'settings/billing',
+                lazy: page(() => import('../features/billing/BillingSettingsPage'), 'BillingSettingsPage'),
+              },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'SettingsPagePlaceholder') },
-              { path: 'checkout', lazy: page(placeholders, 'CheckoutPage') },
+              { path: 'checkout', lazy: page(() => import('../features/billing/CheckoutPage'), 'CheckoutPage') },
             ],
           },
 
@@ -78,7 +85,10 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="/admin/map" replace /> },
               { path: 'map', lazy: page(placeholders, 'AdminMapPage') },
-              { path: 'products/:productsPage?', lazy: page(placeholders, 'AdminProductsPage') },
+              {
+                path: 'products/:productsPage?',
+                lazy: page(() => import('../features/billing/AdminProductsPage'), 'AdminProductsPage'),
+              },
               { path: 'feed', lazy: page(placeholders, 'AdminFeedPage') },
               { path: 'feed/:networkId', lazy: page(placeholders, 'AdminFeedPage') },
               { path: 'users', lazy: page(placeholders, 'AdminUsersPage') },
@@ -86,7 +96,10 @@ export const routes: RouteObject[] = [
                 path: 'demo-requests',
                 lazy: page(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),
               },
-              { path: 'subscriptions', lazy: page(placeholders, 'AdminSubscriptionsPage') },
+              {
+                path: 'subscriptions',
+                lazy: page(() => import('../features/billing/AdminSubscriptionsPage'), 'AdminSubscriptionsPage'),
+              },
               {
                 path: 'accounts',
                 lazy: page(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),

@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { CardSection } from '../../components/CardSection';
+import { TextField } from '../../components/form';
+import { GenericErrorBlock } from '../../components/GenericErrorBlock';
+import { Page } from '../../components/Page';
+import { Preloader } from '../../components/Preloader';
+import { apiError } from '../../lib/api';
+import { useAdminSubscriptions, useGrantTokens } from './billing.hooks';
+import { useSubscriptionRows } from './SubscriptionsPage';
+
+function GrantTokensForm() {
+  const { t } = useTranslation('billing');
+  const grant = useGrantTokens();
+  const [userId, setUserId] = useState('');
+  const [amount, setAmount] = useState('');
+  const [message, setMessage] = useState<string>();
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-surface p-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setMessage(undefined);
+        grant.mutate(
+          { userId: userId.trim(), tokenAmount: Number.parseInt(amount, 10) },
+          {
+            onSuccess: (r) => setMessage(t('admin.granted', { balance: r.tokenAmount })),
+            onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
+          },
+        );
+      }}
+    >
+      <TextField label={t('admin.userId')} value={userId} onChange={(e) => setUserId(e.target.value)} />
+      <TextField
+        label={t('admin.tokenAmount')}
+        value={amount}
+        inputMode="numeric"
+        onChange={(e) => setAmount(e.target.value)}
+      />
+      <Button type="submit" disabled={!userId.trim() || !/^-?\d+$/.test(amount) || grant.isPending}>
+        {t('admin.grant')}
+      </Button>
+      {message && <p className="w-full text-sm text-muted">{message}</p>}
+    </form>
+  );
+}
+
+/** /admin/subscriptions: every subscription with cancel, resume and end; and the admin token grant. */
+export function AdminSubscriptionsPage() {
+  const { t } = useTranslation('billing');
+  const subscriptions = useAdminSubscriptions();
+  const toRow = useSubscriptionRows(true);
+  return (
+    <Page name="admin-subscriptions" title={t('admin.subscriptionsTitle')}>
+      {subscriptions.isPending ? (
+        <Preloader />
+      ) : subscriptions.isError ? (
+        <GenericErrorBlock />
+      ) : (
+        <CardSection
+          rows={subscriptions.data.map(toRow)}
+          filter={(row, q) => JSON.stringify([row.name, row.records.user]).toLowerCase().includes(q.toLowerCase())}
+          columns={[
+            { key: 'user', header: t('columns.user') },
+            { key: 'status', header: t('columns.status'), colored: true },
+            { key: 'price', header: t('columns.price') },
+            { key: 'period', header: t('columns.period') },
+          ]}
+          emptyText={t('admin.noSubscriptions')}
+        />
+      )}
+      <section className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-ink">{t('admin.grantTitle')}</h2>
+        <GrantTokensForm />
+      </section>
+    </Page>
+  );
+}

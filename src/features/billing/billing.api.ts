@@ -1,0 +1,91 @@
+import type {
+  AdminSubscription,
+  CheckoutCreated,
+  CheckoutSession,
+  CreateProduct,
+  Payment,
+  PricingTable,
+  Product,
+  Subscription,
+  TokenHistory,
+  UpdateProduct,
+  UserSubscriptions,
+} from '@portal/contract';
+import { api } from '../../lib/api';
+
+/** Billing calls of spec §7, one function each. */
+
+export async function fetchSubscriptionPricingTables(): Promise<PricingTable[]> {
+  return (await api.get<PricingTable[]>('/stripe/subscription-pricing-tables')).data;
+}
+
+export async function fetchTokenProducts(): Promise<PricingTable[]> {
+  return (await api.get<PricingTable[]>('/tokenProducts')).data;
+}
+
+/** Creates a checkout session and answers the URL to open. */
+export async function createCheckout(kind: 'Subscription' | 'Token', priceId: string): Promise<CheckoutCreated> {
+  const path = kind === 'Subscription' ? '/checkout/subscription' : '/checkout/product';
+  return (await api.post<CheckoutCreated>(path, undefined, { params: { priceId } })).data;
+}
+
+export async function fetchCheckout(checkoutSessionId: string): Promise<CheckoutSession> {
+  return (await api.get<CheckoutSession>('/checkout', { params: { checkoutSessionId } })).data;
+}
+
+export async function fetchSubscriptions(): Promise<UserSubscriptions> {
+  return (await api.get<UserSubscriptions>('/subscriptions')).data;
+}
+
+export async function cancelSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
+  return (await api.put<Subscription>(`${admin ? '/admin' : ''}/subscriptions/cancel`, { subscriptionId })).data;
+}
+
+export async function resumeSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
+  return (await api.put<Subscription>(`${admin ? '/admin' : ''}/subscriptions/resume`, { subscriptionId })).data;
+}
+
+export async function fetchTokenHistory(): Promise<TokenHistory> {
+  return (await api.get<TokenHistory>('/tokens/history')).data;
+}
+
+export async function fetchPayments(): Promise<Payment[]> {
+  return (await api.get<{ payments: Payment[] }>('/billing/payments')).data.payments;
+}
+
+export async function fetchAdminSubscriptions(): Promise<AdminSubscription[]> {
+  return (await api.get<{ subscriptions: AdminSubscription[] }>('/admin/subscriptions')).data.subscriptions;
+}
+
+export async function endSubscription(subscriptionId: string): Promise<Subscription> {
+  return (await api.delete<Subscription>('/admin/subscriptions', { data: { subscriptionId } })).data;
+}
+
+export async function grantTokens(userId: string, tokenAmount: number): Promise<{ tokenAmount: number }> {
+  return (await api.put<{ userId: string; tokenAmount: number }>('/admin/tokens', { userId, tokenAmount })).data;
+}
+
+export async function fetchAdminProducts(query: {
+  kind?: 'subscription' | 'token';
+  billable?: boolean;
+  includeArchived?: boolean;
+}): Promise<Product[]> {
+  const params = {
+    kind: query.kind,
+    billable: query.billable === undefined ? undefined : String(query.billable),
+    includeArchived: query.includeArchived ? 'true' : undefined,
+  };
+  return (await api.get<{ products: Product[] }>('/admin/products', { params })).data.products;
+}
+
+export async function createProduct(body: CreateProduct): Promise<Product> {
+  return (await api.post<Product>('/admin/products', body)).data;
+}
+
+export async function updateProduct(productId: string, body: UpdateProduct): Promise<Product> {
+  return (await api.put<Product>(`/admin/products/${productId}`, body)).data;
+}
+
+export async function archiveProduct(productId: string): Promise<Product> {
+  return (await api.delete<Product>(`/admin/products/${productId}`)).data;
+}
