@@ -12,6 +12,7 @@ export const stationFormats = ['RTCM 3', 'RTCM 3.0', 'RTCM 3.1', 'RTCM 3.2', 'RT
 export const navSystems = ['GPS', 'GLO', 'GAL', 'BDS', 'QZS', 'IRN', 'SBAS'] as const;
 export const feedKinds = ['push', 'pull'] as const;
 export const feedStatuses = ['idle', 'connecting', 'connected', 'error'] as const;
+export type FeedKind = (typeof feedKinds)[number];
 
 /** Error codes of the catalogue calls, beyond the shared ones. */
 export const catalogueErrorCodes = [

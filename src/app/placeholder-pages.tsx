@@ -31,8 +31,6 @@ function Placeholder({ page, icon, titleKey }: { page: string; icon: IconName; t
   );
 }
 
-export const MarketplacePage = () => <Placeholder page="marketplace" icon="globe" titleKey="marketplace" />;
-export const MapPage = () => <Placeholder page="map" icon="map" titleKey="map" />;
 export const AccountsPage = () => <Placeholder page="accounts" icon="key" titleKey="accounts" />;
 export const CreditsPage = () => <Placeholder page="credits" icon="coins" titleKey="credits" />;
 export const SubscriptionsPage = () => <Placeholder page="subscriptions" icon="repeat" titleKey="subscriptions" />;
@@ -51,14 +49,12 @@ export function SettingsPagePlaceholder() {
   );
 }
 
-export const AdminMapPage = () => <Placeholder page="admin-map" icon="map" titleKey="adminMap" />;
 export const AdminProductsPage = () => {
   const { productsPage } = useParams();
   return (
     <Placeholder page={`admin-products${productsPage ? `-${productsPage}` : ''}`} icon="box" titleKey="adminProducts" />
   );
 };
-export const AdminFeedPage = () => <Placeholder page="admin-feed" icon="feed" titleKey="adminFeed" />;
 export const AdminUsersPage = () => <Placeholder page="admin-users" icon="users" titleKey="adminUsers" />;
 export const AdminSubscriptionsPage = () => (
   <Placeholder page="admin-subscriptions" icon="repeat" titleKey="adminSubscriptions" />
@@ -67,5 +63,4 @@ export const AdminAccountsPage = () => <Placeholder page="admin-accounts" icon="
 export const AdminOrganizationsPage = () => (
   <Placeholder page="admin-organizations" icon="building" titleKey="adminOrganizations" />
 );
-export const AdminNetworksPage = () => <Placeholder page="admin-networks" icon="satellite" titleKey="adminNetworks" />;
 export const AdminSettingsPage = () => <Placeholder page="admin-settings" icon="settings" titleKey="adminSettings" />;

@@ -51,14 +51,14 @@ export const routes: RouteObject[] = [
 
           // Public (logged out and logged in)
           { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
-          { path: 'marketplace', lazy: page(placeholders, 'MarketplacePage') },
+          { path: 'marketplace', lazy: page(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', lazy: page(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
 
           // Logged in, personal
           {
             element: <RequireUser />,
             children: [
-              { path: 'map', lazy: page(placeholders, 'MapPage') },
+              { path: 'map', lazy: page(() => import('../features/catalogue/MapPages'), 'MapPage') },
               { path: 'accounts', lazy: page(() => import('../features/accounts/AccountsPage'), 'AccountsPage') },
               { path: 'credits', lazy: page(() => import('../features/billing/CreditsPage'), 'CreditsPage') },
               {
@@ -84,13 +84,16 @@ export const routes: RouteObject[] = [
             element: <RequireAdmin />,
             children: [
               { index: true, element: <Navigate to="/admin/map" replace /> },
-              { path: 'map', lazy: page(placeholders, 'AdminMapPage') },
+              { path: 'map', lazy: page(() => import('../features/catalogue/MapPages'), 'AdminMapPage') },
               {
                 path: 'products/:productsPage?',
                 lazy: page(() => import('../features/billing/AdminProductsPage'), 'AdminProductsPage'),
               },
-              { path: 'feed', lazy: page(placeholders, 'AdminFeedPage') },
-              { path: 'feed/:networkId', lazy: page(placeholders, 'AdminFeedPage') },
+              { path: 'feed', lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage') },
+              {
+                path: 'feed/:networkId',
+                lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
+              },
               { path: 'users', lazy: page(placeholders, 'AdminUsersPage') },
               {
                 path: 'demo-requests',
@@ -105,8 +108,14 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),
               },
               { path: 'organizations', lazy: page(placeholders, 'AdminOrganizationsPage') },
-              { path: 'networks', lazy: page(placeholders, 'AdminNetworksPage') },
-              { path: 'networks/:networkId', lazy: page(placeholders, 'AdminNetworksPage') },
+              {
+                path: 'networks',
+                lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
+              },
+              {
+                path: 'networks/:networkId',
+                lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
+              },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },
             ],

@@ -1,0 +1,286 @@
+import 'maplibre-gl/dist/maplibre-gl.css';
+import './coverage-map.css';
+import type { StationMarker } from '@portal/contract';
+import type { FeatureCollection, Point } from 'geojson';
+import {
+  type ExpressionSpecification,
+  type GeoJSONSource,
+  type LngLatBoundsLike,
+  Map as MapLibreMap,
+  Marker,
+  NavigationControl,
+  Popup,
+} from 'maplibre-gl';
+import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { BASEMAP_COLORS, MAP_STYLE_URL, offlineBasemapStyle } from './basemap';
+import type { CatalogueScope } from './catalogue.api';
+import { StationPopup } from './StationPopup';
+
+/** Europe, where the networks are, until the stations tell the map where to look. */
+const INITIAL_VIEW = { center: [10, 53] as [number, number], zoom: 3.2 };
+/** Past this zoom every station stands alone; below it nearby stations merge into a counted cluster. */
+const CLUSTER_MAX_ZOOM = 8;
+/** Metres per pixel at zoom 0 on the equator (Web Mercator, 512 px tiles as MapLibre uses). */
+const METRES_PER_PIXEL_Z0 = 78271.517;
+
+type StationProps = { id: string; mountpoint: string; status: string; k: number };
+
+function toGeoJson(markers: StationMarker[]): FeatureCollection<Point, StationProps> {
+  return {
+    type: 'FeatureCollection',
+    features: markers.map((m) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [m.longitude, m.latitude] },
+      // k turns metres into pixels at zoom 0 for this latitude; the radius expression scales it by 2^zoom.
+      properties: {
+        id: m.id,
+        mountpoint: m.mountpoint,
+        status: m.status,
+        k: 1 / (METRES_PER_PIXEL_Z0 * Math.cos((m.latitude * Math.PI) / 180)),
+      },
+    })),
+  };
+}
+
+function radiusExpression(radiusKm: number) {
+  const metres = radiusKm * 1000;
+  return [
+    'interpolate',
+    ['exponential', 2],
+    ['zoom'],
+    0,
+    ['*', ['get', 'k'], metres],
+    22,
+    ['*', ['get', 'k'], metres * 2 ** 22],
+  ] as ExpressionSpecification;
+}
+
+function boundsOf(markers: StationMarker[]): LngLatBoundsLike | undefined {
+  if (markers.length === 0) return undefined;
+  let [minLon, minLat, maxLon, maxLat] = [180, 90, -180, -90];
+  for (const m of markers) {
+    minLon = Math.min(minLon, m.longitude);
+    maxLon = Math.max(maxLon, m.longitude);
+    minLat = Math.min(minLat, m.latitude);
+    maxLat = Math.max(maxLat, m.latitude);
+  }
+  return [minLon, minLat, maxLon, maxLat];
+}
+
+/**
+ * Stations on a MapLibre map: counted clusters while zoomed out, one dot per station when zoomed in, the RTK
+ * coverage radius around every station, and a popup with the station's details. Clusters and dots are HTML
+ * markers (buttons), so they need no font files, work offline and can be reached with the keyboard.
+ */
+export function CoverageMap({
+  markers,
+  scope,
+  radiusKm,
+  dark,
+  highlightOffline = false,
+}: {
+  markers: StationMarker[];
+  scope: CatalogueScope;
+  /** 0 hides the coverage circles. */
+  radiusKm: number;
+  dark: boolean;
+  /** Admin map: offline stations stand out and are drawn above the others. */
+  highlightOffline?: boolean;
+}) {
+  const { t } = useTranslation('catalogue');
+  const container = useRef<HTMLElement>(null);
+  const mapRef = useRef<MapLibreMap | null>(null);
+  const htmlMarkers = useRef(new Map<string, Marker>());
+  const popupRef = useRef<Popup | null>(null);
+  const fitted = useRef(false);
+  const [ready, setReady] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [selected, setSelected] = useState<{ id: string; node: HTMLDivElement } | null>(null);
+  const latest = useRef({ markers, radiusKm, highlightOffline, dark });
+  latest.current = { markers, radiusKm, highlightOffline, dark };
+
+  useEffect(() => {
+    const node = container.current;
+    if (!node) return;
+    let disposed = false;
+    let map: MapLibreMap | undefined;
+    const markerStore = htmlMarkers.current;
+
+    const openPopup = (id: string, lngLat: [number, number]) => {
+      popupRef.current?.remove();
+      const content = document.createElement('div');
+      const popup = new Popup({ offset: 12, maxWidth: '320px', focusAfterOpen: false })
+        .setLngLat(lngLat)
+        .setDOMContent(content);
+      popup.on('close', () => setSelected((s) => (s?.node === content ? null : s)));
+      if (map) popup.addTo(map);
+      popupRef.current = popup;
+      setSelected({ id, node: content });
+    };
+
+    const syncMarkers = () => {
+      if (!map?.getSource('stations')) return;
+      const bounds = map.getBounds();
+      const seen = new Set<string>();
+      for (const f of map.querySourceFeatures('stations')) {
+        if (f.geometry.type !== 'Point') continue;
+        const [lon = 0, lat = 0] = f.geometry.coordinates;
+        if (!bounds.contains([lon, lat])) continue;
+        const p = f.properties ?? {};
+        const key = p.cluster ? `c${p.cluster_id}` : `s${p.id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (markerStore.has(key)) continue;
+        const el = document.createElement('button');
+        el.type = 'button';
+        if (p.cluster) {
+          const count = Number(p.point_count);
+          const size = count < 10 ? 30 : count < 100 ? 38 : count < 1000 ? 46 : 54;
+          el.className = 'coverage-cluster';
+          el.style.width = `${size}px`;
+          el.style.height = `${size}px`;
+          el.textContent = String(p.point_count_abbreviated ?? count);
+          el.dataset.testid = 'map-cluster';
+          el.setAttribute('aria-label', t('map.clusterLabel', { count }));
+          el.addEventListener('click', async () => {
+            const source = map?.getSource('stations') as GeoJSONSource | undefined;
+            const zoom = await source?.getClusterExpansionZoom(Number(p.cluster_id));
+            map?.easeTo({ center: [lon, lat], zoom: Math.min(zoom ?? CLUSTER_MAX_ZOOM + 1, 14) });
+          });
+        } else {
+          const offline = p.status !== 'online';
+          el.className = `coverage-station ${offline ? 'is-offline' : 'is-online'} ${
+            offline && latest.current.highlightOffline ? 'is-alert' : ''
+          }`;
+          el.dataset.testid = 'map-station';
+          el.setAttribute('aria-label', `${p.mountpoint} (${t(`status.${offline ? 'offline' : 'online'}`)})`);
+          el.addEventListener('click', (event) => {
+            event.stopPropagation();
+            openPopup(String(p.id), [lon, lat]);
+          });
+        }
+        const marker = new Marker({ element: el }).setLngLat([lon, lat]).addTo(map);
+        markerStore.set(key, marker);
+      }
+      for (const [key, marker] of markerStore) {
+        if (!seen.has(key)) {
+          marker.remove();
+          markerStore.delete(key);
+        }
+      }
+    };
+
+    (async () => {
+      const style = MAP_STYLE_URL || (await offlineBasemapStyle(latest.current.dark));
+      if (disposed) return;
+      let created: MapLibreMap;
+      try {
+        created = new MapLibreMap({
+          container: node,
+          style,
+          ...INITIAL_VIEW,
+          attributionControl: { compact: true, customAttribution: MAP_STYLE_URL ? undefined : 'Natural Earth' },
+          dragRotate: false,
+        });
+      } catch {
+        setFailed(true);
+        return;
+      }
+      map = created;
+      mapRef.current = created;
+      created.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+      created.on('load', () => {
+        const map = created;
+        const data = toGeoJson(latest.current.markers);
+        map.addSource('stations', {
+          type: 'geojson',
+          data,
+          cluster: true,
+          clusterRadius: 48,
+          clusterMaxZoom: CLUSTER_MAX_ZOOM,
+        });
+        map.addSource('coverage', { type: 'geojson', data });
+        map.addLayer({
+          id: 'coverage',
+          type: 'circle',
+          source: 'coverage',
+          paint: {
+            'circle-radius': radiusExpression(latest.current.radiusKm),
+            'circle-color': ['match', ['get', 'status'], 'online', '#22c55e', '#ef4444'],
+            'circle-opacity': 0.08,
+            'circle-stroke-color': ['match', ['get', 'status'], 'online', '#22c55e', '#ef4444'],
+            'circle-stroke-opacity': 0.35,
+            'circle-stroke-width': 1,
+            'circle-pitch-alignment': 'map',
+          },
+          layout: { visibility: latest.current.radiusKm > 0 ? 'visible' : 'none' },
+        });
+        map.on('moveend', syncMarkers);
+        map.on('sourcedata', (e) => {
+          if (e.sourceId === 'stations' && e.isSourceLoaded) syncMarkers();
+        });
+        setReady(true);
+      });
+      created.on('error', (e) => {
+        if (!created.loaded() && !created.isStyleLoaded()) setFailed(Boolean(e.error));
+      });
+    })();
+
+    return () => {
+      disposed = true;
+      for (const marker of markerStore.values()) marker.remove();
+      markerStore.clear();
+      popupRef.current?.remove();
+      map?.remove();
+      mapRef.current = null;
+    };
+  }, [t]);
+
+  // New data (a filter, a refetch): markers are rebuilt from the source, the view fits the stations once.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!ready || !map) return;
+    const data = toGeoJson(markers);
+    (map.getSource('stations') as GeoJSONSource | undefined)?.setData(data);
+    (map.getSource('coverage') as GeoJSONSource | undefined)?.setData(data);
+    for (const marker of htmlMarkers.current.values()) marker.remove();
+    htmlMarkers.current.clear();
+    const bounds = boundsOf(markers);
+    if (bounds) {
+      map.fitBounds(bounds, { padding: 48, maxZoom: 9, duration: fitted.current ? 600 : 0 });
+      fitted.current = true;
+    }
+  }, [markers, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!ready || !map?.getLayer('coverage')) return;
+    map.setLayoutProperty('coverage', 'visibility', radiusKm > 0 ? 'visible' : 'none');
+    if (radiusKm > 0) map.setPaintProperty('coverage', 'circle-radius', radiusExpression(radiusKm));
+  }, [radiusKm, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!ready || !map || MAP_STYLE_URL) return;
+    const colors = dark ? BASEMAP_COLORS.dark : BASEMAP_COLORS.light;
+    map.setPaintProperty('water', 'background-color', colors.water);
+    map.setPaintProperty('land', 'fill-color', colors.land);
+    map.setPaintProperty('borders', 'line-color', colors.border);
+  }, [dark, ready]);
+
+  return (
+    <div
+      className={`coverage-map relative h-[420px] overflow-hidden rounded-2xl border border-line md:h-[560px] ${dark ? 'is-dark' : 'is-light'}`}
+    >
+      <section ref={container} className="absolute inset-0" data-testid="coverage-map" aria-label={t('map.label')} />
+      {failed && (
+        <p className="absolute inset-0 flex items-center justify-center bg-panel p-6 text-center text-sm text-muted">
+          {t('map.unavailable')}
+        </p>
+      )}
+      {selected && createPortal(<StationPopup scope={scope} id={selected.id} />, selected.node)}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import { CardSection } from '../../components/CardSection';
+import { Page } from '../../components/Page';
+import { CoverageView } from './CoverageView';
+import { useNetworks } from './catalogue.hooks';
+
+/** /marketplace: the networks on offer and where they reach, for anyone. */
+export function MarketplacePage() {
+  const { t } = useTranslation();
+  const { t: tc } = useTranslation('catalogue');
+  const networks = useNetworks('public');
+  return (
+    <Page name="marketplace" title={t('pages.marketplace.title')} subtitle={t('pages.marketplace.description')}>
+      <CoverageView scope="public" />
+      {networks.data && (
+        <CardSection
+          title={tc('marketplace.networks')}
+          rows={networks.data.map((n) => ({
+            id: n.id,
+            name: n.name,
+            status: n.status === 'active' ? 'green' : 'yellow',
+            records: {
+              region: n.region || '–',
+              operator: n.operator || '–',
+              stations: tc('marketplace.stationsOnline', { online: n.onlineStationCount, total: n.stationCount }),
+              price: tc('marketplace.pricePerDay', { count: n.tokenPricePerDay }),
+            },
+          }))}
+          columns={[
+            { key: 'region', header: tc('fields.region') },
+            { key: 'operator', header: tc('fields.operator') },
+            { key: 'stations', header: tc('fields.stations'), colored: true },
+            { key: 'price', header: tc('fields.tokenPricePerDay') },
+          ]}
+          emptyText={tc('marketplace.empty')}
+        />
+      )}
+    </Page>
+  );
+}
+
+/** /map: the same coverage for a logged-in user. */
+export function MapPage() {
+  const { t } = useTranslation();
+  return (
+    <Page name="map" title={t('pages.map.title')} subtitle={t('pages.map.description')}>
+      <CoverageView scope="public" />
+    </Page>
+  );
+}
+
+/** /admin/map: every network, hidden ones included, with offline stations standing out. */
+export function AdminMapPage() {
+  const { t } = useTranslation();
+  return (
+    <Page name="admin-map" title={t('pages.adminMap.title')} subtitle={t('pages.adminMap.description')}>
+      <CoverageView scope="admin" highlightOffline />
+    </Page>
+  );
+}

@@ -1,0 +1,55 @@
+import { useTranslation } from 'react-i18next';
+import type { CatalogueScope } from './catalogue.api';
+import { useNetworks, useStation } from './catalogue.hooks';
+import { StatusBadge } from './StatusBadge';
+
+/** The details a surveyor checks before choosing a mountpoint: where, what it sends, and whether it is live. */
+export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string }) {
+  const { t, i18n } = useTranslation('catalogue');
+  const station = useStation(scope, id);
+  const networks = useNetworks(scope);
+  if (station.isPending) return <p className="text-sm text-muted">{t('loading')}</p>;
+  if (station.isError) return <p className="text-sm text-status-red">{t('popup.error')}</p>;
+  const s = station.data;
+  const network = networks.data?.find((n) => n.id === s.networkId);
+  const lastData = s.lastDataAt
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+        new Date(s.lastDataAt),
+      )
+    : t('popup.never');
+  const rows: Array<[string, string]> = [
+    [t('fields.network'), network?.name ?? s.networkSlug],
+    [t('fields.identifier'), s.identifier || '–'],
+    [
+      t('fields.position'),
+      `${s.latitude.toFixed(4)}, ${s.longitude.toFixed(4)}${s.heightM === null ? '' : ` · ${s.heightM} m`}`,
+    ],
+    [t('fields.country'), s.country],
+    [t('fields.format'), s.format],
+    [t('fields.navSystem'), s.navSystem],
+    [t('fields.receiver'), s.receiver || '–'],
+    [t('fields.antenna'), s.antenna || '–'],
+    [t('fields.lastData'), lastData],
+  ];
+  return (
+    <div data-testid="station-popup" className="flex min-w-60 flex-col gap-2 text-sm">
+      <div className="flex items-center justify-between gap-3 pr-5">
+        <h3 className="font-mono text-base font-semibold text-ink">{s.mountpoint}</h3>
+        <StatusBadge status={s.status} />
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-subtle">{label}</dt>
+            <dd className="text-ink">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {s.formatDetails && (
+        <p className="break-words font-mono text-xs text-muted" title={t('fields.formatDetails')}>
+          {s.formatDetails}
+        </p>
+      )}
+    </div>
+  );
+}

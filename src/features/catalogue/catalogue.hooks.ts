@@ -1,0 +1,59 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CatalogueScope } from './catalogue.api';
+import * as catalogueApi from './catalogue.api';
+
+export const catalogueKeys = {
+  all: ['catalogue'] as const,
+  networks: (scope: CatalogueScope) => ['catalogue', scope, 'networks'] as const,
+  network: (id: string) => ['catalogue', 'admin', 'network', id] as const,
+  markers: (scope: CatalogueScope) => ['catalogue', scope, 'markers'] as const,
+  station: (scope: CatalogueScope, id: string) => ['catalogue', scope, 'station', id] as const,
+  stations: (network: string, search: string, offset: number) =>
+    ['catalogue', 'admin', 'stations', network, search, offset] as const,
+  feeds: (network: string) => ['catalogue', 'admin', 'feeds', network] as const,
+  networkMarkers: (network: string) => ['catalogue', 'admin', 'network-markers', network] as const,
+};
+
+export const useNetworks = (scope: CatalogueScope) =>
+  useQuery({ queryKey: catalogueKeys.networks(scope), queryFn: () => catalogueApi.fetchNetworks(scope) });
+
+export const useNetwork = (id: string) =>
+  useQuery({ queryKey: catalogueKeys.network(id), queryFn: () => catalogueApi.fetchNetwork(id) });
+
+export const useStationMarkers = (scope: CatalogueScope) =>
+  useQuery({ queryKey: catalogueKeys.markers(scope), queryFn: () => catalogueApi.fetchStationMarkers(scope) });
+
+export const useStation = (scope: CatalogueScope, id: string | undefined) =>
+  useQuery({
+    queryKey: catalogueKeys.station(scope, id ?? ''),
+    queryFn: () => catalogueApi.fetchStation(scope, id ?? ''),
+    enabled: id !== undefined,
+  });
+
+export const STATION_PAGE_SIZE = 50;
+
+export const useStations = (network: string, search: string, offset: number) =>
+  useQuery({
+    queryKey: catalogueKeys.stations(network, search, offset),
+    queryFn: () =>
+      catalogueApi.fetchStations({ network, search: search || undefined, limit: STATION_PAGE_SIZE, offset }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useNetworkStationMarkers = (network: string) =>
+  useQuery({
+    queryKey: catalogueKeys.networkMarkers(network),
+    queryFn: () => catalogueApi.fetchNetworkStationMarkers(network),
+  });
+
+export const useFeeds = (network: string) =>
+  useQuery({ queryKey: catalogueKeys.feeds(network), queryFn: () => catalogueApi.fetchFeeds(network) });
+
+/** Any catalogue write can change counts, coverage, markers and feeds: everything catalogue is refetched. */
+export function useCatalogueMutation<A, R>(mutationFn: (args: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => client.invalidateQueries({ queryKey: catalogueKeys.all }),
+  });
+}
