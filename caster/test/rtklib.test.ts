@@ -1,0 +1,109 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Caster, createCaster, validFrames } from '../src/index.ts';
+import { FakePorts } from './support/fakes.ts';
+
+/**
+ * Interoperability with an independent implementation: RTKLIB's str2str as the base station (NTRIP 1 SOURCE)
+ * and as the rover (NTRIP 1 GET). The capture starts with a cut frame, so the caster must drop bytes.
+ */
+
+function findStr2str(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v str2str'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(
+      "str2str was not found on PATH. Install Debian's rtklib package (apt-get install -y rtklib); .ci/run installs it.",
+    );
+  }
+}
+
+const capturePath = fileURLToPath(new URL('./fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3', import.meta.url));
+const children: ChildProcess[] = [];
+const servers: net.Server[] = [];
+let caster: Caster | null = null;
+let dir: string | null = null;
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const server of servers.splice(0)) server.close();
+  await caster?.close();
+  caster = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitFor(condition: () => boolean, what: () => string, limitMs = 20_000) {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('RTKLIB str2str', () => {
+  it('base station and rover through the caster: the rover gets exactly the valid frames of the capture', async () => {
+    const str2str = findStr2str();
+    const ports = new FakePorts().addNetwork('jp').addStation('HIRO', 'jp', 34.4, 132.5, 'base-pass');
+    ports.accounts.push({ username: 'rtkrover', password: 'rover-pass', accountId: 'acc-rtk', networks: ['jp'] });
+    caster = await createCaster({ ports });
+    const { port } = await caster.listen(0, '127.0.0.1');
+    dir = mkdtempSync(join(tmpdir(), 'caster-rtklib-'));
+    const out = join(dir, 'rover.rtcm3');
+    const logs: Record<string, string> = { rover: '', base: '' };
+    const run = (name: 'rover' | 'base', args: string[]) => {
+      const child = spawn(str2str, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const keep = (d: Buffer) => {
+        logs[name] += d.toString();
+      };
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      child.on('exit', (code, signal) => {
+        logs[name] += ` [exited ${code ?? signal}]`;
+      });
+      children.push(child);
+      return child;
+    };
+    const stats = () => caster?.stats().mounts.find((m) => m.mountpoint === 'HIRO');
+
+    run('rover', ['-in', `ntrip://rtkrover:rover-pass@127.0.0.1:${port}/HIRO`, '-out', `file://${out}`]);
+    await waitFor(
+      () => stats()?.rovers === 1,
+      () => `str2str rover to log in (its log: ${logs.rover})`,
+    );
+    // The capture is played to str2str over TCP at about 200 kB/s: read from the file at full speed it would
+    // arrive faster than the rover str2str reads, and the caster rightly drops a rover that falls 64 kB behind.
+    const capture = readFileSync(capturePath);
+    const player = net.createServer((socket) => {
+      let offset = 0;
+      const timer = setInterval(() => {
+        if (offset >= capture.length || socket.destroyed) return clearInterval(timer);
+        socket.write(capture.subarray(offset, offset + 4096));
+        offset += 4096;
+      }, 20);
+      socket.on('error', () => clearInterval(timer));
+    });
+    servers.push(player);
+    await new Promise<void>((resolve) => player.listen(0, '127.0.0.1', resolve));
+    const playerPort = (player.address() as net.AddressInfo).port;
+    run('base', ['-in', `tcpcli://127.0.0.1:${playerPort}`, '-out', `ntrips://:base-pass@127.0.0.1:${port}/HIRO`]);
+
+    const frames = Buffer.concat(validFrames(capture));
+    // RTKLIB strips 'ICY 200 OK\r\n' from the answer and keeps the blank line that ends it as stream data.
+    const expected = Buffer.concat([Buffer.from('\r\n'), frames]);
+    const size = () => (existsSync(out) ? readFileSync(out).length : 0);
+    await waitFor(
+      () => size() >= expected.length,
+      () =>
+        `the rover file to reach ${expected.length} bytes, has ${size()} (base: ${logs.base}; rover: ${logs.rover})`,
+    );
+    const received = readFileSync(out);
+    expect(received.length).toBe(expected.length);
+    expect(received.equals(expected)).toBe(true);
+    expect(frames.length).toBeLessThan(capture.length);
+  });
+});
