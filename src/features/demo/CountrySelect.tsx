@@ -15,11 +15,6 @@ export interface CountrySelectProps {
   'aria-label'?: string;
 }
 
-/** The flag of a country as two regional-indicator symbols. */
-export function flagOf(country: Country): string {
-  return String.fromCodePoint(...[...country].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
-
 /**
  * Select-only combobox of countries for the phone field. Typing letters jumps to the first matching country, as in a
  * native select, and the typed text starts over 1 s after the last key (spec §9).
@@ -144,8 +139,9 @@ export function CountrySelect({
         title={current?.label}
         className="flex h-10 items-center gap-1.5 rounded-lg border border-line-strong bg-raised px-2.5 text-sm text-ink transition-colors hover:bg-hover focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/25 disabled:opacity-60"
       >
-        <span aria-hidden="true" className="text-base leading-none">
-          {value ? flagOf(value) : <Icon name="globe" size={16} />}
+        {/* The ISO code rather than a flag emoji: Windows and many Linux systems draw flags as two letters anyway. */}
+        <span aria-hidden="true" className="text-xs font-semibold text-ink">
+          {value ?? <Icon name="globe" size={16} />}
         </span>
         <span className="tabular-nums text-muted">{value ? `+${getCountryCallingCode(value)}` : '+'}</span>
         <Icon name="chevronDown" size={14} className="text-subtle" aria-hidden="true" />
@@ -173,8 +169,8 @@ export function CountrySelect({
               onClick={() => choose(index)}
               className="flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm text-ink data-[active]:bg-hover aria-selected:font-semibold"
             >
-              <span aria-hidden="true" className="w-5 text-center">
-                {option.value ? flagOf(option.value) : ''}
+              <span aria-hidden="true" className="w-6 text-xs font-semibold text-subtle">
+                {option.value ?? ''}
               </span>
               <span className="flex-1 truncate">{option.label}</span>
               {option.value && <span className="text-xs text-subtle">+{getCountryCallingCode(option.value)}</span>}
