@@ -21,16 +21,21 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-const FRAMES = 'ntrip.frames.';
-const ANNOUNCE = 'ntrip.announce';
-
-export async function connectNatsBus(url: string, handlers: BusHandlers, logger: Logger): Promise<Bus> {
-  const nc: NatsConnection = await connect({
-    servers: url,
-    name: 'portal-caster',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 1000,
-  });
+/** `prefix` separates caster groups sharing one NATS server (deployments, test runs). */
+export async function connectNatsBus(url: string, prefix: string, handlers: BusHandlers, logger: Logger): Promise<Bus> {
+  const FRAMES = `${prefix}.frames.`;
+  const ANNOUNCE = `${prefix}.announce`;
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: url,
+      name: 'portal-caster',
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
+  } catch (err) {
+    throw new Error(`caster bus: cannot connect to NATS at ${url}: ${(err as Error).message}`);
+  }
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') {

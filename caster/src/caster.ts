@@ -87,6 +87,8 @@ export interface CasterOptions {
   identity?: Partial<CasterIdentity>;
   /** `nats://…`: share sources with other caster processes. Without it everything stays in this process. */
   busUrl?: string;
+  /** Subject prefix on the bus; casters share sources only with casters of the same prefix. */
+  busPrefix?: string;
   nodeId?: string;
   logger?: Logger;
   limits?: Partial<CasterLimits>;
@@ -721,7 +723,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   applySnapshot(await catalogue.snapshot());
   if (options.busUrl) {
-    bus = await connectNatsBus(options.busUrl, { onFrame: onBusFrame, onAnnouncement }, logger);
+    bus = await connectNatsBus(
+      options.busUrl,
+      options.busPrefix ?? 'ntrip',
+      { onFrame: onBusFrame, onAnnouncement },
+      logger,
+    );
   }
   const announceTimer = setInterval(announce, limits.announceIntervalMs);
   announceTimer.unref();

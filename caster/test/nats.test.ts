@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Caster, createCaster, encodeFrame, formatGga } from '../src/index.ts';
+import { dechunk, Peer, roverRequest } from './support/client.ts';
+import { FakePorts } from './support/fakes.ts';
+
+/** The NATS server of this machine (and of CI); a test run gets its own subject prefix. */
+const NATS_URL = process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+const open: Array<{ close(): unknown }> = [];
+afterEach(async () => {
+  for (const c of open.splice(0).reverse()) await c.close();
+});
+
+function ports() {
+  const p = new FakePorts().addNetwork('nl').addStation('AMS1', 'nl', 52.37, 4.9).addStation('UTR1', 'nl', 52.09, 5.12);
+  p.accounts.push({
+    username: 'alice',
+    password: 'alice-pw',
+    accountId: 'acc-alice',
+    networks: ['nl'],
+    maxConnections: 5,
+  });
+  return p;
+}
+
+async function node(prefix: string, nodeId: string) {
+  const caster: Caster = await createCaster({
+    ports: ports(),
+    busUrl: NATS_URL,
+    busPrefix: prefix,
+    nodeId,
+    limits: { announceIntervalMs: 200 },
+  });
+  open.push(caster);
+  const { port } = await caster.listen(0, '127.0.0.1');
+  const peer = async () => {
+    const p = await Peer.connect(port);
+    open.push(p);
+    return p;
+  };
+  return { caster, peer };
+}
+
+async function until(condition: () => boolean | undefined, what: string) {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('two caster nodes over NATS', () => {
+  it('delivers a base station connected to node A to rovers on node B, frame for frame', async () => {
+    const prefix = `test-${randomUUID()}`;
+    const a = await node(prefix, 'node-a');
+    const b = await node(prefix, 'node-b');
+
+    const rover = await b.peer();
+    rover.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text().includes('\r\n\r\n'), 'rover accepted on B');
+
+    const source = await a.peer();
+    source.write('SOURCE src-secret /AMS1\r\n\r\n');
+    await source.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'source accepted on A');
+    await until(() => b.caster.stats().mounts.find((m) => m.mountpoint === 'AMS1')?.source === 'bus', 'B to see AMS1');
+
+    const frames = [1, 2, 3].map((n) => encodeFrame(Buffer.from([0x43, 0x50, n, 0, 0, 0])));
+    source.write(Buffer.concat([Buffer.from('noise'), ...frames]));
+    await rover.until((p) => dechunk(p.body()).length >= 3, 'three frames on B');
+    expect(dechunk(rover.body())).toEqual(frames);
+
+    // The mountpoint is fed on A, so B refuses a second base station for it.
+    const second = await b.peer();
+    second.write('SOURCE src-secret /AMS1\r\n\r\n');
+    expect(await second.closedWith('taken across nodes')).toBe('ERROR - Mount Point Taken or Invalid\r\n');
+  });
+
+  it("serves node A's station on node B's nearest-station mountpoint, its cached 1005 first", async () => {
+    const prefix = `test-${randomUUID()}`;
+    const a = await node(prefix, 'node-a');
+    const b = await node(prefix, 'node-b');
+    const stationFrame = encodeFrame(Buffer.from([0x3e, 0xd0, 7, 0, 0, 0, 0, 0, 0]));
+    const source = await a.peer();
+    source.write('SOURCE src-secret UTR1\r\n\r\n');
+    await source.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'source accepted on A');
+    source.write(stationFrame);
+    await until(() => b.caster.stats().mounts.find((m) => m.mountpoint === 'UTR1')?.online, 'B to see UTR1 online');
+    await new Promise((r) => setTimeout(r, 300));
+
+    const rover = await b.peer();
+    rover.write(
+      roverRequest(
+        'NL_NEAR',
+        2,
+        ['alice', 'alice-pw'],
+        [`Ntrip-GGA: ${formatGga({ latitude: 52.1, longitude: 5.1 }).trim()}`],
+      ),
+    );
+    await rover.until((p) => dechunk(p.body()).length >= 1, 'cached 1005 through the bus');
+    expect(dechunk(rover.body())[0]).toEqual(stationFrame);
+    const observation = encodeFrame(Buffer.from([0x43, 0x50, 9, 9]));
+    source.write(observation);
+    await rover.until((p) => dechunk(p.body()).length >= 2, 'the next frame through the bus');
+    expect(dechunk(rover.body())).toEqual([stationFrame, observation]);
+  });
+});
