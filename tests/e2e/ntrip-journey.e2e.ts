@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validFrames } from '@portal/caster';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signUp } from './support/auth';
+import { launchBrowser, newSession, type Session } from './support/browser';
+
+/** Debian's rtklib package (installed by .ci/run). */
+const STR2STR = process.env.STR2STR_PATH ?? '/usr/bin/str2str';
+/** A real base-station capture (NovAtel OEM729, Hiroshima), replayed as the station's push feed. */
+const CAPTURE = new URL('../../caster/test/fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3', import.meta.url)
+  .pathname;
+/** Source password of every seeded push feed (server/src/modules/catalogue/catalogue.seed.ts). */
+const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
+
+async function until(check: () => boolean | Promise<boolean>, what: () => string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Buys the first token pack: the pricing modal's Buy opens the sandbox checkout, paid with 4242…. */
+async function buyTokens(session: Session): Promise<void> {
+  const { page, context } = session;
+  await session.goto('/credits');
+  await page.getByTestId('open-token-pricing').click();
+  const popup = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
+  await page.locator('[data-testid^="buy-"]').first().click();
+  const opened = await Promise.race([
+    page.waitForURL(/\/api\/sandbox\/checkout\//, { timeout: 10_000 }).then(() => page),
+    popup,
+  ]);
+  let checkout: Page = opened ?? page;
+  if (!/\/api\/sandbox\/checkout\//.test(checkout.url())) {
+    await checkout.waitForURL(/\/api\/sandbox\/checkout\//);
+  }
+  if (checkout !== page && /\/api\/sandbox\/checkout\//.test(page.url())) checkout = page;
+  await checkout.locator('#card').fill('4242 4242 4242 4242');
+  await checkout.locator('#pay').click();
+  await checkout.waitForURL(/\/checkout\?checkoutSessionId=/);
+  await checkout.getByTestId('checkout-success').waitFor();
+  if (checkout !== page) await checkout.close();
+}
+
+describe('NTRIP journey in Chromium', () => {
+  let browser: Browser;
+  let dir: string;
+  const children: ChildProcess[] = [];
+  const logs: Record<string, string> = {};
+
+  const run = (name: string, args: string[]) => {
+    logs[name] = '';
+    const child = spawn(STR2STR, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d: Buffer) => {
+      logs[name] += d.toString();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('exit', (code, signal) => {
+      logs[name] += ` [exited ${code ?? signal}]`;
+    });
+    children.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    dir = mkdtempSync(join(tmpdir(), 'ntrip-journey-'));
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sign up, buy tokens, create an account, activate a day, stream RTCM3 with str2str, see the session', async () => {
+    const session = await newSession(browser);
+    const { page } = session;
+    await signUp(session);
+    await buyTokens(session);
+
+    // Create an NTRIP account: the password is shown once.
+    await session.goto('/accounts');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
+    await create.getByLabel('Label:').fill('E2E rover');
+    await create.getByRole('button', { name: 'Create account' }).click();
+    const username = (await page.getByTestId('new-username').textContent())?.trim() ?? '';
+    const password = (await page.getByTestId('new-password').textContent())?.trim() ?? '';
+    expect(username).toMatch(/^rtk-/);
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Activate 1 day on the Dutch network: the price and the balance after show before confirming.
+    await page.getByRole('button', { name: 'Activate tokens' }).click();
+    const activate = page.getByRole('dialog', { name: 'Activate tokens' });
+    const network = activate.getByLabel('Network:');
+    const dutch = await network.locator('option', { hasText: 'Dutch RTK' }).getAttribute('value');
+    await network.selectOption(dutch ?? '');
+    await activate.getByLabel('Days:').fill('1');
+    const price = activate.getByTestId('activation-price');
+    const after = activate.getByTestId('activation-balance-after');
+    await until(
+      async () => (await price.textContent()) === '10 tokens' && (await after.textContent()) === '90 tokens',
+      () => 'the price (10 tokens) and the balance after (90 tokens)',
+      10_000,
+    );
+    await activate.getByRole('button', { name: 'Activate for 10 tokens' }).click();
+    await page.getByRole('dialog', { name: 'Activated' }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Connection details: the nearest-station mountpoint first, then the network's stations.
+    await page.getByRole('button', { name: 'Details' }).click();
+    const details = page.getByRole('dialog', { name: 'E2E rover' });
+    const mountpoints = details.locator('li code');
+    await mountpoints.first().waitFor();
+    const names = await mountpoints.allTextContents();
+    expect(names[0]).toBe('DUTCH-RTK_NEAR');
+    const mountpoint = names[1] ?? '';
+    expect(mountpoint).not.toBe('');
+    await session.screenshot('ntrip-account-connection-details');
+
+    // A real NTRIP client logs in with those credentials; then the station's replayed capture is pushed.
+    const port = inject('casterPort');
+    const out = join(dir, 'rover.rtcm3');
+    const rover = run('rover', [
+      '-in',
+      `ntrip://${username}:${password}@127.0.0.1:${port}/${mountpoint}`,
+      '-out',
+      `file://${out}`,
+    ]);
+    await page.keyboard.press('Escape');
+    await until(
+      async () => {
+        await page.reload();
+        await page.getByRole('region', { name: 'Your accounts' }).waitFor();
+        return page.getByText('1 rover connected').isVisible();
+      },
+      () => `the account to show a connected rover (rover: ${logs.rover})`,
+    );
+    run('base', [
+      '-in',
+      `file://${CAPTURE}`,
+      '-out',
+      `ntrips://:${DEMO_SOURCE_PASSWORD}@127.0.0.1:${port}/${mountpoint}`,
+    ]);
+
+    const frames = Buffer.concat(validFrames(readFileSync(CAPTURE)));
+    const size = () => (existsSync(out) ? readFileSync(out).length : 0);
+    await until(
+      () => size() >= frames.length,
+      () =>
+        `the rover to receive ${frames.length} bytes of RTCM3, has ${size()} (base: ${logs.base}; rover: ${logs.rover})`,
+    );
+    const received = readFileSync(out);
+    expect(Buffer.concat(validFrames(received)).equals(frames)).toBe(true);
+
+    // The session ends and shows on the account's usage list.
+    rover.kill('SIGTERM');
+    await until(
+      async () => {
+        await page.reload();
+        await page.getByRole('button', { name: 'Details' }).click();
+        const dialog = page.getByRole('dialog', { name: 'E2E rover' });
+        await dialog.getByRole('tab', { name: 'Usage' }).click();
+        await dialog.getByRole('heading', { name: 'Connection log' }).waitFor();
+        await page.waitForTimeout(500);
+        return dialog.locator('td', { hasText: mountpoint }).first().isVisible();
+      },
+      () => 'the session to show on the usage list',
+      45_000,
+    );
+    const row = page.getByRole('dialog', { name: 'E2E rover' }).locator('tr', { hasText: mountpoint }).first();
+    await expect(row.textContent()).resolves.toMatch(/kB|MB/);
+    await session.screenshot('ntrip-account-usage');
+  });
+});
