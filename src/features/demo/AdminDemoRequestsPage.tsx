@@ -10,6 +10,18 @@ import { fetchDemoRequests } from './demo.api';
 
 export const DEMO_REQUESTS_PAGE_SIZE = 25;
 
+/** The page part of a URL (path, query): the origin is the portal's own. */
+function pageOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+const dash = (text: string) => text || '—';
+
 function Row({ request, language }: { request: DemoRequestRecord; language: string }) {
   const received = new Date(request.createdAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
   const cell = 'px-3 py-2.5 align-top';
@@ -18,7 +30,7 @@ function Row({ request, language }: { request: DemoRequestRecord; language: stri
       <td className={`${cell} whitespace-nowrap text-muted`}>
         <time dateTime={request.createdAt}>{received}</time>
       </td>
-      <td className={`${cell} font-medium text-ink`}>
+      <td className={`${cell} font-medium whitespace-nowrap text-ink`}>
         {request.firstName} {request.lastName}
       </td>
       <td className={cell}>
@@ -26,15 +38,17 @@ function Row({ request, language }: { request: DemoRequestRecord; language: stri
           {request.email}
         </a>
       </td>
-      <td className={cell}>{request.company}</td>
-      <td className={`${cell} whitespace-nowrap`}>{request.phoneNumber}</td>
-      <td className={`${cell} max-w-72 break-words whitespace-pre-line text-muted`}>{request.message}</td>
-      <td className={cell}>{request.loggedInEmail}</td>
+      <td className={cell}>{dash(request.company)}</td>
+      <td className={`${cell} whitespace-nowrap`}>{dash(request.phoneNumber)}</td>
+      <td className={`${cell} min-w-64 max-w-96 break-words whitespace-pre-line text-muted`}>
+        {dash(request.message)}
+      </td>
+      <td className={cell}>{dash(request.loggedInEmail)}</td>
       <td className={`${cell} max-w-56 truncate text-muted`} title={request.submittedFrom}>
-        {request.submittedFrom}
+        {dash(pageOf(request.submittedFrom))}
       </td>
       <td className={`${cell} max-w-40 truncate text-muted`} title={request.gclid}>
-        {request.gclid}
+        {dash(request.gclid)}
       </td>
     </tr>
   );
