@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { ModalProvider } from '../components/modal';
 import { Preloader } from '../components/Preloader';
 import { useAuth } from '../features/auth/auth-context';
+import { LoginModalProvider } from '../features/auth/LoginModalProvider';
 import { trackPageView } from '../lib/analytics';
 
 function PageViews() {
@@ -16,15 +17,17 @@ function PageViews() {
 }
 
 /**
- * Root of every route: the modal host, page-view tracking and the spinner while authentication loads.
- * The auth feature mounts its LoginModalProvider (src/features/auth) around <Outlet /> here.
+ * Root of every route: the modal host, the login modal, page-view tracking and the spinner while authentication
+ * loads.
  */
 export function RootLayout() {
   const auth = useAuth();
   return (
     <ModalProvider>
-      <PageViews />
-      {auth === 'loading' ? <Preloader fullScreen /> : <Outlet />}
+      <LoginModalProvider>
+        <PageViews />
+        {auth === 'loading' ? <Preloader fullScreen /> : <Outlet />}
+      </LoginModalProvider>
     </ModalProvider>
   );
 }

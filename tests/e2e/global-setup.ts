@@ -35,7 +35,10 @@ async function waitFor(url: string, server: ChildProcess, output: () => string):
  */
 export default async function setup(project: TestProject) {
   const emulator = await startAuthEmulator();
-  await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}` }, 'dist-e2e');
+  // The build bakes in this run's emulator address, so each run builds into its own folder: two e2e runs at the
+  // same time (several engineers share one tree) must not serve each other's build, pointing at a stopped emulator.
+  const spaDir = `dist-e2e/run-${emulator.host.split(':').pop()}`;
+  await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}` }, spaDir);
   const port = await freePort();
   const casterPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
@@ -53,7 +56,7 @@ export default async function setup(project: TestProject) {
         PORT: String(port),
         CASTER_PORT: String(casterPort),
         PGLITE_DATA_DIR: join(dataDir, 'db'),
-        STATIC_DIR: join(root, 'dist-e2e'),
+        STATIC_DIR: join(root, spaDir),
         FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
         SEED_DEMO: 'true',
         LOG_LEVEL: 'warn',
@@ -78,5 +81,6 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => server.once('exit', r));
     await emulator.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(join(root, spaDir), { recursive: true, force: true });
   };
 }

@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Modal } from '../../components/modal';
+import { Preloader } from '../../components/Preloader';
 import type { AuthMessage } from './auth-errors';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { LoginForm } from './LoginForm';
@@ -30,9 +32,12 @@ export function LoginModal({
   return (
     <Modal open={open} onClose={onClose}>
       <div data-testid="login-modal" data-view={view}>
-        {view === 'login' && <LoginForm key="login" {...props} initialMessage={initialMessage} />}
-        {view === 'signup' && <SignUpForm key="signup" {...props} />}
-        {view === 'forgotPassword' && <ForgotPasswordForm key="forgot" {...props} />}
+        {/* The auth texts load on first open; only the dialog waits for them, not the page. */}
+        <Suspense fallback={<Preloader />}>
+          {view === 'login' && <LoginForm key="login" {...props} initialMessage={initialMessage} />}
+          {view === 'signup' && <SignUpForm key="signup" {...props} />}
+          {view === 'forgotPassword' && <ForgotPasswordForm key="forgot" {...props} />}
+        </Suspense>
       </div>
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import i18n from 'i18next';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { track } from '../../lib/analytics';
 import { userInfoQueryKey } from './AuthProvider';
 import { completeGoogleRedirect } from './auth-actions';
@@ -29,7 +29,6 @@ function useLoginEvent(pending: boolean, done: () => void) {
 
 /** Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). */
 export function LoginModalProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation('auth');
   const user = useUser();
   const [isOpen, setOpen] = useState(false);
   const [view, setView] = useState<LoginModalView>('login');
@@ -47,9 +46,11 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
       (credential) => {
         if (credential && active) setPendingLogin(true);
       },
-      (error: unknown) => {
+      async (error: unknown) => {
+        // The auth texts load lazily (the provider never suspends the page for them).
+        await i18n.loadNamespaces('auth').catch(() => undefined);
         if (!active) return;
-        setInitialMessage(authErrorMessage(error, t));
+        setInitialMessage(authErrorMessage(error, i18n.getFixedT(null, 'auth')));
         setView('login');
         setOpen(true);
       },
@@ -57,7 +58,7 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
     return () => {
       active = false;
     };
-  }, [t]);
+  }, []);
 
   // Closes when authentication resolves to a user, once the form's call has finished.
   useEffect(() => {

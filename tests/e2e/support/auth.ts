@@ -74,3 +74,20 @@ export async function logIn(session: Session, credentials: Credentials): Promise
   await form.getByTestId('auth-submit').click();
   await waitForLogin(session, before);
 }
+
+/** Logs out through the side menu's user menu and waits for the header's Log in button. */
+export async function logOut(session: Session): Promise<void> {
+  await session.page.locator('button[aria-controls="user-menu"]').click();
+  await session.page.locator('#user-menu').getByRole('button').last().click();
+  await session.page
+    .getByRole('banner')
+    .getByRole('button', { name: /log in/i })
+    .waitFor();
+}
+
+/** The `login` events the page has pushed to window.dataLayer. */
+export function loginEvents(session: Session): Promise<Array<{ event: string; userId: string; userRole: string }>> {
+  return session.page.evaluate(() =>
+    ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login'),
+  ) as Promise<Array<{ event: string; userId: string; userRole: string }>>;
+}
