@@ -140,12 +140,12 @@ class Rover {
     private readonly onSlow: (rover: Rover) => void,
   ) {}
 
-  send(frame: Frame): void {
+  send(frame: Frame, now = Date.now()): void {
     if (this.ended) return;
     const data = this.version === 2 ? frame.chunked : frame.data;
     this.socket.write(data);
     this.bytesSent += data.length;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = now;
     if (this.socket.writableLength > this.backlogLimit) this.onSlow(this);
   }
 
@@ -301,9 +301,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       // A cached frame outlives the socket chunk it arrived in; copy it so the chunk can be freed.
       mount.cached.set(frame.messageType, new Frame(Buffer.from(frame.data)));
     }
-    mount.lastDataAt = Date.now();
+    const now = Date.now();
+    mount.lastDataAt = now;
     mount.bytesInWindow += frame.data.length;
-    for (const rover of mount.rovers) rover.send(frame);
+    for (const rover of mount.rovers) rover.send(frame, now);
     if (local && bus) bus.publishFrame(mount.name, frame.data);
   }
 

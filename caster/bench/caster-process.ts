@@ -1,0 +1,62 @@
+import { type CasterPorts, createCaster } from '../src/index.ts';
+
+/**
+ * The caster under load, alone in its process so its CPU time and memory are its own. In-memory ports: one
+ * account allowed everything, one mountpoint; what is measured is the relay, not the database.
+ */
+const ports: CasterPorts = {
+  auth: {
+    authorize: async () => ({ allowed: true, accountId: 'bench', ownerId: 'bench', maxConnections: 1_000_000 }),
+  },
+  catalogue: {
+    snapshot: async () => ({
+      networks: [{ slug: 'bench', name: 'Bench', operator: 'bench', webUrl: '', listed: true }],
+      mountpoints: [
+        {
+          mountpoint: 'BENCH',
+          network: 'bench',
+          latitude: 52,
+          longitude: 5,
+          str: {
+            identifier: 'bench',
+            format: 'RTCM 3.3',
+            formatDetails: '1077(1)',
+            carrier: 2,
+            navSystem: 'GPS',
+            country: 'NLD',
+            receiver: 'bench',
+            bitrate: 0,
+          },
+        },
+      ],
+    }),
+    verifySourcePassword: async (_mountpoint, password) => password === 'bench',
+    pullFeeds: async () => [],
+  },
+  usage: { recordSessions: async () => {}, stationStatus: async () => {}, feedStatus: async () => {} },
+};
+
+const caster = await createCaster({ ports, limits: { roverIdleMs: 600_000 } });
+const { port } = await caster.listen(0, '127.0.0.1');
+
+type Request = { type: 'stats' } | { type: 'stop' };
+const send = (message: object) => process.send?.(message);
+
+process.on('message', async (message: Request) => {
+  if (message.type === 'stats') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const memory = process.memoryUsage();
+    send({
+      type: 'stats',
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      cpu: process.cpuUsage(),
+      at: performance.now(),
+      rovers: caster.stats().rovers,
+    });
+  } else if (message.type === 'stop') {
+    await caster.close();
+    process.exit(0);
+  }
+});
+send({ type: 'ready', port });

@@ -1,0 +1,172 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { encodeFrame } from '../src/index.ts';
+
+/**
+ * `npm run bench:caster`: the caster in one process, rovers (half NTRIP 1, half NTRIP 2) in separate load
+ * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
+ * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
+ * BENCH_SECONDS (measuring window, 15) and BENCH_LOADERS (load processes, 4) adjust it.
+ */
+
+interface Scenario {
+  rovers: number;
+  frameBytes: number;
+  hz: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { rovers: 1000, frameBytes: 933, hz: 1 },
+  { rovers: 5000, frameBytes: 933, hz: 1 },
+  { rovers: 10000, frameBytes: 933, hz: 1 },
+  { rovers: 1000, frameBytes: 33, hz: 5 },
+];
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const LOADERS = Number(process.env.BENCH_LOADERS ?? 4);
+const WARMUP_MS = 3000;
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const clock = () => performance.timeOrigin + performance.now();
+
+interface CasterStats {
+  rss: number;
+  heapUsed: number;
+  cpu: NodeJS.CpuUsage;
+  at: number;
+  rovers: number;
+}
+
+function child(file: string, args: string[] = [], gc = false): ChildProcess {
+  return fork(here(file), args, { execArgv: ['--import', 'tsx', ...(gc ? ['--expose-gc'] : [])], stdio: 'inherit' });
+}
+
+function next<T>(proc: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { type: string; message?: string }) => {
+      if (message.type === 'error') return reject(new Error(message.message));
+      if (message.type !== type) return;
+      proc.off('message', onMessage);
+      resolve(message as T);
+    };
+    proc.on('message', onMessage);
+    proc.once('exit', (code) => reject(new Error(`${type}: process exited with ${code}`)));
+  });
+}
+
+async function casterStats(caster: ChildProcess): Promise<CasterStats> {
+  const reply = next<CasterStats>(caster, 'stats');
+  caster.send({ type: 'stats' });
+  return reply;
+}
+
+function frame(bytes: number): Buffer {
+  const payload = Buffer.alloc(bytes - 6);
+  payload[0] = 0x43;
+  payload[1] = 0x50;
+  payload.writeDoubleLE(clock(), 2);
+  return encodeFrame(payload);
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function run(s: Scenario) {
+  const caster = child('./caster-process.ts', [], true);
+  const { port } = await next<{ port: number }>(caster, 'ready');
+  // Startup garbage (the TypeScript loader, first compilations) is collected before the baseline is read.
+  await casterStats(caster);
+  await new Promise((r) => setTimeout(r, 1000));
+  const base = await casterStats(caster);
+
+  const source = net.connect({ port, host: '127.0.0.1' });
+  source.setNoDelay(true);
+  await new Promise<void>((resolve, reject) => {
+    source.once('error', reject);
+    source.on('connect', () => source.write('SOURCE bench /BENCH\r\nSource-Agent: NTRIP bench\r\n\r\n'));
+    source.once('data', (d) => (d.toString().startsWith('ICY 200 OK') ? resolve() : reject(new Error(d.toString()))));
+  });
+
+  const loaders: ChildProcess[] = [];
+  const share = Math.ceil(s.rovers / LOADERS);
+  for (let first = 0; first < s.rovers; first += share) {
+    loaders.push(child('./rover-load.ts', [String(port), String(Math.min(share, s.rovers - first)), String(first)]));
+  }
+  const connectStart = Date.now();
+  await Promise.all(loaders.map((l) => next(l, 'connected')));
+  const connectMs = Date.now() - connectStart;
+
+  let sentInWindow = 0;
+  let measuring = false;
+  const timer = setInterval(() => {
+    source.write(frame(s.frameBytes));
+    if (measuring) sentInWindow++;
+  }, 1000 / s.hz);
+  await new Promise((r) => setTimeout(r, WARMUP_MS));
+  for (const l of loaders) l.send({ type: 'measure' });
+  measuring = true;
+  const before = await casterStats(caster);
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  const after = await casterStats(caster);
+  measuring = false;
+  const reports = await Promise.all(
+    loaders.map((l) => {
+      const reply = next<{ samples: number[]; frames: number; disconnected: number }>(l, 'report');
+      l.send({ type: 'report' });
+      return reply;
+    }),
+  );
+  clearInterval(timer);
+
+  const samples = Float64Array.from(reports.flatMap((r) => r.samples)).sort();
+  const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+  const wallMicros = (after.at - before.at) * 1000;
+  const result = {
+    ...s,
+    connectMs,
+    rovers: after.rovers,
+    samples: samples.length,
+    expected: s.rovers * sentInWindow,
+    disconnected: reports.reduce((n, r) => n + r.disconnected, 0),
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    p99: percentile(samples, 99),
+    max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
+    cpuPercent: (100 * cpuMicros) / wallMicros,
+    rssPerRoverKb: (after.rss - base.rss) / 1024 / s.rovers,
+    rssMb: after.rss / 1024 / 1024,
+  };
+  for (const l of loaders) l.send({ type: 'stop' });
+  source.destroy();
+  caster.send({ type: 'stop' });
+  await new Promise((r) => caster.once('exit', r));
+  return result;
+}
+
+console.log(
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes, Node ${process.version}`,
+);
+console.log(
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover',
+);
+for (const s of SCENARIOS) {
+  const r = await run(s);
+  console.log(
+    [
+      String(r.rovers).padStart(6),
+      `${r.frameBytes} B`.padStart(6),
+      `${r.hz} Hz`.padStart(6),
+      `${(r.connectMs / 1000).toFixed(1)} s`.padStart(8),
+      r.p50.toFixed(2).padStart(8),
+      r.p95.toFixed(2).padStart(7),
+      r.p99.toFixed(2).padStart(7),
+      r.max.toFixed(1).padStart(7),
+      `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
+      String(r.disconnected).padStart(8),
+      `${r.cpuPercent.toFixed(1)} %`.padStart(11),
+      `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
+    ].join(' '),
+  );
+}
+process.exit(0);
