@@ -10,7 +10,6 @@ import {
   createAccount,
   createNetwork,
   createStation,
-  ensureNtripTables,
   grantRows,
   grantTokens,
   ledgerRows,
@@ -32,7 +31,6 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
         },
       },
     });
-    await ensureNtripTables(t.db);
     admin = await t.buildAdmin();
     network = await createNetwork(t.db, { price: 10 });
   });

@@ -3,50 +3,6 @@ import { sql } from 'kysely';
 import type { Database } from '../../src/db/client.ts';
 import type { TestContext, TestUser } from '../support/test-app.ts';
 
-/**
- * ntrip_accounts, access_grants and ntrip_sessions belong to the ntrip module (migration 202611231400_ntrip.sql).
- * Until that migration is in this tree, these tests create tables of the documented shape (docs/data-model.md);
- * once the real migration has run, every statement here does nothing.
- */
-export async function ensureNtripTables(db: Database): Promise<void> {
-  await sql`CREATE TABLE IF NOT EXISTS ntrip_accounts (
-    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    username text NOT NULL UNIQUE,
-    password_hash text NOT NULL,
-    label text NOT NULL DEFAULT '',
-    enabled boolean NOT NULL DEFAULT true,
-    max_connections integer NOT NULL DEFAULT 1,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    updated_at timestamptz NOT NULL DEFAULT now(),
-    deleted_at timestamptz
-  )`.execute(db);
-  await sql`CREATE TABLE IF NOT EXISTS access_grants (
-    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    account_id uuid REFERENCES ntrip_accounts (id),
-    owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    network_id uuid NOT NULL REFERENCES networks (id),
-    valid_from timestamptz NOT NULL,
-    valid_until timestamptz NOT NULL,
-    source text NOT NULL CHECK (source IN ('subscription', 'tokens', 'manual')),
-    reference_id text,
-    ended_at timestamptz,
-    created_at timestamptz NOT NULL DEFAULT now()
-  )`.execute(db);
-  await sql`CREATE TABLE IF NOT EXISTS ntrip_sessions (
-    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    account_id uuid NOT NULL REFERENCES ntrip_accounts (id),
-    mountpoint text NOT NULL,
-    remote_address text NOT NULL DEFAULT '',
-    started_at timestamptz NOT NULL,
-    ended_at timestamptz,
-    bytes_sent bigint NOT NULL DEFAULT 0,
-    end_reason text,
-    last_gga_lat double precision,
-    last_gga_lon double precision
-  )`.execute(db);
-}
-
 export async function createNetwork(db: Database, options: { price?: number; status?: string } = {}) {
   const slug = `net-${randomBytes(4).toString('hex')}`;
   const row = await db

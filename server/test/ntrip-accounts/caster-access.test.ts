@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
+import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
+import { testDatabaseKind } from '../support/database.ts';
+import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
+
+/**
+ * What the accounts calls do to the caster's decisions: the ntrip module's real authorizer on the same database,
+ * invalidated through the access-change hook as main.ts wires it.
+ */
+describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  let admin: TestUser;
+  let authorizer: ReturnType<typeof createAuthorizer>;
+  let network: { id: string; slug: string };
+  const disconnected: string[] = [];
+
+  beforeAll(async () => {
+    let onChange = (_accountId: string, _reason: string) => {};
+    t = await buildTestApp({
+      ntripAccounts: { access: { accessChanged: (c) => onChange(c.accountId, c.reason) } },
+    });
+    authorizer = createAuthorizer({ repo: createNtripRepo(t.db), ttlMs: 60_000, epochPollMs: 60_000 });
+    onChange = (accountId, reason) => {
+      authorizer.invalidate();
+      if (reason === 'deleted' || reason === 'disabled' || reason === 'password') disconnected.push(accountId);
+    };
+    admin = await t.buildAdmin();
+    network = await createNetwork(t.db, { price: 5 });
+    await createStation(t.db, network.id, `ST${network.slug.slice(-6)}`);
+  });
+  afterAll(async () => {
+    authorizer?.close();
+    await t?.close();
+  });
+
+  const near = () => `${network.slug.toUpperCase()}_NEAR`;
+
+  it('a new account may log in only once tokens are activated on the network', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toEqual({
+      allowed: false,
+      reason: 'no_grant',
+    });
+    expect((await activate(t, user, account.id, network.id, 1)).statusCode).toBe(201);
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toMatchObject({
+      allowed: true,
+      accountId: account.id,
+    });
+  });
+
+  it('deleting an account ends its grants’ use: the caster refuses it and closes its connections', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 3);
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toMatchObject({ allowed: true });
+
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(disconnected).toContain(account.id);
+    const after = await authorizer.authorize(account.username, password, near(), new Date());
+    expect(after.allowed).toBe(false);
+    const station = await authorizer.authorize(account.username, password, `ST${network.slug.slice(-6)}`, new Date());
+    expect(station.allowed).toBe(false);
+  });
+
+  it('disabling refuses the account at once; a regenerated password replaces the old one', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 1);
+    expect((await authorizer.authorize(account.username, password, near(), new Date())).allowed).toBe(true);
+
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+      payload: { enabled: false },
+    });
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toEqual({
+      allowed: false,
+      reason: 'disabled',
+    });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+      payload: { enabled: true },
+    });
+    const regenerated = await t.app.inject({
+      method: 'POST',
+      url: `/api/ntrip-accounts/${account.id}/password`,
+      headers: user.headers,
+    });
+    const next = regenerated.json().password as string;
+    expect((await authorizer.authorize(account.username, password, near(), new Date())).allowed).toBe(false);
+    expect((await authorizer.authorize(account.username, next, near(), new Date())).allowed).toBe(true);
+  });
+});
