@@ -152,4 +152,12 @@ describe(`demo requests on ${testDatabaseKind()}`, () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation_failed', field: 'limit' });
   });
+
+  it('documents both calls in the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths;
+    expect(paths['/api/demo-requests'].post.requestBody).toBeDefined();
+    expect(paths['/api/admin/demo-requests'].get).toBeDefined();
+  });
 });
