@@ -39,20 +39,22 @@ const ports: CasterPorts = {
 const caster = await createCaster({ ports, limits: { roverIdleMs: 600_000 } });
 const { port } = await caster.listen(0, '127.0.0.1');
 
-type Request = { type: 'stats' } | { type: 'stop' };
+type Request = { type: 'stats'; gc: boolean } | { type: 'stop' };
 const send = (message: object) => process.send?.(message);
 
 process.on('message', async (message: Request) => {
   if (message.type === 'stats') {
-    (globalThis as { gc?: () => void }).gc?.();
+    if (message.gc) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
+    const stats = caster.stats();
     send({
       type: 'stats',
       rss: memory.rss,
       heapUsed: memory.heapUsed,
       cpu: process.cpuUsage(),
       at: performance.now(),
-      rovers: caster.stats().rovers,
+      rovers: stats.rovers,
+      fanOutMs: stats.fanOutMs,
     });
   } else if (message.type === 'stop') {
     await caster.close();

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import net from 'node:net';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { encodeFrame } from '../src/index.ts';
 
@@ -34,6 +35,7 @@ interface CasterStats {
   cpu: NodeJS.CpuUsage;
   at: number;
   rovers: number;
+  fanOutMs: { frames: number; p50: number; p99: number; max: number };
 }
 
 function child(file: string, args: string[] = [], gc = false): ChildProcess {
@@ -53,9 +55,10 @@ function next<T>(proc: ChildProcess, type: string): Promise<T> {
   });
 }
 
-async function casterStats(caster: ChildProcess): Promise<CasterStats> {
+/** With `gc`, garbage is collected first (memory figures); never inside the measuring window, where it would pause. */
+async function casterStats(caster: ChildProcess, gc: boolean): Promise<CasterStats> {
   const reply = next<CasterStats>(caster, 'stats');
-  caster.send({ type: 'stats' });
+  caster.send({ type: 'stats', gc });
   return reply;
 }
 
@@ -76,9 +79,9 @@ async function run(s: Scenario) {
   const caster = child('./caster-process.ts', [], true);
   const { port } = await next<{ port: number }>(caster, 'ready');
   // Startup garbage (the TypeScript loader, first compilations) is collected before the baseline is read.
-  await casterStats(caster);
+  await casterStats(caster, true);
   await new Promise((r) => setTimeout(r, 1000));
-  const base = await casterStats(caster);
+  const base = await casterStats(caster, true);
 
   const source = net.connect({ port, host: '127.0.0.1' });
   source.setNoDelay(true);
@@ -88,6 +91,13 @@ async function run(s: Scenario) {
     source.once('data', (d) => (d.toString().startsWith('ICY 200 OK') ? resolve() : reject(new Error(d.toString()))));
   });
 
+  // Frames flow while the rovers connect, so the source is never dropped as silent.
+  let sentInWindow = 0;
+  let measuring = false;
+  const timer = setInterval(() => {
+    source.write(frame(s.frameBytes));
+    if (measuring) sentInWindow++;
+  }, 1000 / s.hz);
   const loaders: ChildProcess[] = [];
   const share = Math.ceil(s.rovers / LOADERS);
   for (let first = 0; first < s.rovers; first += share) {
@@ -97,18 +107,12 @@ async function run(s: Scenario) {
   await Promise.all(loaders.map((l) => next(l, 'connected')));
   const connectMs = Date.now() - connectStart;
 
-  let sentInWindow = 0;
-  let measuring = false;
-  const timer = setInterval(() => {
-    source.write(frame(s.frameBytes));
-    if (measuring) sentInWindow++;
-  }, 1000 / s.hz);
   await new Promise((r) => setTimeout(r, WARMUP_MS));
   for (const l of loaders) l.send({ type: 'measure' });
   measuring = true;
-  const before = await casterStats(caster);
+  const before = await casterStats(caster, false);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const after = await casterStats(caster);
+  const after = await casterStats(caster, false);
   measuring = false;
   const reports = await Promise.all(
     loaders.map((l) => {
@@ -119,6 +123,7 @@ async function run(s: Scenario) {
   );
   clearInterval(timer);
 
+  const loaded = await casterStats(caster, true);
   const samples = Float64Array.from(reports.flatMap((r) => r.samples)).sort();
   const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
   const wallMicros = (after.at - before.at) * 1000;
@@ -134,8 +139,8 @@ async function run(s: Scenario) {
     p99: percentile(samples, 99),
     max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
     cpuPercent: (100 * cpuMicros) / wallMicros,
-    rssPerRoverKb: (after.rss - base.rss) / 1024 / s.rovers,
-    rssMb: after.rss / 1024 / 1024,
+    rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
+    fanOut: after.fanOutMs,
   };
   for (const l of loaders) l.send({ type: 'stop' });
   source.destroy();
@@ -145,7 +150,7 @@ async function run(s: Scenario) {
 }
 
 console.log(
-  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes, Node ${process.version}`,
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}`,
 );
 console.log(
   'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover',
@@ -166,6 +171,7 @@ for (const s of SCENARIOS) {
       String(r.disconnected).padStart(8),
       `${r.cpuPercent.toFixed(1)} %`.padStart(11),
       `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
+      `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
     ].join(' '),
   );
 }

@@ -164,6 +164,8 @@ class Rover {
 
 export interface CasterStats {
   rovers: number;
+  /** Milliseconds to write one frame to all rovers of its mountpoint, over the last 1024 frames that had rovers. */
+  fanOutMs: { frames: number; p50: number; p99: number; max: number };
   mounts: Array<{ mountpoint: string; rovers: number; online: boolean; source: 'push' | 'pull' | 'bus' | null }>;
 }
 
@@ -296,6 +298,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   };
 
   // ---- frames and rovers ----
+  /** How long the last frames took to be written to all their rovers: the part of the latency that is ours. */
+  const fanOut = new Float64Array(1024);
+  let fanOutNext = 0;
   function deliver(mount: Mount, frame: Frame, local: boolean) {
     if (STATION_MESSAGES.includes(frame.messageType)) {
       // A cached frame outlives the socket chunk it arrived in; copy it so the chunk can be freed.
@@ -304,8 +309,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const now = Date.now();
     mount.lastDataAt = now;
     mount.bytesInWindow += frame.data.length;
-    for (const rover of mount.rovers) rover.send(frame, now);
-    if (local && bus) bus.publishFrame(mount.name, frame.data);
+    if (mount.rovers.size > 0) {
+      const started = performance.now();
+      for (const rover of mount.rovers) rover.send(frame, now);
+      fanOut[fanOutNext++ % fanOut.length] = performance.now() - started;
+    }
+    if (local) bus?.publishFrame(mount.name, frame.data);
   }
 
   const pendingWrites = new Set<Promise<void>>();
@@ -785,7 +794,19 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
           source: m.source ? m.source.kind : m.remoteNode ? 'bus' : null,
         });
       }
-      return { rovers, mounts: list };
+      const times = fanOut.slice(0, Math.min(fanOutNext, fanOut.length)).sort();
+      const at = (q: number) =>
+        times.length ? (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number) : 0;
+      return {
+        rovers,
+        mounts: list,
+        fanOutMs: {
+          frames: times.length,
+          p50: at(0.5),
+          p99: at(0.99),
+          max: times.length ? (times[times.length - 1] as number) : 0,
+        },
+      };
     },
     refreshCatalogue,
     connectionsByAccount(accountIds) {
