@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validFrames } from '@portal/caster';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
@@ -24,27 +24,23 @@ async function until(check: () => boolean | Promise<boolean>, what: () => string
   }
 }
 
-/** Buys the first token pack: the pricing modal's Buy opens the sandbox checkout, paid with 4242…. */
+/** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
+const TOKENS_100 = 'price_sbx_demo-tokens-100';
+
+/** Buys 100 tokens on /credits: Buy opens the sandbox checkout in a new tab, paid there with 4242…. */
 async function buyTokens(session: Session): Promise<void> {
   const { page, context } = session;
   await session.goto('/credits');
-  await page.getByTestId('open-token-pricing').click();
-  const popup = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
-  await page.locator('[data-testid^="buy-"]').first().click();
-  const opened = await Promise.race([
-    page.waitForURL(/\/api\/sandbox\/checkout\//, { timeout: 10_000 }).then(() => page),
-    popup,
-  ]);
-  let checkout: Page = opened ?? page;
-  if (!/\/api\/sandbox\/checkout\//.test(checkout.url())) {
-    await checkout.waitForURL(/\/api\/sandbox\/checkout\//);
-  }
-  if (checkout !== page && /\/api\/sandbox\/checkout\//.test(page.url())) checkout = page;
+  const popup = context.waitForEvent('page');
+  await page.getByTestId(`buy-${TOKENS_100}`).first().click();
+  const checkout = await popup;
+  await checkout.waitForLoadState();
+  expect(checkout.url()).toContain('/api/sandbox/checkout/');
   await checkout.locator('#card').fill('4242 4242 4242 4242');
   await checkout.locator('#pay').click();
-  await checkout.waitForURL(/\/checkout\?checkoutSessionId=/);
   await checkout.getByTestId('checkout-success').waitFor();
-  if (checkout !== page) await checkout.close();
+  await checkout.close();
+  await page.bringToFront();
 }
 
 describe('NTRIP journey in Chromium', () => {

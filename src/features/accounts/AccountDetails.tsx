@@ -1,5 +1,5 @@
 import type { NtripAccount } from '@portal/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CopyControl } from '../../components/CopyControl';
@@ -178,10 +178,12 @@ export function AccountDetails({
   const accounts = useAccounts();
   const [tab, setTab] = useState<Tab>(initialTab);
   const account = accounts.data?.find((a) => a.id === accountId);
-  if (!account) {
-    if (accounts.isSuccess) onClose();
-    return null;
-  }
+  const gone = accounts.isSuccess && !account;
+  // The account was deleted (here or elsewhere): nothing left to show.
+  useEffect(() => {
+    if (gone) onClose();
+  }, [gone, onClose]);
+  if (!account) return null;
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-col gap-1">
