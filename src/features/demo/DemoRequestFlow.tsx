@@ -137,14 +137,12 @@ export function DemoRequestFlow({ onDone }: { onDone: () => void }) {
     onError: () => setDialog('failed'),
   });
 
-  // Moves focus to the new step's heading, so keyboard and screen-reader users land at its start.
-  const moved = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every step change
+  // Moves focus to the new step's heading, so keyboard and screen-reader users land at its start. Comparing with the
+  // step last focused (not a first-run flag) keeps StrictMode's double effect on mount from stealing focus.
+  const shownStep = useRef(step);
   useEffect(() => {
-    if (!moved.current) {
-      moved.current = true;
-      return;
-    }
+    if (shownStep.current === step) return;
+    shownStep.current = step;
     headings.current?.querySelector<HTMLElement>('h1')?.focus();
   }, [step]);
 

@@ -9,6 +9,9 @@ import { DemoRequestFlow } from '../../../src/features/demo/DemoRequestFlow';
 import { DEMO_SUBMITTED_COOKIE } from '../../../src/features/demo/demo-cookie';
 import { renderWithProviders } from '../support/render';
 
+// Typing through user-event is slow on a shared CI machine; the default 5 s is too tight under load.
+vi.setConfig({ testTimeout: 20_000 });
+
 const posted: Array<{ url: string; body: unknown; authorization: string | null }> = [];
 const accept = http.post('*/api/demo-requests', async ({ request }) => {
   posted.push({ url: request.url, body: await request.json(), authorization: request.headers.get('authorization') });

@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PhoneField } from '../../../src/features/demo/PhoneField';
 import { renderWithProviders } from '../support/render';
 
+// Typing through user-event is slow on a shared CI machine; the default 5 s is too tight under load.
+vi.setConfig({ testTimeout: 20_000 });
+
 let latest: string | undefined;
 function Harness() {
   const [value, setValue] = useState<string | undefined>();
