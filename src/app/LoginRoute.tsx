@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { Page } from '../components/Page';
@@ -13,8 +13,12 @@ export function LoginRoute({ view }: { view: LoginModalView }) {
   const auth = useAuth();
   const modal = useLoginModal();
   const loggedIn = Boolean(auth && auth !== 'loading');
+  const opened = useRef(false);
+  // Once per visit: closing the modal must not reopen it while the redirect to /dashboard is still pending.
   useEffect(() => {
-    if (modal && !loggedIn && !modal.isOpen) modal.open(view);
+    if (!modal || loggedIn || opened.current) return;
+    opened.current = true;
+    modal.open(view);
   }, [modal, loggedIn, view]);
   if (loggedIn || modal) return <Navigate to="/dashboard" replace />;
   return <LoginPlaceholderPage view={view} />;

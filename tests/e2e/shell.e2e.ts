@@ -9,6 +9,17 @@ import { createEmulatorUser, DEMO_ADMIN, DEMO_USER, logInThroughStorage } from '
 
 const pathOf = (s: Session) => new URL(s.page.url()).pathname;
 
+/** Lets data, fonts and the map settle before a screenshot (a live map never goes network-idle). */
+async function settle(s: Session) {
+  await s.page.waitForLoadState('load');
+  await s.page
+    .waitForFunction(() => document.querySelectorAll('[role="status"]').length === 0, undefined, {
+      timeout: 10_000,
+    })
+    .catch(() => undefined);
+  await s.page.waitForTimeout(1200);
+}
+
 describe('app shell in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -31,6 +42,16 @@ describe('app shell in Chromium', () => {
     // The terms link of the default brand opens in a new tab.
     expect(await s.page.getByRole('link', { name: 'Terms and conditions' }).getAttribute('target')).toBe('_blank');
     expect(s.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+
+    // /login, /signup and /register open the login modal over the public dashboard; Escape closes it.
+    for (const path of ['/login', '/signup', '/register']) {
+      await s.goto(path);
+      await s.page.waitForURL('**/dashboard');
+      const dialog = s.page.getByRole('dialog');
+      await dialog.waitFor();
+      await s.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
     await s.context.close();
   });
 
@@ -59,14 +80,12 @@ describe('app shell in Chromium', () => {
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     await s.screenshot('admin-map-1440');
 
-    await s.page.getByRole('button', { name: 'Personal', exact: true }).click();
+    await s.page.locator('#side-menu').getByRole('button', { name: 'Personal', exact: true }).click();
     await s.page.waitForURL('**/map');
     expect(pathOf(s)).toBe('/map');
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
-    expect(await s.page.getByRole('button', { name: 'Personal', exact: true }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
-    await s.page.getByRole('button', { name: 'Admin', exact: true }).click();
+    await s.page.locator('#side-menu button[aria-pressed="true"]', { hasText: 'Personal' }).waitFor();
+    await s.page.locator('#side-menu').getByRole('button', { name: 'Admin', exact: true }).click();
     await s.page.waitForURL('**/admin/map');
     await s.context.close();
   });
@@ -125,16 +144,16 @@ describe('app shell in Chromium', () => {
       const s = await newSession(browser, viewport);
       await s.goto('/dashboard');
       await s.page.getByRole('heading', { level: 1 }).waitFor();
-      await s.page.waitForLoadState('networkidle');
+      await settle(s);
       await s.screenshot(`dashboard-logged-out-${width}`);
       await logInThroughStorage(s.page, DEMO_ADMIN.email, DEMO_ADMIN.password);
       await s.goto('/dashboard');
       await s.page.getByText('Welcome back, Demo Admin.').waitFor();
-      await s.page.waitForLoadState('networkidle');
+      await settle(s);
       await s.screenshot(`dashboard-logged-in-${width}`);
       await s.goto('/admin/map');
       await s.page.getByRole('heading', { level: 1 }).first().waitFor();
-      await s.page.waitForLoadState('networkidle');
+      await settle(s);
       await s.screenshot(`admin-map-${width}`);
       await s.context.close();
     }
