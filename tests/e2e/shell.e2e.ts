@@ -17,6 +17,14 @@ async function settle(s: Session) {
       timeout: 10_000,
     })
     .catch(() => undefined);
+  // A coverage map (catalogue feature) draws its stations asynchronously.
+  if (await s.page.getByTestId('coverage-map').count()) {
+    await s.page
+      .locator('[data-testid="map-cluster"], [data-testid="map-station"], .maplibregl-marker')
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch(() => undefined);
+  }
   await s.page.waitForTimeout(1200);
 }
 
