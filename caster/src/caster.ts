@@ -97,6 +97,7 @@ export interface CasterOptions {
 /** Message types a rover needs before it can use a station's observations: its position and antenna. */
 const STATION_MESSAGES = [1005, 1006, 1033];
 const NEAR_SUFFIX = '_NEAR';
+const EMPTY = Buffer.alloc(0);
 
 class Mount {
   source: SourceLink | null = null;
@@ -686,6 +687,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         return reject(socket, errorResponse(1, 400, `Bad request: ${message}`));
       }
       const rest = head.subarray(end);
+      // The 'close' listener keeps this scope alive for the whole connection; let the head go.
+      head = EMPTY;
       const work =
         req.method === 'GET'
           ? handleRover(socket, req, rest)
