@@ -141,6 +141,7 @@ async function run(s: Scenario) {
     cpuPercent: (100 * cpuMicros) / wallMicros,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
     fanOut: after.fanOutMs,
+    load: os.loadavg()[0] ?? 0,
   };
   for (const l of loaders) l.send({ type: 'stop' });
   source.destroy();
@@ -172,6 +173,7 @@ for (const s of SCENARIOS) {
       `${r.cpuPercent.toFixed(1)} %`.padStart(11),
       `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
       `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
+      r.load.toFixed(1).padStart(9),
     ].join(' '),
   );
 }
