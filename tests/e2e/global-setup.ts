@@ -38,7 +38,11 @@ export default async function setup(project: TestProject) {
   // The build bakes in this run's emulator address, so each run builds into its own folder: two e2e runs at the
   // same time (several engineers share one tree) must not serve each other's build, pointing at a stopped emulator.
   const spaDir = `dist-e2e/run-${emulator.host.split(':').pop()}`;
-  await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}` }, spaDir);
+  // A developer's .env may name a real automation webhook; the suite must only ever talk to its own server.
+  await buildSpaIfStale(
+    { VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}`, VITE_DEMO_WEBHOOK_URL: '' },
+    spaDir,
+  );
   const port = await freePort();
   const casterPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
