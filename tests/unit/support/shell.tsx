@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import i18n from 'i18next';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import en from '../../../public/locales/en/common.json';
@@ -34,21 +34,26 @@ export function fakeUser(overrides: Partial<LoggedInUser> = {}): LoggedInUser {
   };
 }
 
-export function Wrapper({ auth, children }: { auth: AuthState; children: ReactNode }) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+export const testQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+export function Wrapper({ auth, children, client }: { auth: AuthState; children: ReactNode; client?: QueryClient }) {
+  const [queryClient] = useState(() => client ?? testQueryClient());
   return (
-    <QueryClientProvider client={client}>
+    <QueryClientProvider client={queryClient}>
       <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>
     </QueryClientProvider>
   );
 }
 
 /** Renders route objects in a memory router under the given auth state. */
-export function renderRoutes(routes: RouteObject[], { path = '/', auth }: { path?: string; auth: AuthState }) {
+export function renderRoutes(
+  routes: RouteObject[],
+  { path = '/', auth, client }: { path?: string; auth: AuthState; client?: QueryClient },
+) {
   initTestI18n();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
-    <Wrapper auth={auth}>
+    <Wrapper auth={auth} client={client}>
       <RouterProvider router={router} />
     </Wrapper>,
   );
