@@ -4,8 +4,13 @@ import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
+import { createCatalogueRepo } from '../src/modules/catalogue/catalogue.repo.ts';
+import { createFeedCipher } from '../src/modules/catalogue/feed-secrets.ts';
+import { createFeedsService } from '../src/modules/catalogue/feeds.service.ts';
 import { type CasterService, startCasterService } from '../src/modules/ntrip/index.ts';
 import { createAccountWithGrant, OperatorError, setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
+import { createCasterPorts } from '../src/modules/ntrip/ntrip.ports.ts';
+import { createNtripRepo } from '../src/modules/ntrip/ntrip.repo.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
 import { createTestDatabase } from './support/database.ts';
 
@@ -202,6 +207,57 @@ describe('caster on the portal database', () => {
     );
     expect(attempts.every((a) => a.allowed)).toBe(true);
     expect(service.authorizer.verifications - before).toBeLessThanOrEqual(1);
+  });
+
+  it('hands the caster pull feeds with their upstream password decrypted and takes their status back', async () => {
+    const station = await handle.db
+      .insertInto('stations')
+      .values({
+        network_id: networkId,
+        mountpoint: 'PULL1',
+        country: 'NLD',
+        latitude: 52,
+        longitude: 5,
+        updated_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const feeds = createFeedsService({ repo: createCatalogueRepo(handle.db), cipher: createFeedCipher(FEED_KEY) });
+    await feeds.createFeed({
+      kind: 'pull',
+      stationId: station.id,
+      enabled: true,
+      upstreamHost: '127.0.0.1',
+      upstreamPort: 2102,
+      upstreamMountpoint: 'UPSTREAM',
+      upstreamUsername: 'relay',
+      upstreamPassword: 'relay-secret',
+      upstreamNtripVersion: 1,
+    });
+    const ports = createCasterPorts({
+      repo: createNtripRepo(handle.db),
+      authorizer: service.authorizer,
+      feedSecretKey: FEED_KEY,
+      publicUrl: 'http://localhost:8080',
+    });
+    expect(await ports.catalogue.pullFeeds()).toEqual([
+      {
+        mountpoint: 'PULL1',
+        host: '127.0.0.1',
+        port: 2102,
+        upstreamMountpoint: 'UPSTREAM',
+        username: 'relay',
+        password: 'relay-secret',
+        ntripVersion: 1,
+      },
+    ]);
+    await ports.usage.feedStatus({ mountpoint: 'pull1', status: 'error', lastError: 'connect ECONNREFUSED' });
+    const feed = await handle.db
+      .selectFrom('feeds')
+      .select(['status', 'last_error'])
+      .where('station_id', '=', station.id)
+      .executeTakeFirstOrThrow();
+    expect(feed).toEqual({ status: 'error', last_error: 'connect ECONNREFUSED' });
   });
 
   it('writes the connection log in a batch and the station status', async () => {
