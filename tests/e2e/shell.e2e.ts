@@ -167,6 +167,22 @@ describe('app shell in Chromium', () => {
     }
   });
 
+  it('speaks Dutch with ?lng=nl and remembers the choice', async () => {
+    const s = await newSession(browser, DESKTOP);
+    await s.goto('/dashboard?lng=nl');
+    await s.page.getByRole('banner').getByRole('button', { name: 'Inloggen' }).waitFor();
+    await s.page
+      .getByRole('navigation', { name: 'Hoofdnavigatie' })
+      .getByRole('link', { name: 'Netwerkdekking' })
+      .waitFor();
+    expect(await s.page.evaluate(() => document.documentElement.lang)).toBe('nl');
+    await settle(s);
+    await s.screenshot('dashboard-logged-out-nl-1440');
+    await s.goto('/dashboard');
+    await s.page.getByRole('banner').getByRole('button', { name: 'Inloggen' }).waitFor();
+    await s.context.close();
+  });
+
   it('refuses to build with an unknown brand and lists the allowed keys', async () => {
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(
