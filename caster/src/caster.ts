@@ -99,6 +99,10 @@ const STATION_MESSAGES = [1005, 1006, 1033];
 const NEAR_SUFFIX = '_NEAR';
 const EMPTY = Buffer.alloc(0);
 
+/** The NTRIP version of a head that could not be parsed, so even that refusal carries Ntrip-Version when asked. */
+const versionOf = (head: Buffer): 1 | 2 =>
+  /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
+
 class Mount {
   source: SourceLink | null = null;
   remoteNode: string | null = null;
@@ -661,7 +665,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     let head: Buffer = Buffer.alloc(0);
     const timer = setTimeout(() => {
       socket.off('data', onHead);
-      reject(socket, errorResponse(1, 408, 'Request head not received in time'));
+      reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
     }, limits.headerTimeoutMs);
     const onHead = (chunk: Buffer) => {
       head = head.length ? Buffer.concat([head, chunk]) : chunk;
@@ -670,21 +674,24 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         if (head.length > limits.maxHeadBytes) {
           clearTimeout(timer);
           socket.off('data', onHead);
-          reject(socket, errorResponse(1, 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
+          reject(socket, errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
         }
         return;
       }
       clearTimeout(timer);
       socket.off('data', onHead);
       if (end > limits.maxHeadBytes) {
-        return reject(socket, errorResponse(1, 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
+        return reject(
+          socket,
+          errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`),
+        );
       }
       let req: NtripRequest;
       try {
         req = parseRequestHead(head.subarray(0, end).toString('latin1'));
       } catch (err) {
         const message = err instanceof RequestError ? err.message : 'unreadable request';
-        return reject(socket, errorResponse(1, 400, `Bad request: ${message}`));
+        return reject(socket, errorResponse(versionOf(head), 400, `Bad request: ${message}`));
       }
       const rest = head.subarray(end);
       // The 'close' listener keeps this scope alive for the whole connection; let the head go.

@@ -364,6 +364,9 @@ describe('limits', () => {
     const big = await peer();
     big.write(`GET /AMS1 HTTP/1.0\r\nX-Filler: ${'a'.repeat(600)}\r\n`);
     expect(await big.closedWith('too large')).toMatch(/^HTTP\/1\.0 431 /);
+    const bigV2 = await peer();
+    bigV2.write(`GET /AMS1 HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\nX-Filler: ${'a'.repeat(600)}\r\n`);
+    expect(await bigV2.closedWith('too large, v2')).toMatch(/^HTTP\/1\.1 431 [^\r]*\r\nNtrip-Version: Ntrip\/2\.0\r\n/);
     const garbage = await peer();
     garbage.write('\x16\x03\x01 hello\r\n\r\n');
     expect(await garbage.closedWith('bad request')).toMatch(
