@@ -87,7 +87,7 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     await s.context.close();
   });
 
-  it.skip('signs in with Google by redirect through the emulator account chooser and returns logged in', async () => {
+  it('signs in with Google by redirect through the emulator account chooser and returns logged in', async () => {
     const s = await newSession(browser);
     await installGapiShim(s.context);
     await s.goto('/login');

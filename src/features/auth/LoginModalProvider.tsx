@@ -42,19 +42,19 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   // A Google redirect returning to the app: Firebase signs the user in; a failure reopens the modal with its message.
   useEffect(() => {
     let active = true;
-    completeGoogleRedirect().then(
-      (credential) => {
-        if (credential && active) setPendingLogin(true);
-      },
-      async (error: unknown) => {
-        // The auth texts load lazily (the provider never suspends the page for them).
-        await i18n.loadNamespaces('auth').catch(() => undefined);
-        if (!active) return;
-        setInitialMessage(authErrorMessage(error, i18n.getFixedT(null, 'auth')));
-        setView('login');
-        setOpen(true);
-      },
-    );
+    void completeGoogleRedirect().then(async (outcome) => {
+      if (outcome.kind === 'none' || !active) return;
+      if (outcome.kind === 'signedIn') {
+        if (outcome.claim()) setPendingLogin(true);
+        return;
+      }
+      // The auth texts load lazily (the provider never suspends the page for them).
+      await i18n.loadNamespaces('auth').catch(() => undefined);
+      if (!active || !outcome.claim()) return;
+      setInitialMessage(authErrorMessage(outcome.error, i18n.getFixedT(null, 'auth')));
+      setView('login');
+      setOpen(true);
+    });
     return () => {
       active = false;
     };

@@ -39,7 +39,37 @@ export async function startGoogleRedirect(): Promise<void> {
   await signInWithRedirect(firebaseAuth(), provider);
 }
 
-/** The credential of a Google redirect that just returned to the app, or null when there was none. */
-export async function completeGoogleRedirect(): Promise<UserCredential | null> {
-  return getRedirectResult(firebaseAuth());
+export type RedirectOutcome =
+  | { kind: 'none' }
+  | { kind: 'signedIn'; credential: UserCredential }
+  | { kind: 'failed'; error: unknown };
+
+let redirectOutcome: Promise<RedirectOutcome> | undefined;
+let redirectClaimed = false;
+
+/**
+ * The outcome of a Google redirect that just returned to the app. Firebase hands the result out only once per page
+ * load, and React may mount the caller twice (StrictMode, remounts), so the call is made once per page load and
+ * `claim()` answers true for exactly one caller: only that one reports the login or shows the error.
+ */
+export async function completeGoogleRedirect(): Promise<RedirectOutcome & { claim(): boolean }> {
+  redirectOutcome ??= getRedirectResult(firebaseAuth()).then(
+    (credential): RedirectOutcome => (credential ? { kind: 'signedIn', credential } : { kind: 'none' }),
+    (error: unknown): RedirectOutcome => ({ kind: 'failed', error }),
+  );
+  const outcome = await redirectOutcome;
+  return {
+    ...outcome,
+    claim() {
+      if (redirectClaimed || outcome.kind === 'none') return false;
+      redirectClaimed = true;
+      return true;
+    },
+  };
+}
+
+/** For tests: a new page load. */
+export function resetGoogleRedirectOutcome(): void {
+  redirectOutcome = undefined;
+  redirectClaimed = false;
 }

@@ -1,8 +1,9 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
+import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-actions';
 import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
@@ -55,6 +56,7 @@ beforeAll(initTestI18n);
 beforeEach(() => {
   vi.clearAllMocks();
   fb.getRedirectResult.mockResolvedValue(null);
+  resetGoogleRedirectOutcome();
   window.dataLayer = [];
 });
 afterEach(() => {
@@ -131,6 +133,18 @@ describe('LoginModalProvider', () => {
     renderWithProviders(<Harness />);
     act(() => setAuth(loggedIn(false)));
     await vi.waitFor(() => expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'user' }]));
+  });
+
+  it('reads the redirect result once and reports one login under StrictMode (effects run twice)', async () => {
+    fb.getRedirectResult.mockResolvedValue({ user: { uid: 'uid-7' } });
+    renderWithProviders(
+      <StrictMode>
+        <Harness />
+      </StrictMode>,
+    );
+    act(() => setAuth(loggedIn(false)));
+    await vi.waitFor(() => expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'user' }]));
+    expect(fb.getRedirectResult).toHaveBeenCalledOnce();
   });
 
   it("opens the login view with the service's message when the Google redirect failed", async () => {
