@@ -23,6 +23,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/unit/setup.ts'],
+          // Typing-heavy component tests run for seconds on a loaded two-core machine; a hang still fails.
+          testTimeout: 20_000,
         },
       },
       {
