@@ -39,8 +39,10 @@ export default async function setup(project: TestProject) {
   // same time (several engineers share one tree) must not serve each other's build, pointing at a stopped emulator.
   const spaDir = `dist-e2e/run-${emulator.host.split(':').pop()}`;
   // A developer's .env may name a real automation webhook; the suite must only ever talk to its own server.
+  // NODE_ENV: vitest sets 'test', which gave React's development build (StrictMode runs effects twice), not the
+  // production build users get.
   await buildSpaIfStale(
-    { VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}`, VITE_DEMO_WEBHOOK_URL: '' },
+    { NODE_ENV: 'production', VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}`, VITE_DEMO_WEBHOOK_URL: '' },
     spaDir,
   );
   const port = await freePort();
