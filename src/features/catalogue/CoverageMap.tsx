@@ -10,13 +10,18 @@ import {
   Marker,
   NavigationControl,
   Popup,
+  setWorkerUrl,
 } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { BASEMAP_COLORS, MAP_STYLE_URL, offlineBasemapStyle } from './basemap';
 import type { CatalogueScope } from './catalogue.api';
 import { StationPopup } from './StationPopup';
+
+// The worker is a file of its own in MapLibre 6; the bundler only ships it when it is named explicitly.
+setWorkerUrl(workerUrl);
 
 /** Europe, where the networks are, until the stations tell the map where to look. */
 const INITIAL_VIEW = { center: [10, 53] as [number, number], zoom: 3.2 };
@@ -80,8 +85,11 @@ export function CoverageMap({
   radiusKm,
   dark,
   highlightOffline = false,
+  fitKey,
 }: {
   markers: StationMarker[];
+  /** The view fits the stations again whenever this changes (the network filter). */
+  fitKey: string;
   scope: CatalogueScope;
   /** 0 hides the coverage circles. */
   radiusKm: number;
@@ -94,7 +102,7 @@ export function CoverageMap({
   const mapRef = useRef<MapLibreMap | null>(null);
   const htmlMarkers = useRef(new Map<string, Marker>());
   const popupRef = useRef<Popup | null>(null);
-  const fitted = useRef(false);
+  const fittedKey = useRef<string | undefined>(undefined);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
   const [selected, setSelected] = useState<{ id: string; node: HTMLDivElement } | null>(null);
@@ -115,7 +123,11 @@ export function CoverageMap({
         .setLngLat(lngLat)
         .setDOMContent(content);
       popup.on('close', () => setSelected((s) => (s?.node === content ? null : s)));
-      if (map) popup.addTo(map);
+      if (map) {
+        popup.addTo(map);
+        // Room above the station for the popup, which opens upwards.
+        map.easeTo({ center: lngLat, offset: [0, 140], duration: 300 });
+      }
       popupRef.current = popup;
       setSelected({ id, node: content });
     };
@@ -202,6 +214,14 @@ export function CoverageMap({
           clusterMaxZoom: CLUSTER_MAX_ZOOM,
         });
         map.addSource('coverage', { type: 'geojson', data });
+        // MapLibre only tiles a source that a layer uses; this invisible layer makes the clustered source
+        // queryable for the HTML markers.
+        map.addLayer({
+          id: 'stations-index',
+          type: 'circle',
+          source: 'stations',
+          paint: { 'circle-radius': 1, 'circle-opacity': 0, 'circle-stroke-width': 0 },
+        });
         map.addLayer({
           id: 'coverage',
           type: 'circle',
@@ -238,7 +258,7 @@ export function CoverageMap({
     };
   }, [t]);
 
-  // New data (a filter, a refetch): markers are rebuilt from the source, the view fits the stations once.
+  // New data (a refetch, a filter): markers are rebuilt from the source.
   useEffect(() => {
     const map = mapRef.current;
     if (!ready || !map) return;
@@ -247,12 +267,16 @@ export function CoverageMap({
     (map.getSource('coverage') as GeoJSONSource | undefined)?.setData(data);
     for (const marker of htmlMarkers.current.values()) marker.remove();
     htmlMarkers.current.clear();
-    const bounds = boundsOf(markers);
-    if (bounds) {
-      map.fitBounds(bounds, { padding: 48, maxZoom: 9, duration: fitted.current ? 600 : 0 });
-      fitted.current = true;
-    }
   }, [markers, ready]);
+
+  // The view fits the stations on the first data and when the filter changes, never on a mere refetch.
+  useEffect(() => {
+    const map = mapRef.current;
+    const bounds = boundsOf(latest.current.markers);
+    if (!ready || !map || !bounds) return;
+    map.fitBounds(bounds, { padding: 48, maxZoom: 9, duration: fittedKey.current === undefined ? 0 : 600 });
+    fittedKey.current = fitKey;
+  }, [fitKey, ready]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -274,7 +298,7 @@ export function CoverageMap({
     <div
       className={`coverage-map relative h-[420px] overflow-hidden rounded-2xl border border-line md:h-[560px] ${dark ? 'is-dark' : 'is-light'}`}
     >
-      <section ref={container} className="absolute inset-0" data-testid="coverage-map" aria-label={t('map.label')} />
+      <section ref={container} className="h-full w-full" data-testid="coverage-map" aria-label={t('map.label')} />
       {failed && (
         <p className="absolute inset-0 flex items-center justify-center bg-panel p-6 text-center text-sm text-muted">
           {t('map.unavailable')}

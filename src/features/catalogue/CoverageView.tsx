@@ -85,7 +85,14 @@ export function CoverageView({
           </span>
         </p>
       </div>
-      <CoverageMap markers={shown} scope={scope} radiusKm={radiusKm} dark={dark} highlightOffline={highlightOffline} />
+      <CoverageMap
+        markers={shown}
+        fitKey={network}
+        scope={scope}
+        radiusKm={radiusKm}
+        dark={dark}
+        highlightOffline={highlightOffline}
+      />
     </section>
   );
 }
