@@ -377,6 +377,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         const cached = mount.cached.get(type);
         if (cached) rover.send(cached);
       }
+      if (rover.ended) return;
       logger.info({ account: rover.accountId, from: previous?.name ?? null, to: mount.name }, 'nearest station chosen');
     }
     mount.rovers.add(rover);
