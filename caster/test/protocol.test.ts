@@ -417,4 +417,19 @@ describe('connection log and station status', () => {
     expect(ports.sessions.some((s) => s.lastGga && Math.abs(s.lastGga.latitude - 52.1) < 1e-6)).toBe(true);
     expect(ports.statuses.filter((s) => s.mountpoint === 'AMS1').map((s) => s.online)).toEqual([true, false]);
   });
+
+  it('reports each fed station online with its bitrate and last data time, at the status interval', async () => {
+    const ports = standardPorts();
+    const { peer } = await start(ports, { statusIntervalMs: 100 });
+    const source = await v1Source(peer, 'UTR1');
+    const frame = encodeFrame(Buffer.alloc(100, 3));
+    for (let i = 0; i < 10; i++) {
+      source.write(frame);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const periodic = ports.statuses.filter((s) => s.mountpoint === 'UTR1' && s.online && s.bitrate > 0);
+    expect(periodic.length).toBeGreaterThan(0);
+    expect(periodic.every((s) => s.lastDataAt instanceof Date)).toBe(true);
+    expect(ports.statuses.some((s) => s.mountpoint !== 'UTR1')).toBe(false);
+  });
 });
