@@ -50,7 +50,7 @@ describe('catalogue in Chromium', () => {
     await s.context.close();
   });
 
-  it('lets an admin create a network and a station and then see the station on /map', async () => {
+  it('lets an admin create a network, a station and its feed, and then see the station on /map', async () => {
     const s = await newSession(browser);
     await logInThroughStorage(s.page, DEMO_ADMIN.email, DEMO_ADMIN.password);
     const suffix = randomUUID().slice(0, 6).toUpperCase();
@@ -75,6 +75,21 @@ describe('catalogue in Chromium', () => {
     await stationForm.waitFor({ state: 'hidden' });
     await s.page.getByRole('cell', { name: mountpoint, exact: true }).waitFor();
     await s.screenshot('admin-network-detail');
+
+    // Its base station will push to our caster: a push feed, then switched off and on again.
+    const networkId = new URL(s.page.url()).pathname.split('/').pop();
+    await s.goto(`/admin/feed/${networkId}`);
+    await s.page.getByTestId('feed-create').click();
+    const feedForm = s.page.getByTestId('feed-form');
+    await feedForm.getByTestId('feed-sourcePassword').fill('base-station-2026');
+    await feedForm.getByTestId('feed-save').click();
+    await feedForm.waitFor({ state: 'hidden' });
+    const feedRow = s.page.getByRole('row', { name: new RegExp(mountpoint) });
+    await feedRow.getByRole('button', { name: 'Disable' }).click();
+    await feedRow.getByRole('button', { name: 'Enable' }).waitFor();
+    await s.screenshot('admin-feeds');
+    await feedRow.getByRole('button', { name: 'Enable' }).click();
+    await feedRow.getByRole('button', { name: 'Disable' }).waitFor();
 
     await s.goto('/map');
     await s.page.getByTestId('map-cluster').first().waitFor({ timeout: 30_000 });

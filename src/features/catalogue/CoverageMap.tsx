@@ -274,7 +274,7 @@ export function CoverageMap({
     const map = mapRef.current;
     const bounds = boundsOf(latest.current.markers);
     if (!ready || !map || !bounds) return;
-    map.fitBounds(bounds, { padding: 48, maxZoom: 9, duration: fittedKey.current === undefined ? 0 : 600 });
+    map.fitBounds(bounds, { padding: 48, maxZoom: 8, duration: fittedKey.current === undefined ? 0 : 600 });
     fittedKey.current = fitKey;
   }, [fitKey, ready]);
 

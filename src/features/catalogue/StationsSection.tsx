@@ -26,24 +26,26 @@ export function StationsSection({ network }: { network: Network }) {
 
   return (
     <section className="flex flex-col gap-3" aria-label={t('stations.title')}>
-      <div className="flex flex-wrap items-end gap-3">
-        <h2 className="mr-auto text-base font-semibold text-ink">{t('stations.title')}</h2>
-        <TextField
-          label={t('stations.search')}
-          icon="search"
-          size="sm"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setOffset(0);
-          }}
-          className="w-full sm:w-64"
-        />
-        <Button onClick={() => setEditing('new')} data-testid="station-create">
-          {t('stations.create')}
-        </Button>
-      </div>
       <CardSection
+        title={t('stations.title')}
+        actions={
+          <>
+            <TextField
+              label={t('stations.search')}
+              icon="search"
+              size="sm"
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value);
+                setOffset(0);
+              }}
+              className="w-full sm:w-64"
+            />
+            <Button onClick={() => setEditing('new')} data-testid="station-create" className="self-end">
+              {t('stations.create')}
+            </Button>
+          </>
+        }
         defaultView="list"
         nameHeader={t('fields.mountpoint')}
         rows={(stations.data?.items ?? []).map((s) => ({
