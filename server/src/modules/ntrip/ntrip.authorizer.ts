@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AuthDecision, AuthorizePort } from '@portal/caster';
 import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
-import { verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secrets.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
 export interface AuthorizerOptions {
@@ -44,6 +44,11 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   let epoch: number | null = null;
   let verifications = 0;
   let generation = 0;
+  let decoy: Promise<string> | null = null;
+  const decoyHash = () => {
+    decoy ??= hashSourcePassword(randomBytes(16).toString('hex'));
+    return decoy;
+  };
 
   const invalidate = () => {
     cache.clear();
@@ -68,9 +73,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       expiresAt: now.getTime() + ttlMs,
     });
     const account = await repo.accountForLogin(username);
-    if (!account) return deny('bad_credentials');
     verifications++;
-    if (!(await verify(password, account.password_hash))) return deny('bad_credentials');
+    // An unknown username costs the same hash as a known one, so timing does not tell which usernames exist.
+    const hash = account?.password_hash ?? (await decoyHash());
+    if (!(await verify(password, hash)) || !account) return deny('bad_credentials');
     if (!account.enabled || account.owner_disabled) return deny('disabled');
     const networkId = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
     if (!networkId) return deny('no_grant');

@@ -79,19 +79,27 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
     },
     usage: {
       async recordSessions(records) {
-        await repo.insertSessions(
-          records.map((r) => ({
-            account_id: r.accountId,
-            mountpoint: r.mountpoint,
-            remote_address: r.remoteAddress,
-            started_at: r.startedAt,
-            ended_at: r.endedAt,
-            bytes_sent: r.bytesSent,
-            end_reason: r.endReason,
-            last_gga_lat: r.lastGga?.latitude ?? null,
-            last_gga_lon: r.lastGga?.longitude ?? null,
-          })),
-        );
+        const rows = records.map((r) => ({
+          account_id: r.accountId,
+          mountpoint: r.mountpoint,
+          remote_address: r.remoteAddress,
+          started_at: r.startedAt,
+          ended_at: r.endedAt,
+          bytes_sent: r.bytesSent,
+          end_reason: r.endReason,
+          last_gga_lat: r.lastGga?.latitude ?? null,
+          last_gga_lon: r.lastGga?.longitude ?? null,
+        }));
+        try {
+          await repo.insertSessions(rows);
+        } catch (batchError) {
+          // One bad row (an account deleted meanwhile) must not lose the batch: keep every row that can be kept.
+          let lost = 0;
+          for (const row of rows) {
+            await repo.insertSessions([row]).catch(() => lost++);
+          }
+          if (lost > 0) options.onError?.(batchError, `connection log: ${lost} of ${rows.length} sessions not written`);
+        }
       },
       async stationStatus(updates) {
         for (const u of updates) await repo.setStationStatus(u.mountpoint, u);
