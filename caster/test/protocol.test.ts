@@ -374,6 +374,16 @@ describe('limits', () => {
     );
   });
 
+  it('closes a rover that was sent nothing for the idle time and logs why', async () => {
+    const ports = standardPorts();
+    const { caster, peer } = await start(ports, { roverIdleMs: 200, statusIntervalMs: 50 });
+    const rover = await v1Rover(peer, 'AMS1');
+    expect(rover.text()).toBe('ICY 200 OK\r\n\r\n');
+    await rover.closedWith('idle close', 3000);
+    await caster.close();
+    expect(ports.sessions.map((s) => s.endReason)).toEqual(['idle']);
+  });
+
   it('refuses an address after repeated failed logins, before checking the password', async () => {
     const { peer, ports } = await start(standardPorts(), { failedLoginsPerIp: 3 });
     for (let i = 0; i < 3; i++) {
