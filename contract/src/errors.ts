@@ -10,6 +10,8 @@ export const errorCodes = [
   'conflict',
   'rate_limited',
   'payload_too_large',
+  'unsupported_image',
+  'recent_login_required',
   'internal',
 ] as const;
 

@@ -25,6 +25,8 @@ import { createNtripAccountsModule, type NtripAccountsOptions } from './modules/
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createAccountRepo } from './modules/users/account.repo.ts';
+import { createAccountService } from './modules/users/account.service.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -93,7 +95,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(metaRoutes(createMetaRepo(deps.db)));
       const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db) });
-      await api.register(usersRoutes({ teamsOf: organizations.teams }));
+      const account = createAccountService({ repo: createAccountRepo(deps.db), identity: deps.verifier });
+      await api.register(usersRoutes({ teamsOf: organizations.teams, account }));
       await api.register(organizationsRoutes(organizations));
       await api.register(billing.routes({ orgMember: (actor, orgId) => organizations.get(actor, orgId) }));
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));

@@ -173,9 +173,18 @@ export interface NtripAuthEpochTable {
   epoch: Generated<number>;
 }
 
+export interface UserPhotosTable {
+  user_id: string;
+  content_type: string;
+  bytes: Uint8Array;
+  sha256: string;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
+  user_photos: UserPhotosTable;
   app_meta: AppMetaTable;
   page_meta: PageMetaTable;
   organizations: OrganizationsTable;

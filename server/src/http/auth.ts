@@ -8,11 +8,15 @@ export interface VerifiedIdentity {
   email?: string;
   name?: string;
   picture?: string;
+  /** When the bearer last signed in (seconds since the epoch), for calls that need a recent sign-in. */
+  authTime?: number;
 }
 
 /** Port: turns a bearer token into an identity or throws. Firebase in the app, the Auth Emulator in tests. */
 export interface IdentityVerifier {
   verify(idToken: string): Promise<VerifiedIdentity>;
+  /** Deletes the identity-provider account (account deletion). Absent in verifiers that cannot. */
+  deleteAccount?(uid: string): Promise<void>;
 }
 
 /** The authenticated caller as every service sees it. */
@@ -21,6 +25,8 @@ export interface Actor {
   uid: string;
   email: string | null;
   isAdmin: boolean;
+  /** From the token: when the caller last signed in (seconds since the epoch). */
+  authTime?: number;
 }
 
 export type AuthLevel = 'public' | 'optional' | 'user' | 'admin';
@@ -63,7 +69,13 @@ export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVer
     }
     const user = await deps.users.upsertFromIdentity(identity);
     if (user.disabled) throw new AppError(403, 'account_disabled', 'This account has been disabled.');
-    request.actor = { userId: user.id, uid: user.firebase_uid, email: user.email, isAdmin: user.is_admin };
+    request.actor = {
+      userId: user.id,
+      uid: user.firebase_uid,
+      email: user.email,
+      isAdmin: user.is_admin,
+      ...(identity.authTime !== undefined && { authTime: identity.authTime }),
+    };
     if (level === 'admin' && !user.is_admin) throw forbidden();
   });
 }

@@ -17,7 +17,16 @@ export function firebaseVerifier(projectId: string): IdentityVerifier {
         ...(decoded.email && { email: decoded.email }),
         ...(typeof decoded.name === 'string' && { name: decoded.name }),
         ...(decoded.picture && { picture: decoded.picture }),
+        ...(typeof decoded.auth_time === 'number' && { authTime: decoded.auth_time }),
       };
+    },
+    async deleteAccount(uid) {
+      try {
+        await auth.deleteUser(uid);
+      } catch (error) {
+        // Already gone is what the caller wants.
+        if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+      }
     },
   };
 }

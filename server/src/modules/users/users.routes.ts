@@ -1,8 +1,21 @@
-import { type Team, userInfoSchema } from '@portal/contract';
+import {
+  type Team,
+  USER_PHOTO_MAX_BYTES,
+  USER_PHOTO_TYPES,
+  userInfoSchema,
+  userPhotoResponseSchema,
+} from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type Actor, actorOf } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { type AccountService, unsupportedImage } from './account.service.ts';
 
-export function usersRoutes(deps: { teamsOf(actor: Actor): Promise<Team[]> }): FastifyPluginAsyncZod {
+export function usersRoutes(deps: {
+  teamsOf(actor: Actor): Promise<Team[]>;
+  /** Photo upload and account deletion; without it only GET /user exists. */
+  account?: AccountService;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/user',
@@ -12,5 +25,59 @@ export function usersRoutes(deps: { teamsOf(actor: Actor): Promise<Team[]> }): F
         return { teams: await deps.teamsOf(actor), isAdmin: actor.isAdmin };
       },
     );
+
+    const account = deps.account;
+    if (!account) return;
+
+    // Photos arrive as the raw image (Content-Type image/png…), never multipart; only in this plugin.
+    app.addContentTypeParser(
+      [...USER_PHOTO_TYPES],
+      { parseAs: 'buffer', bodyLimit: USER_PHOTO_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.post(
+      '/user/photo',
+      {
+        config: { auth: 'user' },
+        schema: {
+          tags: ['user'],
+          description: `Raw image body (${USER_PHOTO_TYPES.join(', ')}), at most ${USER_PHOTO_MAX_BYTES} bytes.`,
+          response: { 200: userPhotoResponseSchema },
+        },
+      },
+      async (request) => {
+        if (!Buffer.isBuffer(request.body)) throw unsupportedImage();
+        const base = `${request.protocol}://${request.host}/api`;
+        return account.setPhoto(actorOf(request), request.headers['content-type'] ?? '', request.body, base);
+      },
+    );
+
+    app.delete('/user/photo', { config: { auth: 'user' }, schema: { tags: ['user'] } }, async (request, reply) => {
+      await account.removePhoto(actorOf(request));
+      return reply.status(204).send();
+    });
+
+    app.get(
+      '/users/:userId/photo',
+      { schema: { tags: ['user'], params: z.object({ userId: z.uuid() }) } },
+      async (request, reply) => {
+        const photo = await account.photo(request.params.userId);
+        if (!photo) throw notFound('Photo');
+        const etag = `"${photo.sha256}"`;
+        reply
+          .header('etag', etag)
+          .header('cache-control', 'public, max-age=300')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'");
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        return reply.type(photo.content_type).send(Buffer.from(photo.bytes));
+      },
+    );
+
+    app.delete('/user', { config: { auth: 'user' }, schema: { tags: ['user'] } }, async (request, reply) => {
+      await account.deleteAccount(actorOf(request));
+      return reply.status(204).send();
+    });
   };
 }
