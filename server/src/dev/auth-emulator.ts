@@ -93,11 +93,25 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
   };
 }
 
+/**
+ * The emulator closes idle keep-alive sockets after a few seconds; fetch may pick such a socket just as it closes
+ * and fail with 'other side closed' before the request was read. Only that case is sent again.
+ */
+async function fetchRetryingClosedSocket(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+    return fetch(url, init);
+  }
+}
+
 /** Emulator REST calls used by seeding and tests: the same endpoints the Firebase JS SDK calls. */
 export function emulatorClient(host: string, projectId = DEMO_PROJECT_ID) {
   const base = `http://${host}/identitytoolkit.googleapis.com/v1`;
   const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const res = await fetch(`${base}/${path}?key=demo-api-key`, {
+    const res = await fetchRetryingClosedSocket(`${base}/${path}?key=demo-api-key`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -131,10 +145,12 @@ export function emulatorClient(host: string, projectId = DEMO_PROJECT_ID) {
       });
     },
     async clear() {
-      await fetch(`http://${host}/emulator/v1/projects/${projectId}/accounts`, { method: 'DELETE' });
+      await fetchRetryingClosedSocket(`http://${host}/emulator/v1/projects/${projectId}/accounts`, {
+        method: 'DELETE',
+      });
     },
     async oobCodes() {
-      const res = await fetch(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
+      const res = await fetchRetryingClosedSocket(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
       return ((await res.json()) as { oobCodes: Array<{ email: string; requestType: string; oobLink: string }> })
         .oobCodes;
     },
