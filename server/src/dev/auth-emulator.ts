@@ -97,7 +97,7 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
  * The emulator closes idle keep-alive sockets after a few seconds; fetch may pick such a socket just as it closes
  * and fail with 'other side closed' before the request was read. Only that case is sent again.
  */
-async function fetchRetryingClosedSocket(url: string, init: RequestInit): Promise<Response> {
+async function fetchRetryingClosedSocket(url: string, init?: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
