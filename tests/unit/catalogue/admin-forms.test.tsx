@@ -1,0 +1,156 @@
+import type { Network } from '@portal/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FeedFormModal } from '../../../src/features/catalogue/FeedFormModal';
+import { NetworkFormModal } from '../../../src/features/catalogue/NetworkFormModal';
+import { SourcetableImport } from '../../../src/features/catalogue/SourcetableImport';
+import { renderWithProviders } from '../support/render';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const network: Network = {
+  id: '6f1c2a1e-6a47-4d0c-9f55-3b0e3c1f0a11',
+  slug: 'dutch-rtk',
+  name: 'Dutch RTK Network',
+  description: '',
+  operator: 'GNSS Portal B.V.',
+  region: 'Netherlands',
+  status: 'active',
+  isPublic: true,
+  tokenPricePerDay: 10,
+  stationCount: 0,
+  onlineStationCount: 0,
+  coverage: null,
+  createdAt: '2026-11-23T12:00:00.000Z',
+  updatedAt: '2026-11-23T12:00:00.000Z',
+};
+
+describe('sourcetable import', () => {
+  it('previews with a dry run, then imports, and shows why lines were skipped', async () => {
+    const calls: Array<{ text: string; dryRun: boolean }> = [];
+    server.use(
+      http.post(`*/api/admin/networks/${network.id}/import-sourcetable`, async ({ request }) => {
+        const body = (await request.json()) as { text: string; dryRun: boolean };
+        calls.push(body);
+        return HttpResponse.json({
+          dryRun: body.dryRun,
+          created: 1,
+          updated: 0,
+          skipped: 1,
+          lines: [
+            { line: 1, mountpoint: 'DELF00NLD0', outcome: 'created' },
+            {
+              line: 2,
+              mountpoint: 'EPS',
+              outcome: 'skipped',
+              reason: "format 'RTCM2.3' is not RTCM 3; this caster carries RTCM 3 streams only",
+            },
+          ],
+        });
+      }),
+    );
+    renderWithProviders(<SourcetableImport network={network} />);
+    const u = userEvent.setup();
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+    const text = 'STR;DELF00NLD0;Delft;RTCM 3.3;;2;GPS;X;NLD;52.0;4.36;0;0;R;none;B;N;9600;\nSTR;EPS;x;RTCM2.3';
+    await u.type(screen.getByLabelText('Sourcetable'), text);
+
+    await u.click(screen.getByRole('button', { name: 'Preview' }));
+    await screen.findByText('Preview: 1 would be created, 0 updated, 1 skipped.');
+    expect(screen.getByText(/is not RTCM 3/)).toBeInTheDocument();
+    expect(calls.at(-1)?.dryRun).toBe(true);
+
+    await u.click(screen.getByRole('button', { name: 'Import' }));
+    await screen.findByText('Imported: 1 created, 0 updated, 1 skipped.');
+    expect(calls.at(-1)).toEqual({ text, dryRun: false });
+  });
+});
+
+describe('network form', () => {
+  it('names the invalid field before calling the API, and shows the server refusing a taken slug at the slug', async () => {
+    let posted = 0;
+    server.use(
+      http.post('*/api/admin/networks', () => {
+        posted++;
+        return HttpResponse.json(
+          { code: 'slug_taken', message: 'Another network already uses this slug.', field: 'slug' },
+          { status: 409 },
+        );
+      }),
+    );
+    renderWithProviders(<NetworkFormModal onClose={() => {}} />);
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Name:'), 'Nordic');
+    await u.type(screen.getByLabelText('Slug:'), 'Not A Slug');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByLabelText('Slug:')).toHaveAttribute('aria-invalid', 'true');
+    expect(posted).toBe(0);
+
+    await u.clear(screen.getByLabelText('Slug:'));
+    await u.type(screen.getByLabelText('Slug:'), 'nordic-rtk');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Another network already uses this slug.');
+    expect(posted).toBe(1);
+    expect(screen.getByLabelText('Slug:')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('feed form', () => {
+  it('leaves a stored upstream password alone when the field stays empty', async () => {
+    let patch: Record<string, unknown> | undefined;
+    const feed = {
+      id: '0d9a3a43-2f7a-4cde-8d0c-1c9d8f2b7e01',
+      networkId: network.id,
+      stationId: '2b1f3c55-9a0e-4d6b-8f41-7a6c0e9d2f10',
+      mountpoint: 'DELF00NLD0',
+      kind: 'pull' as const,
+      enabled: true,
+      status: 'idle' as const,
+      lastError: null,
+      hasSourcePassword: false,
+      upstream: {
+        host: 'caster.partner.example',
+        port: 2101,
+        mountpoint: 'DELF',
+        username: 'portal',
+        ntripVersion: 2 as const,
+        hasPassword: true,
+      },
+      createdAt: '2026-11-23T12:00:00.000Z',
+      updatedAt: '2026-11-23T12:00:00.000Z',
+    };
+    server.use(
+      http.patch(`*/api/admin/feeds/${feed.id}`, async ({ request }) => {
+        patch = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ ...feed, upstream: { ...feed.upstream, host: patch.upstreamHost } });
+      }),
+    );
+    let closed = false;
+    renderWithProviders(
+      <FeedFormModal
+        network={network}
+        feed={feed}
+        stations={[]}
+        onClose={() => {
+          closed = true;
+        }}
+      />,
+    );
+    const u = userEvent.setup();
+    expect(screen.getByText('Leave empty to keep the current password.')).toBeInTheDocument();
+    const host = screen.getByLabelText('Upstream host:');
+    await u.clear(host);
+    await u.type(host, 'caster2.partner.example');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(closed).toBe(true));
+    expect(patch).toMatchObject({ upstreamHost: 'caster2.partner.example', upstreamPort: 2101 });
+    expect(patch).not.toHaveProperty('upstreamPassword');
+    expect(patch).not.toHaveProperty('kind');
+  });
+});
