@@ -166,6 +166,17 @@ export function ActivateTokensDialog({ accountId, onClose }: { accountId?: strin
       {currentEnd && (
         <p className="text-sm text-muted">{t('activate.extends', { date: format.dateTime(currentEnd) })}</p>
       )}
+      {after !== undefined && after < 0 && (
+        <p
+          data-testid="activation-short"
+          className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink"
+        >
+          {t('activate.insufficient', { needed: price, balance })}
+          <ButtonLink to="/credits" size="sm" variant="secondary" onClick={onClose}>
+            {t('activate.buyTokens')}
+          </ButtonLink>
+        </p>
+      )}
       {activate.isError && apiError(activate.error)?.code !== 'insufficient_tokens' && (
         <p role="alert" className="text-sm text-status-red">
           {t('activate.failed')}

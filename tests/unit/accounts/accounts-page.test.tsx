@@ -243,6 +243,8 @@ describe('token activation', () => {
     await u.clear(days);
     await u.type(days, '3');
     await waitFor(() => expect(within(dialog).getByTestId('activation-balance-after')).toHaveTextContent('-5 tokens'));
+    // Short before confirming: the offer to buy tokens shows already.
+    expect(within(dialog).getByTestId('activation-short')).toHaveTextContent('needs 30 tokens and your balance is 25');
     await u.click(within(dialog).getByRole('button', { name: 'Activate for 30 tokens' }));
     const offer = await screen.findByRole('dialog', { name: 'Not enough tokens' });
     expect(offer).toHaveTextContent('This activation needs 30 tokens and your balance is 25.');
