@@ -134,10 +134,20 @@ describe('Buy button', () => {
     expect(button).toBeDisabled();
     expect(created).toHaveBeenCalledWith('Token', 'price_tokens');
     await act(async () => resolve({ url: 'https://pay.example/cs_1', checkoutSessionId: 'x' }));
-    expect(open).toHaveBeenCalledWith('https://pay.example/cs_1', '_blank', 'noopener');
+    expect(open).toHaveBeenCalledWith('https://pay.example/cs_1', '_blank');
     expect(onOpened).toHaveBeenCalledWith('tab');
     expect(button).toHaveTextContent('Buy');
     expect(button).toBeEnabled();
+  });
+
+  it('opens the checkout also when nobody listens for it', async () => {
+    vi.spyOn(billingApi, 'createCheckout').mockResolvedValue({
+      url: 'https://pay.example/cs_4',
+      checkoutSessionId: 'y',
+    });
+    renderWithProviders(<BuyButton product={product()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Buy' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('https://pay.example/cs_4', '_blank'));
   });
 
   it('uses the current window when the new tab is blocked', () => {
