@@ -73,7 +73,10 @@ export const routes: RouteObject[] = [
                 path: 'settings/billing',
                 lazy: page(() => import('../features/billing/BillingSettingsPage'), 'BillingSettingsPage'),
               },
-              { path: 'settings/:settingsPage?', lazy: page(placeholders, 'SettingsPagePlaceholder') },
+              {
+                path: 'settings/:settingsPage?',
+                lazy: page(() => import('../features/settings/AccountSettingsPage'), 'AccountSettingsPage'),
+              },
               { path: 'checkout', lazy: page(() => import('../features/billing/CheckoutPage'), 'CheckoutPage') },
             ],
           },
