@@ -103,6 +103,17 @@ describe('catalogue in Chromium', () => {
     await s.context.close();
   });
 
+  it('marks clusters that hide offline stations on /admin/map', async () => {
+    const s = await newSession(browser);
+    await logInThroughStorage(s.page, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await s.goto('/admin/map');
+    await s.page.getByTestId('map-cluster').first().waitFor({ timeout: 30_000 });
+    const flagged = s.page.getByRole('button', { name: /stations, \d+ offline, zoom in/ });
+    expect(await flagged.count()).toBeGreaterThan(0);
+    await s.screenshot('admin-map-offline');
+    await s.context.close();
+  });
+
   it('shows a user the Restricted Access panel on /admin/networks', async () => {
     const s = await newSession(browser);
     await logInThroughStorage(s.page, DEMO_USER.email, DEMO_USER.password);

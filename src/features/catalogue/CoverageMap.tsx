@@ -155,7 +155,17 @@ export function CoverageMap({
           el.style.height = `${size}px`;
           el.textContent = String(p.point_count_abbreviated ?? count);
           el.dataset.testid = 'map-cluster';
-          el.setAttribute('aria-label', t('map.clusterLabel', { count }));
+          const offline = Number(p.offline ?? 0);
+          if (latest.current.highlightOffline && offline > 0) {
+            el.classList.add('has-offline');
+            const badge = document.createElement('span');
+            badge.className = 'coverage-cluster-offline';
+            badge.textContent = String(offline);
+            el.append(badge);
+            el.setAttribute('aria-label', t('map.clusterLabelOffline', { count, offline }));
+          } else {
+            el.setAttribute('aria-label', t('map.clusterLabel', { count }));
+          }
           el.addEventListener('click', async () => {
             const source = map?.getSource('stations') as GeoJSONSource | undefined;
             const zoom = await source?.getClusterExpansionZoom(Number(p.cluster_id));
@@ -212,6 +222,7 @@ export function CoverageMap({
           cluster: true,
           clusterRadius: 48,
           clusterMaxZoom: CLUSTER_MAX_ZOOM,
+          clusterProperties: { offline: ['+', ['case', ['==', ['get', 'status'], 'online'], 0, 1]] },
         });
         map.addSource('coverage', { type: 'geojson', data });
         // MapLibre only tiles a source that a layer uses; this invisible layer makes the clustered source
