@@ -92,6 +92,30 @@ describe(`subscription transitions and their grants on ${testDatabaseKind()}`, (
     }
   });
 
+  it('the sandbox renews an active subscription whose period has ended: new period, invoice and grants', async () => {
+    const user = await t.buildUser();
+    const sub = await subscribe(user);
+    const saved = now;
+    try {
+      now = new Date(new Date(sub.currentPeriodEnd).getTime() + DAY);
+      const [after] = await subscriptionsOf(user);
+      expect(after.status).toBe('active');
+      expect(new Date(after.currentPeriodEnd).getTime()).toBeGreaterThan(now.getTime());
+      expect(after.currentPeriodStart).toBe(sub.currentPeriodEnd);
+      const grants = openGrants(await grantsOf(t.db, sub.id));
+      expect(grants).toHaveLength(2);
+      expect(grants.every((g) => new Date(g.valid_until).toISOString() === after.currentPeriodEnd)).toBe(true);
+      const payments = await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers });
+      expect(payments.json().payments).toHaveLength(2);
+      // Asking again in the same period renews nothing.
+      await subscriptionsOf(user);
+      const again = await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers });
+      expect(again.json().payments).toHaveLength(2);
+    } finally {
+      now = saved;
+    }
+  });
+
   it('admins cancel, resume and end any subscription; ending closes every grant', async () => {
     const user = await t.buildUser();
     const sub = await subscribe(user);

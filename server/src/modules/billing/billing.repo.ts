@@ -166,16 +166,17 @@ export function createBillingRepo(db: Database) {
         .limit(1000)
         .execute();
     },
-    /** Subscriptions whose period ended with nothing from a provider to renew them (sweep candidates). */
+    /** Subscriptions whose period has ended: cancelling and manual ones end, sandbox ones are renewed. */
     async listDueSubscriptions(now: Date, userId?: string) {
       let q = db
         .selectFrom('subscriptions')
-        .select(['id'])
+        .select(['id', 'provider', 'provider_subscription_id', 'status'])
         .where('current_period_end', '<=', now)
         .where((eb) =>
           eb.or([
             eb('status', '=', 'cancelling'),
             eb.and([eb('provider', '=', 'manual'), eb('status', 'in', ['active', 'past_due'])]),
+            eb.and([eb('provider', '=', 'sandbox'), eb('status', '=', 'active')]),
           ]),
         );
       if (userId) q = q.where('user_id', '=', userId);

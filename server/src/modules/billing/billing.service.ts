@@ -361,9 +361,63 @@ export function createBillingService(deps: BillingServiceDeps) {
     return present(sub.id);
   }
 
+  /**
+   * The one path every provider event takes (verified Stripe webhooks, sandbox payments): skip a processed
+   * event id, fetch the object from the provider, apply it idempotently in one transaction.
+   */
+  async function handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate' | 'ignored'> {
+    const meta = { provider: provider.name, eventId: event.id, type: event.providerType, objectId: event.objectId };
+    if (await repo.isEventProcessed(provider.name, event.id)) return 'duplicate';
+    if (event.type === 'ignored' || !event.objectId) {
+      await repo.recordEvent(meta);
+      await repo.markEventProcessed(provider.name, event.id);
+      return 'ignored';
+    }
+    let apply: (trx: Database) => Promise<unknown>;
+    switch (event.type) {
+      case 'checkout.completed':
+      case 'checkout.expired': {
+        const snap = await provider.fetchCheckout(event.objectId);
+        const subSnap = snap.providerSubscriptionId
+          ? await provider.fetchSubscription(snap.providerSubscriptionId)
+          : undefined;
+        apply = (trx) => applyCheckout(trx, snap, subSnap);
+        break;
+      }
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const inv = await provider.fetchInvoice(event.objectId);
+        const subSnap = inv.providerSubscriptionId
+          ? await provider.fetchSubscription(inv.providerSubscriptionId)
+          : undefined;
+        apply = (trx) => applyInvoice(trx, inv, subSnap);
+        break;
+      }
+      case 'subscription.updated':
+      case 'subscription.deleted': {
+        const snap = await provider.fetchSubscription(event.objectId);
+        apply = (trx) => applySubscription(trx, snap);
+        break;
+      }
+    }
+    await repo.transaction(async (trx) => {
+      await repo.recordEvent(meta, trx);
+      await apply(trx);
+      await repo.markEventProcessed(provider.name, event.id, trx);
+    });
+    return 'processed';
+  }
+
   async function sweep(userId?: string): Promise<void> {
     const now = clock();
-    for (const { id } of await repo.listDueSubscriptions(now, userId)) {
+    for (const due of await repo.listDueSubscriptions(now, userId)) {
+      const { id } = due;
+      if (due.status === 'active' && due.provider === provider.name && due.provider_subscription_id) {
+        // A provider without its own clock (the sandbox) renews here, through the usual event path.
+        const event = await provider.renewIfDue?.(due.provider_subscription_id, now);
+        if (event) await handleEvent(event);
+        continue;
+      }
       await repo.transaction(async (trx) => {
         const sub = await repo.lockSubscription(id, trx);
         if (!sub || new Date(sub.current_period_end) > now) return;
@@ -460,52 +514,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return toCheckoutSession(row);
     },
 
-    /**
-     * The one path every provider event takes (verified Stripe webhooks, sandbox payments): skip a processed
-     * event id, fetch the object from the provider, apply it idempotently in one transaction.
-     */
-    async handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate' | 'ignored'> {
-      const meta = { provider: provider.name, eventId: event.id, type: event.providerType, objectId: event.objectId };
-      if (await repo.isEventProcessed(provider.name, event.id)) return 'duplicate';
-      if (event.type === 'ignored' || !event.objectId) {
-        await repo.recordEvent(meta);
-        await repo.markEventProcessed(provider.name, event.id);
-        return 'ignored';
-      }
-      let apply: (trx: Database) => Promise<unknown>;
-      switch (event.type) {
-        case 'checkout.completed':
-        case 'checkout.expired': {
-          const snap = await provider.fetchCheckout(event.objectId);
-          const subSnap = snap.providerSubscriptionId
-            ? await provider.fetchSubscription(snap.providerSubscriptionId)
-            : undefined;
-          apply = (trx) => applyCheckout(trx, snap, subSnap);
-          break;
-        }
-        case 'invoice.paid':
-        case 'invoice.payment_failed': {
-          const inv = await provider.fetchInvoice(event.objectId);
-          const subSnap = inv.providerSubscriptionId
-            ? await provider.fetchSubscription(inv.providerSubscriptionId)
-            : undefined;
-          apply = (trx) => applyInvoice(trx, inv, subSnap);
-          break;
-        }
-        case 'subscription.updated':
-        case 'subscription.deleted': {
-          const snap = await provider.fetchSubscription(event.objectId);
-          apply = (trx) => applySubscription(trx, snap);
-          break;
-        }
-      }
-      await repo.transaction(async (trx) => {
-        await repo.recordEvent(meta, trx);
-        await apply(trx);
-        await repo.markEventProcessed(provider.name, event.id, trx);
-      });
-      return 'processed';
-    },
+    handleEvent,
 
     async userSubscriptions(actor: Actor): Promise<{ subscriptions: Subscription[]; tokenAmount: number }> {
       await sweep(actor.userId);

@@ -109,6 +109,11 @@ export interface PaymentProvider {
   /** End now. */
   cancelNow(providerSubscriptionId: string): Promise<SubscriptionSnapshot>;
   createCustomerSession(customerId: string): Promise<{ clientSecret: string; expiresAt: Date }>;
+  /**
+   * Providers that bill on their own schedule (Stripe) leave this out and send invoice events. The sandbox has no
+   * clock of its own: asked about a subscription whose period has ended, it renews it and answers the event.
+   */
+  renewIfDue?(providerSubscriptionId: string, now: Date): Promise<ProviderEvent | undefined>;
   /** Verifies the signature over the raw body and reduces the event; throws WebhookSignatureError. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Database } from '../../../db/client.ts';
 import { addInterval } from '../billing.policy.ts';
 import type {
@@ -187,6 +188,64 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
         clientSecret: `cuss_sbx_${customerId}_secret_${randomBytes(12).toString('hex')}`,
         expiresAt: new Date(clock().getTime() + 30 * 60_000),
       };
+    },
+
+    /** Charges the next period of an active, not cancelling subscription whose period has ended. */
+    async renewIfDue(id, now) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('sandbox_objects')
+          .select('data')
+          .where('id', '=', id)
+          .where('kind', '=', 'subscription')
+          .forUpdate()
+          .executeTakeFirst();
+        const sub = row?.data as SandboxSubscription | undefined;
+        if (sub?.status !== 'active' || sub.cancelAtPeriodEnd) return undefined;
+        if (new Date(sub.currentPeriodEnd).getTime() > now.getTime()) return undefined;
+        const checkout = await get<SandboxCheckout>(
+          (
+            await trx
+              .selectFrom('sandbox_objects')
+              .select('id')
+              .where('kind', '=', 'checkout')
+              .where(sql<boolean>`data->>'subscriptionId' = ${id}`)
+              .executeTakeFirst()
+          )?.id ?? '',
+          'checkout',
+          trx,
+        );
+        if (!checkout?.interval) return undefined;
+        // Periods that passed while nobody looked are charged one by one, as a provider would have.
+        let start = new Date(sub.currentPeriodEnd);
+        let end = addInterval(start, checkout.interval);
+        while (end.getTime() <= now.getTime()) {
+          start = end;
+          end = addInterval(start, checkout.interval);
+        }
+        const invoiceId = newId('in');
+        const inv: SandboxInvoice = {
+          id: invoiceId,
+          number: `SBX-${now.getUTCFullYear()}-${randomBytes(4).toString('hex').toUpperCase()}`,
+          subscriptionId: id,
+          checkoutId: checkout.id,
+          description: checkout.productName,
+          amount: checkout.amount,
+          currency: checkout.currency,
+          customerEmail: checkout.email,
+          status: 'paid',
+          createdAt: now.toISOString(),
+          secret: randomBytes(16).toString('hex'),
+        };
+        await put(invoiceId, 'invoice', inv, trx);
+        await put(
+          id,
+          'subscription',
+          { ...sub, currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() },
+          trx,
+        );
+        return { id: newId('evt'), type: 'invoice.paid', providerType: 'invoice.paid', objectId: invoiceId } as const;
+      });
     },
 
     parseWebhook() {
