@@ -45,6 +45,17 @@ export type RedirectOutcome =
   | { kind: 'failed'; error: unknown };
 
 let redirectOutcome: Promise<RedirectOutcome> | undefined;
+
+/** Without a Firebase configuration no redirect can be pending: nothing to report, nothing to throw at start. */
+async function pendingRedirectResult(): Promise<UserCredential | null> {
+  let auth: ReturnType<typeof firebaseAuth>;
+  try {
+    auth = firebaseAuth();
+  } catch {
+    return null;
+  }
+  return getRedirectResult(auth);
+}
 let redirectClaimed = false;
 
 /**
@@ -53,7 +64,7 @@ let redirectClaimed = false;
  * `claim()` answers true for exactly one caller: only that one reports the login or shows the error.
  */
 export async function completeGoogleRedirect(): Promise<RedirectOutcome & { claim(): boolean }> {
-  redirectOutcome ??= getRedirectResult(firebaseAuth()).then(
+  redirectOutcome ??= pendingRedirectResult().then(
     (credential): RedirectOutcome => (credential ? { kind: 'signedIn', credential } : { kind: 'none' }),
     (error: unknown): RedirectOutcome => ({ kind: 'failed', error }),
   );
