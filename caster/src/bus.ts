@@ -5,6 +5,8 @@ import type { Logger } from './session-log.ts';
 export interface Announcement {
   node: string;
   mounts: Array<{ mountpoint: string; cached: string[] }>;
+  /** Rovers logged in on this node per account, so account limits hold across nodes. */
+  connections: Array<[accountId: string, count: number]>;
 }
 
 export interface BusHandlers {

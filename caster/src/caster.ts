@@ -180,7 +180,7 @@ export interface Caster {
   stats(): CasterStats;
   /** Reads the catalogue now instead of at the next interval (after a station or feed was created). */
   refreshCatalogue(): Promise<void>;
-  /** Rovers logged in now per account (this process only). */
+  /** Rovers logged in now per account, on this node and, with a bus, on the others as last announced. */
   connectionsByAccount(accountIds: string[]): Map<string, number>;
   /** Closes every rover of an account, e.g. after it was disabled or its password changed. */
   disconnectAccount(accountId: string): number;
@@ -262,9 +262,18 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   // ---- bus ----
   let bus: Bus | null = null;
+  const remoteConnections = new Map<string, { at: number; counts: Map<string, number> }>();
+  const remoteCount = (accountId: string, now = Date.now()) => {
+    let n = 0;
+    for (const node of remoteConnections.values()) {
+      if (now - node.at < limits.announceIntervalMs * 3) n += node.counts.get(accountId) ?? 0;
+    }
+    return n;
+  };
   const onAnnouncement = (a: Announcement) => {
     if (a.node === nodeId) return;
     const now = Date.now();
+    remoteConnections.set(a.node, { at: now, counts: new Map(a.connections ?? []) });
     for (const m of a.mounts) {
       const mount = mounts.get(m.mountpoint.toLowerCase());
       if (!mount) continue;
@@ -294,6 +303,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         mountpoint: m.name,
         cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
       })),
+      connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
     });
   };
   const updateBusSubscription = (mount: Mount) => {
@@ -561,7 +571,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     }
     const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
-    if (ofAccount.size >= decision.maxConnections) {
+    // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
+    if (ofAccount.size + remoteCount(decision.accountId) >= decision.maxConnections) {
       return reject(
         socket,
         errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`),
@@ -734,8 +745,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const rover of mount.rovers) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
     }
     for (const rover of nearWaiting) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
-    for (const [ip, entry] of failedLogins)
+    for (const [ip, entry] of failedLogins) {
       if (now - entry.since >= limits.failedLoginWindowMs) failedLogins.delete(ip);
+    }
+    for (const [node, entry] of remoteConnections) {
+      if (now - entry.at >= limits.announceIntervalMs * 3) remoteConnections.delete(node);
+    }
     sendStatus(updates);
   }, limits.statusIntervalMs);
   tick.unref();
@@ -822,8 +837,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     refreshCatalogue,
     connectionsByAccount(accountIds) {
       const counts = new Map<string, number>();
+      const now = Date.now();
       for (const id of accountIds) {
-        const n = roversByAccount.get(id)?.size ?? 0;
+        const n = (roversByAccount.get(id)?.size ?? 0) + remoteCount(id, now);
         if (n > 0) counts.set(id, n);
       }
       return counts;

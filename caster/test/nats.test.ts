@@ -12,21 +12,21 @@ afterEach(async () => {
   for (const c of open.splice(0).reverse()) await c.close();
 });
 
-function ports() {
+function ports(maxConnections: number) {
   const p = new FakePorts().addNetwork('nl').addStation('AMS1', 'nl', 52.37, 4.9).addStation('UTR1', 'nl', 52.09, 5.12);
   p.accounts.push({
     username: 'alice',
     password: 'alice-pw',
     accountId: 'acc-alice',
     networks: ['nl'],
-    maxConnections: 5,
+    maxConnections,
   });
   return p;
 }
 
-async function node(prefix: string, nodeId: string) {
+async function node(prefix: string, nodeId: string, maxConnections = 5) {
   const caster: Caster = await createCaster({
-    ports: ports(),
+    ports: ports(maxConnections),
     busUrl: NATS_URL,
     busPrefix: prefix,
     nodeId,
@@ -103,5 +103,18 @@ describe('two caster nodes over NATS', () => {
     source.write(observation);
     await rover.until((p) => dechunk(p.body()).length >= 2, 'the next frame through the bus');
     expect(dechunk(rover.body())).toEqual([stationFrame, observation]);
+  });
+
+  it("counts an account's rovers on every node against its connection limit", async () => {
+    const prefix = `test-${randomUUID()}`;
+    const a = await node(prefix, 'node-a', 1);
+    const b = await node(prefix, 'node-b', 1);
+    const first = await a.peer();
+    first.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    await first.until((p) => p.text().startsWith('HTTP/1.1 200 OK'), 'first rover on A');
+    await until(() => b.caster.connectionsByAccount(['acc-alice']).get('acc-alice') === 1, 'B to hear of it');
+    const second = await b.peer();
+    second.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    expect(await second.closedWith('limit across nodes')).toMatch(/^HTTP\/1\.1 429 /);
   });
 });
