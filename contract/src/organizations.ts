@@ -88,3 +88,12 @@ export type MyInvite = z.infer<typeof myInviteSchema>;
 export const inviteActions = ['accept', 'decline', 'acceptDeclined'] as const;
 export const inviteActionBodySchema = z.object({ action: z.enum(inviteActions), organization: z.uuid() });
 export type InviteActionBody = z.infer<typeof inviteActionBodySchema>;
+
+export const adminOrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  ownerEmail: z.string().nullable(),
+  memberCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminOrganization = z.infer<typeof adminOrganizationSchema>;

@@ -26,3 +26,30 @@ export type UserPhotoResponse = z.infer<typeof userPhotoResponseSchema>;
 
 /** `DELETE /user` needs a sign-in at most this old (Firebase auth_time), else 403 recent_login_required. */
 export const ACCOUNT_DELETION_MAX_AUTH_AGE_SECONDS = 5 * 60;
+
+export const adminUsersQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  isAdmin: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUsersPageSchema = z.object({ items: z.array(adminUserSchema), total: z.number().int() });
+export type AdminUsersPage = z.infer<typeof adminUsersPageSchema>;
+
+export const adminUserParamsSchema = z.object({ userId: z.uuid() });
+
+export const adminUserPatchSchema = z
+  .object({ isAdmin: z.boolean().optional(), disabled: z.boolean().optional() })
+  .refine((b) => b.isAdmin !== undefined || b.disabled !== undefined, 'isAdmin or disabled is required');
+export type AdminUserPatch = z.infer<typeof adminUserPatchSchema>;

@@ -27,6 +27,7 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createAccountRepo } from './modules/users/account.repo.ts';
 import { createAccountService } from './modules/users/account.service.ts';
+import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const account = createAccountService({ repo: createAccountRepo(deps.db), identity: deps.verifier });
       await api.register(usersRoutes({ teamsOf: organizations.teams, account }));
       await api.register(organizationsRoutes(organizations));
+      await api.register(adminUsersRoutes(users));
       await api.register(billing.routes({ orgMember: (actor, orgId) => organizations.get(actor, orgId) }));
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));

@@ -38,7 +38,11 @@ export async function buildTestApp(overrides: Partial<Omit<AppDeps, 'db' | 'veri
   const buildUser: TestContext['buildUser'] = async (options = {}) => {
     const email = options.email ?? `user-${randomUUID()}@example.test`;
     const { idToken, localId } = await emulator.signUp(email, 'correct-horse-battery', options.displayName);
-    const row = await users.upsertFromIdentity({ uid: localId, email });
+    const row = await users.upsertFromIdentity({
+      uid: localId,
+      email,
+      ...(options.displayName && { name: options.displayName }),
+    });
     return { userId: row.id, uid: localId, email, token: idToken, headers: { authorization: `Bearer ${idToken}` } };
   };
 

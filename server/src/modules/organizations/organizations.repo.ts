@@ -165,6 +165,27 @@ function organizationsQueries(db: Database) {
         .where('email', '=', email)
         .execute();
     },
+    async listAll() {
+      return db
+        .selectFrom('organizations as o')
+        .leftJoin('organization_members as owner', (join) =>
+          join.onRef('owner.organization_id', '=', 'o.id').on('owner.role', '=', 'owner'),
+        )
+        .leftJoin('users as u', 'u.id', 'owner.user_id')
+        .select((eb) => [
+          'o.id',
+          'o.name',
+          'o.created_at',
+          'u.email as owner_email',
+          eb
+            .selectFrom('organization_members')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('organization_id', '=', 'o.id')
+            .as('member_count'),
+        ])
+        .orderBy('o.created_at', 'desc')
+        .execute();
+    },
     async addMember(orgId: string, userId: string) {
       await db
         .insertInto('organization_members')

@@ -1,4 +1,5 @@
 import {
+  adminOrganizationSchema,
   createOrganizationBodySchema,
   createOrganizationResponseSchema,
   inviteActionBodySchema,
@@ -85,6 +86,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         await service.revokeInvite(actorOf(request), request.params.orgId, request.body.email);
         return { success: true as const };
       },
+    );
+
+    app.get(
+      '/admin/organizations',
+      { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.array(adminOrganizationSchema) } } },
+      () => service.listAll(),
     );
 
     app.get('/invites', { config: user, schema: { tags, response: { 200: z.array(myInviteSchema) } } }, (request) =>

@@ -1,4 +1,5 @@
 import {
+  type AdminOrganization,
   type InviteActionBody,
   MAX_ORGANIZATIONS_PER_USER,
   type Member,
@@ -53,6 +54,17 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
   }
 
   return {
+    async listAll(): Promise<AdminOrganization[]> {
+      const rows = await repo.listAll();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        ownerEmail: r.owner_email,
+        memberCount: Number(r.member_count),
+        createdAt: iso(r.created_at),
+      }));
+    },
+
     async teams(actor: Actor): Promise<Team[]> {
       const rows = await repo.teamsOf(actor.userId);
       return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, url: organizationUrl(r.id) }));

@@ -35,6 +35,40 @@ export function createUsersRepo(db: Database) {
       return db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
     },
 
+    async list(query: { search?: string; limit: number; offset: number }) {
+      let q = db.selectFrom('users');
+      if (query.search) {
+        const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        q = q.where((eb) =>
+          eb.or([eb(sql`lower(email)`, 'like', pattern), eb(sql`lower(display_name)`, 'like', pattern)]),
+        );
+      }
+      const [items, total] = await Promise.all([
+        q
+          .select(['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'])
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: Number(total.n) };
+    },
+
+    async updateFlags(userId: string, flags: { isAdmin?: boolean; disabled?: boolean }) {
+      return db
+        .updateTable('users')
+        .set({
+          ...(flags.isAdmin !== undefined && { is_admin: flags.isAdmin }),
+          ...(flags.disabled !== undefined && { disabled: flags.disabled }),
+          updated_at: new Date(),
+        })
+        .where('id', '=', userId)
+        .returning(['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'])
+        .executeTakeFirst();
+    },
+
     async setAdmin(userId: string, isAdmin: boolean) {
       await db
         .updateTable('users')

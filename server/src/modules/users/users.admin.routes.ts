@@ -1,0 +1,62 @@
+import {
+  type AdminUser,
+  adminUserParamsSchema,
+  adminUserPatchSchema,
+  adminUserSchema,
+  adminUsersPageSchema,
+  adminUsersQuerySchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../http/auth.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { canChangeUserFlags } from './users.policy.ts';
+import type { UsersRepo } from './users.repo.ts';
+
+type UserRow = Awaited<ReturnType<UsersRepo['list']>>['items'][number];
+
+const present = (u: UserRow): AdminUser => ({
+  id: u.id,
+  email: u.email,
+  displayName: u.display_name,
+  isAdmin: u.is_admin,
+  disabled: u.disabled,
+  createdAt: new Date(u.created_at).toISOString(),
+});
+
+/** The admin back office's user list: search, and the admin and disabled flags of other users. */
+export function adminUsersRoutes(users: UsersRepo): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/admin/users',
+      {
+        config: { auth: 'admin' },
+        schema: { tags: ['admin'], querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } },
+      },
+      async (request) => {
+        const page = await users.list(request.query);
+        return { items: page.items.map(present), total: page.total };
+      },
+    );
+
+    app.patch(
+      '/admin/users/:userId',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['admin'],
+          params: adminUserParamsSchema,
+          body: adminUserPatchSchema,
+          response: { 200: adminUserSchema },
+        },
+      },
+      async (request) => {
+        if (!canChangeUserFlags(actorOf(request), request.params.userId)) {
+          throw conflict('cannot_change_self', 'You cannot change your own admin or disabled flag.');
+        }
+        const row = await users.updateFlags(request.params.userId, request.body);
+        if (!row) throw notFound('User');
+        return present(row);
+      },
+    );
+  };
+}
