@@ -55,12 +55,8 @@ export const AdminProductsPage = () => {
     <Placeholder page={`admin-products${productsPage ? `-${productsPage}` : ''}`} icon="box" titleKey="adminProducts" />
   );
 };
-export const AdminUsersPage = () => <Placeholder page="admin-users" icon="users" titleKey="adminUsers" />;
 export const AdminSubscriptionsPage = () => (
   <Placeholder page="admin-subscriptions" icon="repeat" titleKey="adminSubscriptions" />
 );
 export const AdminAccountsPage = () => <Placeholder page="admin-accounts" icon="key" titleKey="adminAccounts" />;
-export const AdminOrganizationsPage = () => (
-  <Placeholder page="admin-organizations" icon="building" titleKey="adminOrganizations" />
-);
 export const AdminSettingsPage = () => <Placeholder page="admin-settings" icon="settings" titleKey="adminSettings" />;

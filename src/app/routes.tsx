@@ -97,7 +97,7 @@ export const routes: RouteObject[] = [
                 path: 'feed/:networkId',
                 lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
               },
-              { path: 'users', lazy: page(placeholders, 'AdminUsersPage') },
+              { path: 'users', lazy: page(() => import('../features/users/AdminUsersPage'), 'AdminUsersPage') },
               {
                 path: 'demo-requests',
                 lazy: page(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),
@@ -110,7 +110,10 @@ export const routes: RouteObject[] = [
                 path: 'accounts',
                 lazy: page(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),
               },
-              { path: 'organizations', lazy: page(placeholders, 'AdminOrganizationsPage') },
+              {
+                path: 'organizations',
+                lazy: page(() => import('../features/organizations/AdminOrganizationsPage'), 'AdminOrganizationsPage'),
+              },
               {
                 path: 'networks',
                 lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),

@@ -1,4 +1,6 @@
 import {
+  type AdminOrganization,
+  adminOrganizationSchema,
   type CreateOrganizationBody,
   createOrganizationResponseSchema,
   type InviteActionBody,
@@ -69,4 +71,8 @@ export async function fetchMyInvites(): Promise<MyInvite[]> {
 
 export async function answerInvite(body: InviteActionBody): Promise<void> {
   await api.put('/invites', body);
+}
+
+export async function fetchAllOrganizations(): Promise<AdminOrganization[]> {
+  return z.array(adminOrganizationSchema).parse((await api.get('/admin/organizations')).data);
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
 import {
   answerInvite,
+  fetchAllOrganizations,
   fetchMembers,
   fetchMyInvites,
   fetchOrganization,
@@ -75,4 +76,8 @@ export function useAnswerInvite() {
       await user?.refetch();
     },
   });
+}
+
+export function useAllOrganizations() {
+  return useQuery({ queryKey: ['admin-organizations'], queryFn: fetchAllOrganizations });
 }
