@@ -221,9 +221,10 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     const ledger = await ledgerRows(t.db, user.userId);
     expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(0);
     expect(ledger.every((e) => e.balance_after >= 0)).toBe(true);
+    let granted = 0;
     for (const { account } of accounts) {
       const grants = await grantRows(t.db, account.id);
-      expect(grants).toHaveLength(5);
+      granted += grants.length;
       // Each account's activations chain one after another without overlap.
       for (let i = 1; i < grants.length; i++) {
         expect(new Date(grants[i]?.valid_from ?? 0).getTime()).toBe(
@@ -231,6 +232,8 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
         );
       }
     }
+    // One grant per successful activation, whichever account it was for.
+    expect(granted).toBe(10);
   });
 
   it('deleting an account ends its grants, hides it and closes its connections through the caster side', async () => {

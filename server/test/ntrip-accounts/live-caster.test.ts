@@ -1,0 +1,104 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_FEED_SECRET_KEY } from '../../src/config.ts';
+import { type CasterService, startCasterService } from '../../src/modules/ntrip/index.ts';
+import { testDatabaseKind } from '../support/database.ts';
+import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
+
+const silent = { info() {}, warn() {}, error() {} };
+
+/** An NTRIP 1 rover over a real socket; resolves once the caster answered `ICY 200 OK`. */
+function rover(port: number, mountpoint: string, username: string, password: string) {
+  return new Promise<{ socket: Socket; closed: Promise<void> }>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    let head = '';
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1');
+      if (head.startsWith('ICY 200 OK')) resolve({ socket, closed });
+      else if (head.includes('\r\n')) reject(new Error(`caster answered ${head.split('\r\n')[0]}`));
+    });
+    const auth = Buffer.from(`${username}:${password}`).toString('base64');
+    socket.write(`GET /${mountpoint} HTTP/1.0\r\nUser-Agent: NTRIP test\r\nAuthorization: Basic ${auth}\r\n\r\n`);
+  });
+}
+
+/** The running caster wired to the accounts module as main.ts wires it: live counts and the access-change hook. */
+describe(`NTRIP accounts with a running caster on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  let admin: TestUser;
+  let caster: CasterService | undefined;
+  let mountpoint: string;
+  let network: { id: string; slug: string };
+
+  beforeAll(async () => {
+    t = await buildTestApp({
+      ntripAccounts: {
+        access: { accessChanged: (c) => caster?.accessChanged(c) },
+        live: { connectionsByAccount: (ids) => caster?.caster.connectionsByAccount(ids) ?? new Map() },
+      },
+    });
+    admin = await t.buildAdmin();
+    network = await createNetwork(t.db, { price: 5 });
+    mountpoint = `LV${network.slug.slice(-6).toUpperCase()}`;
+    await createStation(t.db, network.id, mountpoint);
+    caster = await startCasterService({
+      db: t.db,
+      port: 0,
+      host: '127.0.0.1',
+      feedSecretKey: DEV_FEED_SECRET_KEY,
+      publicUrl: 'http://portal.test',
+      publicHost: 'localhost',
+      logger: silent,
+    });
+  });
+  afterAll(async () => {
+    await caster?.close();
+    await t?.close();
+  });
+
+  async function connectedAccount() {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    expect((await activate(t, user, account.id, network.id, 1)).statusCode).toBe(201);
+    const port = caster?.port ?? 0;
+    const connection = await rover(port, mountpoint, account.username, password);
+    return { user, account, password, connection };
+  }
+
+  it('shows a connected rover on the account and closes its connection within seconds of a delete', async () => {
+    const { user, account, connection } = await connectedAccount();
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+    });
+    expect(listed.json()).toMatchObject({ connectedNow: 1, status: 'active' });
+
+    const started = Date.now();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    await connection.closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('closes the connection when the owner disables the account', async () => {
+    const { user, account, password, connection } = await connectedAccount();
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ntrip-accounts/${account.id}`,
+      headers: user.headers,
+      payload: { enabled: false },
+    });
+    await connection.closed;
+    // And the right password no longer opens it.
+    await expect(rover(caster?.port ?? 0, mountpoint, account.username, password)).rejects.toThrow(/caster answered/);
+  });
+});
