@@ -22,6 +22,7 @@ export const catalogueErrorCodes = [
   'feed_kind_mismatch',
   'network_in_use',
 ] as const;
+export type CatalogueErrorCode = (typeof catalogueErrorCodes)[number];
 
 export const MOUNTPOINT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -58,7 +58,7 @@ export function presentNetwork(row: NetworkSummaryRow): Network {
   };
 }
 
-/** A network that was just written has no stations counted yet; the caller passes what it knows. */
+/** A network that was just created has no stations yet, so its summary needs no aggregate query. */
 export function summariseNewNetwork(row: NetworkRow): NetworkSummaryRow {
   return {
     ...row,

@@ -1,4 +1,5 @@
 import type {
+  CatalogueErrorCode,
   createNetworkBodySchema,
   createStationBodySchema,
   ImportLine,
@@ -15,7 +16,7 @@ import type {
 import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { StationsTable } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { isPubliclyListed } from './catalogue.policy.ts';
 import { presentNetwork, presentStation, presentStationMarker, summariseNewNetwork } from './catalogue.presenters.ts';
 import { type CatalogueQueries, type CatalogueRepo, databaseError, type StationFilter } from './catalogue.repo.ts';
@@ -41,18 +42,22 @@ export function slugify(name: string): string {
   return slug.length >= 2 ? slug : 'network';
 }
 
+/** Every catalogue-specific refusal goes through here, so its code is one the contract lists for clients. */
+export const catalogueError = (status: 400 | 409, code: CatalogueErrorCode, message: string, field?: string) =>
+  new AppError(status, code, message, field);
+
 /** Turns a unique-constraint violation into the 409 a client can act on; anything else is rethrown. */
 export function rethrowConflict(err: unknown): never {
   const db = databaseError(err);
   if (db?.code === '23505') {
     if (db.constraint === 'networks_slug_key') {
-      throw conflict('slug_taken', 'Another network already uses this slug.', 'slug');
+      throw catalogueError(409, 'slug_taken', 'Another network already uses this slug.', 'slug');
     }
     if (db.constraint?.startsWith('stations_mountpoint')) {
-      throw conflict('mountpoint_taken', 'Another station already uses this mountpoint name.', 'mountpoint');
+      throw catalogueError(409, 'mountpoint_taken', 'Another station already uses this mountpoint name.', 'mountpoint');
     }
     if (db.constraint === 'feeds_station_id_key') {
-      throw conflict('feed_exists', 'This station already has a feed.', 'stationId');
+      throw catalogueError(409, 'feed_exists', 'This station already has a feed.', 'stationId');
     }
   }
   throw err;
@@ -107,7 +112,8 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
   async function requireFreeMountpoint(mountpoint: string, exceptStationId?: string): Promise<void> {
     const [holder] = await repo.findStationsByMountpoints([mountpoint]);
     if (holder && holder.id !== exceptStationId) {
-      throw conflict(
+      throw catalogueError(
+        409,
         'mountpoint_taken',
         `Mountpoint '${holder.mountpoint}' is already used in network '${holder.network_slug}'.`,
         'mountpoint',
@@ -184,7 +190,8 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
     async deleteNetwork(id: string): Promise<void> {
       const deleted = await repo.deleteNetwork(id).catch((err: unknown) => {
         if (databaseError(err)?.code === '23503') {
-          throw conflict(
+          throw catalogueError(
+            409,
             'network_in_use',
             'Accounts, grants or subscriptions still refer to this network; retire it instead.',
           );

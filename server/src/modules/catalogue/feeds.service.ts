@@ -6,7 +6,7 @@ import type { FeedsTable } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { presentFeed } from './catalogue.presenters.ts';
 import type { CatalogueRepo, FeedFilter } from './catalogue.repo.ts';
-import { rethrowConflict } from './catalogue.service.ts';
+import { catalogueError, rethrowConflict } from './catalogue.service.ts';
 import { type FeedCipher, hashSourcePassword } from './feed-secrets.ts';
 
 type CreateFeed = z.output<typeof createFeedBodySchema>;
@@ -85,7 +85,8 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
             ? 'sourcePassword'
             : undefined;
       if (foreign) {
-        throw badRequest(
+        throw catalogueError(
+          400,
           'feed_kind_mismatch',
           `A ${current.kind} feed has no ${foreign}; delete it and create a feed of the other kind instead.`,
           foreign,
