@@ -1,11 +1,9 @@
 /**
- * Stand-ins for pages whose content other features build. Each is one small component: replace its line in
+ * Stand-ins for pages whose content other features build (now only the admin settings pages). Each is one small component: replace its line in
  * routes.tsx with the real page's lazy import and delete it here.
  */
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { Icon, type IconName } from '../components/Icon';
-import { LanguageSwitcher } from '../components/LanguageSwitcher';
 import { Page } from '../components/Page';
 
 function Placeholder({ page, icon, titleKey }: { page: string; icon: IconName; titleKey: string }) {
@@ -31,32 +29,4 @@ function Placeholder({ page, icon, titleKey }: { page: string; icon: IconName; t
   );
 }
 
-export const AccountsPage = () => <Placeholder page="accounts" icon="key" titleKey="accounts" />;
-export const CreditsPage = () => <Placeholder page="credits" icon="coins" titleKey="credits" />;
-export const SubscriptionsPage = () => <Placeholder page="subscriptions" icon="repeat" titleKey="subscriptions" />;
-export const CheckoutPage = () => <Placeholder page="checkout" icon="receipt" titleKey="checkout" />;
-/** Replaced by the auth feature's account settings page (/settings and /settings/{settingsPage}). */
-export function SettingsPagePlaceholder() {
-  const { t } = useTranslation();
-  return (
-    <div className="flex flex-col gap-6">
-      <Placeholder page="settings" icon="settings" titleKey="settings" />
-      <section className="flex flex-wrap items-center justify-between gap-4 rounded-2xl border border-line bg-panel p-5">
-        <h2 className="text-sm font-semibold text-ink">{t('language.label')}</h2>
-        <LanguageSwitcher />
-      </section>
-    </div>
-  );
-}
-
-export const AdminProductsPage = () => {
-  const { productsPage } = useParams();
-  return (
-    <Placeholder page={`admin-products${productsPage ? `-${productsPage}` : ''}`} icon="box" titleKey="adminProducts" />
-  );
-};
-export const AdminSubscriptionsPage = () => (
-  <Placeholder page="admin-subscriptions" icon="repeat" titleKey="adminSubscriptions" />
-);
-export const AdminAccountsPage = () => <Placeholder page="admin-accounts" icon="key" titleKey="adminAccounts" />;
 export const AdminSettingsPage = () => <Placeholder page="admin-settings" icon="settings" titleKey="adminSettings" />;
