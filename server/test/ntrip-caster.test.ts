@@ -86,7 +86,6 @@ beforeAll(async () => {
         country: 'DEU',
         latitude: 52.52,
         longitude: 13.4,
-        status: 'online',
         updated_at: new Date(),
       },
     ])
@@ -110,15 +109,6 @@ afterAll(async () => {
 });
 
 describe('caster on the portal database', () => {
-  it('starts with no station online that its previous run left online', async () => {
-    const row = await handle.db
-      .selectFrom('stations')
-      .select('status')
-      .where('mountpoint', '=', 'BER1')
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe('offline');
-  });
-
   it('lets an account made by the operator command receive a push feed made by the operator command', async () => {
     const account = await createAccountWithGrant(handle.db, {
       email: 'rover@example.test',

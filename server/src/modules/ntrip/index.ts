@@ -32,9 +32,6 @@ export interface CasterService {
 /** Starts the NTRIP caster on the portal's database. */
 export async function startCasterService(options: CasterServiceOptions): Promise<CasterService> {
   const repo = createNtripRepo(options.db);
-  // Without a bus this process is the only caster, so a status left 'online' by its previous run is stale. With
-  // a bus other nodes may be feeding those stations right now.
-  if (!options.busUrl) await repo.markAllOffline();
   const onError = (err: unknown, what = 'auth epoch read failed') => options.logger.error({ err }, what);
   const authorizer = createAuthorizer({
     repo,

@@ -153,12 +153,6 @@ export function createNtripRepo(db: Database) {
         WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
     },
 
-    /** After a restart of the only caster, nothing it reported online is still fed. */
-    async markAllOffline(): Promise<void> {
-      await sql`UPDATE stations SET status = 'offline' WHERE status = 'online'`.execute(db);
-      await sql`UPDATE feeds SET status = 'idle' WHERE status IN ('connecting', 'connected')`.execute(db);
-    },
-
     async setFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
       await sql`
         UPDATE feeds f SET status = ${status}, last_error = ${lastError}
