@@ -12,6 +12,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { TabSwitch } from '../../components/TabSwitch';
 import { apiError } from '../../lib/api';
+import { useNetworks } from '../catalogue/catalogue.hooks';
 import { useAdminProducts, useProductMutations } from './billing.hooks';
 
 /** The three admin product pages (spec §2): automated subscriptions, credits, manual subscriptions. */
@@ -43,7 +44,8 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
   const [interval, setInterval] = useState<Interval>(product?.interval ?? 'MONTHLY');
   const [credits, setCredits] = useState(String(product?.creditsAmount ?? ''));
   const [attributes, setAttributes] = useState((product?.attributes ?? []).join('\n'));
-  const [networkIds, setNetworkIds] = useState((product?.networkIds ?? []).join(', '));
+  const [networkIds, setNetworkIds] = useState<string[]>(product?.networkIds ?? []);
+  const networks = useNetworks('admin');
   const [bestChoice, setBestChoice] = useState(product?.bestChoice ?? false);
   const [testMode, setTestMode] = useState(product?.testMode ?? false);
   const [previewMode, setPreviewMode] = useState(product?.previewMode ?? false);
@@ -66,10 +68,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
         .split('\n')
         .map((a) => a.trim())
         .filter(Boolean),
-      networkIds: networkIds
-        .split(/[\s,]+/)
-        .map((n) => n.trim())
-        .filter(Boolean),
+      networkIds,
     };
     const onError = (e: unknown) => setError(apiError(e)?.message ?? t('buy.errorText'));
     if (product) {
@@ -148,11 +147,21 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
         />
       </label>
       {spec.kind === 'subscription' && (
-        <TextField
-          label={t('products.networkIds')}
-          value={networkIds}
-          onChange={(e) => setNetworkIds(e.target.value)}
-        />
+        <fieldset className="flex flex-col gap-1.5">
+          <legend className="text-sm font-medium text-muted">{t('products.networks')}</legend>
+          {(networks.data ?? [])
+            .filter((n) => n.status !== 'retired' || networkIds.includes(n.id))
+            .map((n) => (
+              <Checkbox
+                key={n.id}
+                label={n.name}
+                checked={networkIds.includes(n.id)}
+                onChange={(e) =>
+                  setNetworkIds((ids) => (e.target.checked ? [...ids, n.id] : ids.filter((id) => id !== n.id)))
+                }
+              />
+            ))}
+        </fieldset>
       )}
       <Checkbox
         label={t('products.bestChoice')}
