@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
-import { TextField } from '../../components/form';
+import { SelectField, TextField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { apiError } from '../../lib/api';
-import { useAdminSubscriptions, useGrantTokens } from './billing.hooks';
+import { useAdminProducts, useAdminSubscriptions, useAssignSubscription, useGrantTokens } from './billing.hooks';
 import { useSubscriptionRows } from './SubscriptionsPage';
 
 function GrantTokensForm() {
@@ -46,6 +46,48 @@ function GrantTokensForm() {
   );
 }
 
+/** Gives a user a manual (non-billable) subscription for a number of days. */
+function AssignSubscriptionForm() {
+  const { t } = useTranslation('billing');
+  const products = useAdminProducts({ kind: 'subscription', billable: false });
+  const assign = useAssignSubscription();
+  const [userId, setUserId] = useState('');
+  const [priceId, setPriceId] = useState('');
+  const [days, setDays] = useState('30');
+  const [message, setMessage] = useState<string>();
+  const options = (products.data ?? []).map((p) => ({ value: p.priceId, label: p.name }));
+  const chosen = priceId || options[0]?.value || '';
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-surface p-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setMessage(undefined);
+        assign.mutate(
+          { userId: userId.trim(), priceId: chosen, days: Number.parseInt(days, 10) },
+          {
+            onSuccess: () => setMessage(t('admin.assigned')),
+            onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
+          },
+        );
+      }}
+    >
+      <TextField label={t('admin.userId')} value={userId} onChange={(e) => setUserId(e.target.value)} />
+      <SelectField
+        label={t('admin.product')}
+        value={chosen}
+        options={options}
+        onChange={(e) => setPriceId(e.target.value)}
+      />
+      <TextField label={t('admin.days')} value={days} inputMode="numeric" onChange={(e) => setDays(e.target.value)} />
+      <Button type="submit" disabled={!userId.trim() || !chosen || !/^\d+$/.test(days) || assign.isPending}>
+        {t('admin.assign')}
+      </Button>
+      {message && <p className="w-full text-sm text-muted">{message}</p>}
+    </form>
+  );
+}
+
 /** /admin/subscriptions: every subscription with cancel, resume and end; and the admin token grant. */
 export function AdminSubscriptionsPage() {
   const { t } = useTranslation('billing');
@@ -70,6 +112,10 @@ export function AdminSubscriptionsPage() {
           emptyText={t('admin.noSubscriptions')}
         />
       )}
+      <section className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-ink">{t('admin.assignTitle')}</h2>
+        <AssignSubscriptionForm />
+      </section>
       <section className="flex flex-col gap-3">
         <h2 className="text-base font-semibold text-ink">{t('admin.grantTitle')}</h2>
         <GrantTokensForm />

@@ -61,6 +61,14 @@ export async function endSubscription(subscriptionId: string): Promise<Subscript
   return (await api.delete<Subscription>('/admin/subscriptions', { data: { subscriptionId } })).data;
 }
 
+export async function assignSubscription(body: {
+  userId: string;
+  priceId: string;
+  days: number;
+}): Promise<Subscription> {
+  return (await api.post<Subscription>('/admin/subscriptions', body)).data;
+}
+
 export async function grantTokens(userId: string, tokenAmount: number): Promise<{ tokenAmount: number }> {
   return (await api.put<{ userId: string; tokenAmount: number }>('/admin/tokens', { userId, tokenAmount })).data;
 }

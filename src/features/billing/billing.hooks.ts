@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
 import {
   archiveProduct,
+  assignSubscription,
   cancelSubscription,
   createProduct,
   endSubscription,
@@ -110,6 +111,14 @@ export function useGrantTokens() {
   return useMutation({
     mutationFn: ({ userId, tokenAmount }: { userId: string; tokenAmount: number }) => grantTokens(userId, tokenAmount),
     onSuccess: () => void refresh(),
+  });
+}
+
+export function useAssignSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: assignSubscription,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: billingKeys.adminSubscriptions }),
   });
 }
 
