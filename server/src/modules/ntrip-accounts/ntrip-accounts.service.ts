@@ -35,6 +35,7 @@ export interface TokenSpender {
   ): Promise<{
     balance: number;
   }>;
+  balance(userId: string): Promise<number>;
 }
 
 /**
@@ -62,6 +63,13 @@ export interface NtripAccountsServiceDeps {
 const CSV_ROW_LIMIT = 100_000;
 
 export type NtripAccountsService = ReturnType<typeof createNtripAccountsService>;
+
+/** The ledger refused the spend; answered as 402 once the transaction has rolled back. */
+class ShortOfTokens extends Error {
+  constructor(readonly needed: number) {
+    super('insufficient tokens');
+  }
+}
 
 function toGrant(row: GrantRow): AccountGrant {
   return {
@@ -293,38 +301,48 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       actor: Actor,
       body: { accountId: string; feedNetworkId: string; days: number },
     ): Promise<TokenActivation> {
-      const result = await repo.transaction(async (trx) => {
-        const account = await own(actor, body.accountId, trx, true);
-        const network = await repo.network(body.feedNetworkId, trx);
-        if (!network) throw notFound('Network');
-        if (!canActivateNetwork(network)) {
-          throw conflict('network_not_activatable', 'This network cannot be activated with tokens.');
-        }
-        const price = activationPrice(network.token_price_per_day, body.days);
-        const { grantId } = await grantDays(account, network.id, body.days, 'tokens', trx);
-        let balance: number;
-        try {
-          ({ balance } = await ledger.spend(
-            {
-              userId: actor.userId,
-              amount: price,
-              referenceId: grantId,
-              note: `${body.days} day${body.days === 1 ? '' : 's'} of ${network.name} for ${account.username}`,
-            },
-            trx,
-          ));
-        } catch (err) {
-          if (err instanceof AppError && err.code === 'insufficient_tokens') {
-            const available = Number(/(\d+) available/.exec(err.message)?.[1] ?? 0);
-            throw new AppError(402, 'insufficient_tokens', err.message, undefined, {
-              needed: price,
-              balance: available,
-            });
+      const result = await repo
+        .transaction(async (trx) => {
+          const account = await own(actor, body.accountId, trx, true);
+          const network = await repo.network(body.feedNetworkId, trx);
+          if (!network) throw notFound('Network');
+          if (!canActivateNetwork(network)) {
+            throw conflict('network_not_activatable', 'This network cannot be activated with tokens.');
           }
-          throw err;
-        }
-        return { account, grantId, price, balance };
-      });
+          const price = activationPrice(network.token_price_per_day, body.days);
+          const { grantId } = await grantDays(account, network.id, body.days, 'tokens', trx);
+          let balance: number;
+          try {
+            ({ balance } = await ledger.spend(
+              {
+                userId: actor.userId,
+                amount: price,
+                referenceId: grantId,
+                note: `${body.days} day${body.days === 1 ? '' : 's'} of ${network.name} for ${account.username}`,
+              },
+              trx,
+            ));
+          } catch (err) {
+            if (err instanceof AppError && err.code === 'insufficient_tokens') throw new ShortOfTokens(price);
+            throw err;
+          }
+          return { account, grantId, price, balance };
+        })
+        .catch(async (err) => {
+          // Rolled back; the balance is read again so the answer says what the caller has now.
+          if (!(err instanceof ShortOfTokens)) throw err;
+          const balance = await ledger.balance(actor.userId);
+          throw new AppError(
+            402,
+            'insufficient_tokens',
+            `Not enough tokens: ${err.needed} needed, ${balance} available.`,
+            undefined,
+            {
+              needed: err.needed,
+              balance,
+            },
+          );
+        });
       await notify(result.account, 'grant');
       return {
         grant: await grantOf(result.account, result.grantId),
