@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { emulatorClient } from '../src/dev/auth-emulator.ts';
 import type { Actor } from '../src/http/auth.ts';
 import type { AccountRepo } from '../src/modules/users/account.repo.ts';
@@ -115,7 +116,6 @@ describe(`profile photo and account deletion on ${testDatabaseKind()}`, () => {
       display_name: null,
       photo_url: null,
       disabled: true,
-      firebase_uid: `deleted:${user.userId}`,
     });
     expect(await t.db.selectFrom('user_photos').select('user_id').where('user_id', '=', user.userId).execute()).toEqual(
       [],
@@ -146,8 +146,26 @@ describe(`profile photo and account deletion on ${testDatabaseKind()}`, () => {
     await expect(emulator.signIn(user.email, 'correct-horse-battery')).rejects.toThrow(
       /EMAIL_NOT_FOUND|USER_NOT_FOUND/,
     );
+    // The emulator checks revocation, so the old token is refused outright.
     const after = await t.app.inject({ method: 'GET', url: '/api/user', headers: user.headers });
     expect(after.statusCode).toBe(401);
+
+    // Production firebase-admin does not check revocation: a token issued before the deletion still verifies for
+    // up to an hour. It must meet the disabled row, not bring the person back.
+    const production = await buildApp({
+      db: t.db,
+      verifier: { verify: async () => ({ uid: user.uid, email: user.email, name: 'Leaving Surveyor' }) },
+    });
+    try {
+      const stale = await production.inject({ method: 'GET', url: '/api/user', headers: user.headers });
+      expect(stale.statusCode).toBe(403);
+      expect(stale.json().code).toBe('account_disabled');
+      const rows = await t.db.selectFrom('users').selectAll().where('firebase_uid', '=', user.uid).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ email: null, display_name: null, disabled: true });
+    } finally {
+      await production.close();
+    }
   });
 
   it('refuses to delete the only owner of an organisation others belong to, changing nothing', async () => {

@@ -107,7 +107,8 @@ export function createAccountRepo(db: Database) {
       await trx
         .updateTable('users')
         .set({
-          firebase_uid: `deleted:${userId}`,
+          // The uid stays: a token issued before the deletion (production does not check revocation) finds this
+          // disabled row and gets 403, instead of creating a fresh row with the person's e-mail.
           email: null,
           display_name: null,
           photo_url: null,

@@ -11,7 +11,7 @@ export function createUsersRepo(db: Database) {
      * fields only when the token says something new, and returns the flags the request needs.
      */
     async upsertFromIdentity(identity: VerifiedIdentity) {
-      return db
+      const row = await db
         .insertInto('users')
         .values({
           firebase_uid: identity.uid,
@@ -20,14 +20,24 @@ export function createUsersRepo(db: Database) {
           photo_url: identity.picture ?? null,
         })
         .onConflict((oc) =>
-          oc.column('firebase_uid').doUpdateSet({
-            email: sql`coalesce(excluded.email, users.email)`,
-            display_name: sql`coalesce(excluded.display_name, users.display_name)`,
-            photo_url: sql`coalesce(excluded.photo_url, users.photo_url)`,
-            updated_at: sql`now()`,
-          }),
+          oc
+            .column('firebase_uid')
+            .doUpdateSet({
+              email: sql`coalesce(excluded.email, users.email)`,
+              display_name: sql`coalesce(excluded.display_name, users.display_name)`,
+              photo_url: sql`coalesce(excluded.photo_url, users.photo_url)`,
+              updated_at: sql`now()`,
+            })
+            // A disabled (or deleted and anonymised) account never gets its profile back from a token.
+            .where('users.disabled', '=', false),
         )
         .returning(['id', 'firebase_uid', 'email', 'is_admin', 'disabled'])
+        .executeTakeFirst();
+      if (row) return row;
+      return db
+        .selectFrom('users')
+        .select(['id', 'firebase_uid', 'email', 'is_admin', 'disabled'])
+        .where('firebase_uid', '=', identity.uid)
         .executeTakeFirstOrThrow();
     },
 
