@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorClient } from '../../server/src/dev/auth-emulator';
-import { DEMO_ADMIN, DEMO_USER, logIn, loginEvents, logOut, signUp } from './support/auth';
+import { apiAs, DEMO_ADMIN, DEMO_USER, logIn, loginEvents, logOut, signUp } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
 import { installGapiShim } from './support/gapi-shim';
 
@@ -26,6 +26,17 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     expect(created.status()).toBe(200);
     expect(await created.json()).toEqual({ teams: [], isAdmin: false });
     expect(created.request().headers().authorization).toMatch(/^Bearer ./);
+
+    // The row as an admin sees it: created with the username as its display name.
+    const admin = await newSession(browser);
+    await logIn(admin, DEMO_ADMIN);
+    const listed = await apiAs(admin, `/admin/users?search=${encodeURIComponent(account.email)}`);
+    expect(listed.status).toBe(200);
+    expect((listed.body as { items: unknown[] }).items).toEqual([
+      expect.objectContaining({ email: account.email, displayName: account.username, disabled: false }),
+    ]);
+    await admin.context.close();
+    await expect(apiAs(s, '/user')).resolves.toEqual({ status: 200, body: { teams: [], isAdmin: false } });
 
     const [signUpEvent] = await loginEvents(s);
     expect(signUpEvent).toEqual({ event: 'login', userId: expect.any(String), userRole: 'user' });

@@ -91,3 +91,53 @@ export function loginEvents(session: Session): Promise<Array<{ event: string; us
     ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login'),
   ) as Promise<Array<{ event: string; userId: string; userRole: string }>>;
 }
+
+/** The signed-in user's Firebase ID token, read from the SDK's IndexedDB store in the page. */
+export function idToken(session: Session): Promise<string> {
+  return session.page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open('firebaseLocalStorageDb');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const request = open.result
+            .transaction('firebaseLocalStorage', 'readonly')
+            .objectStore('firebaseLocalStorage')
+            .getAll();
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            const entry = (
+              request.result as Array<{ fbase_key?: string; value?: { stsTokenManager?: { accessToken?: string } } }>
+            ).find((e) => e.fbase_key?.startsWith('firebase:authUser:'));
+            const token = entry?.value?.stsTokenManager?.accessToken;
+            if (token) resolve(token);
+            else reject(new Error('No signed-in user in this page'));
+          };
+        };
+      }),
+  );
+}
+
+/** Calls the portal API from the page as the signed-in user; answers the status and the parsed JSON body. */
+export async function apiAs(
+  session: Session,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: unknown }> {
+  const token = await idToken(session);
+  return session.page.evaluate(
+    async ({ path, token, init }) => {
+      const res = await fetch(`/api${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    { path, token, init },
+  );
+}
