@@ -103,6 +103,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ) {
     throw new Error('Invalid configuration:\n  FIREBASE_PROJECT_ID: a real Firebase project is required in production');
   }
+  if (config.FIREBASE_AUTH_EMULATOR_HOST && !config.FIREBASE_PROJECT_ID.startsWith('demo-')) {
+    // firebase-admin then accepts unsigned tokens: anyone could sign in as anyone of a real project.
+    throw new Error(
+      'Invalid configuration:\n  FIREBASE_AUTH_EMULATOR_HOST: the Auth Emulator accepts unsigned tokens; use it only with a demo- project id',
+    );
+  }
   if (config.NODE_ENV === 'production' && !config.FEED_SECRET_KEY) {
     throw new Error('Invalid configuration:\n  FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
   }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+
+describe('identity configuration', () => {
+  it('refuses the Auth Emulator with a real project id (it would accept unsigned tokens for that project)', () => {
+    expect(() =>
+      loadConfig({ FIREBASE_PROJECT_ID: 'acme-portal-prod', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }),
+    ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+  });
+
+  it('accepts the Auth Emulator with a demo- project, and a real project without the emulator', () => {
+    expect(
+      loadConfig({ FIREBASE_PROJECT_ID: 'demo-gnss-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }),
+    ).toBeTruthy();
+    expect(loadConfig({ FIREBASE_PROJECT_ID: 'acme-portal-prod' }).FIREBASE_PROJECT_ID).toBe('acme-portal-prod');
+  });
+});
