@@ -61,7 +61,7 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
   child.stderr?.on('data', collect);
 
   const host = `127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Auth emulator exited early:\n${output}`);
     try {
@@ -72,7 +72,7 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`Auth emulator did not start within 60 s:\n${output}`);
+      throw new Error(`Auth emulator did not start within 120 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
