@@ -1,5 +1,7 @@
 import type { NtripAccount } from '@portal/contract';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { type CardRow, CardSection } from '../../components/CardSection';
 import { Icon } from '../../components/Icon';
@@ -27,6 +29,25 @@ export function AccountsPage() {
   const accounts = useAccounts();
 
   const openCreate = () => modal.open(({ close }) => <CreateAccountDialog onClose={close} />);
+  // `/accounts?create=1` (the 'create NTRIP accounts' quick link) opens the create dialog, once per visit.
+  const [params, setParams] = useSearchParams();
+  const createRequested = params.has('create');
+  const handled = useRef(false);
+  const openCreateRef = useRef(openCreate);
+  openCreateRef.current = openCreate;
+  useEffect(() => {
+    if (!createRequested || handled.current) return;
+    handled.current = true;
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.delete('create');
+        return next;
+      },
+      { replace: true },
+    );
+    openCreateRef.current();
+  }, [createRequested, setParams]);
   const openActivate = (accountId?: string) =>
     modal.open(({ close }) => <ActivateTokensDialog accountId={accountId} onClose={close} />);
   const openDetails = (account: NtripAccount) =>

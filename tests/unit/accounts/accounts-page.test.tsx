@@ -16,7 +16,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-function setup(handlers: Parameters<typeof server.use> = []) {
+function setup(handlers: Parameters<typeof server.use> = [], route = '/accounts') {
   server.use(
     http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 25 })),
     http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
@@ -26,6 +26,7 @@ function setup(handlers: Parameters<typeof server.use> = []) {
     ...handlers,
   );
   renderWithProviders(<AccountsPage />, {
+    route,
     // The user is above the modal host in the app, so dialogs see it too.
     wrapper: (children) => (
       <AuthContext.Provider value={user}>
@@ -102,6 +103,11 @@ describe('/accounts', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('Boat')).toBeInTheDocument();
     expect(screen.queryByText('S3cretPassw0rdXYZabc')).not.toBeInTheDocument();
+  });
+
+  it('opens the create dialog from the quick link /accounts?create=1', async () => {
+    setup([http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [] }))], '/accounts?create=1');
+    expect(await screen.findByRole('dialog', { name: 'Create an NTRIP account' })).toBeInTheDocument();
   });
 
   it('shows connection details: host and port, mountpoints with the nearest-station one first, a str2str path', async () => {
