@@ -4,6 +4,7 @@ import { Avatar } from '../../components/Avatar';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useAuth } from '../../features/auth/auth-context';
+import { usePricingModal } from '../../features/billing/PricingModal';
 import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL } from '../navigation';
 import { useOpenLogin } from './shell-hooks';
@@ -12,6 +13,8 @@ import { useTokenBalance } from './useTokenBalance';
 function TokenBalance() {
   const { t, i18n } = useTranslation();
   const { balance } = useTokenBalance();
+  // Spec §2: the header offers the token pricing table itself, not a detour through /credits.
+  const pricing = usePricingModal();
   const value = balance === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(balance);
   return (
     <div className="flex items-center gap-1 rounded-lg border border-line bg-panel p-1">
@@ -25,12 +28,18 @@ function TokenBalance() {
         <span className="font-semibold">{value}</span>
         <span className="hidden text-muted lg:inline">{t('header.tokens')}</span>
       </span>
-      <ButtonLink to="/credits" size="sm" className="h-7 px-2.5" aria-label={t('header.buyTokens')}>
+      <Button
+        size="sm"
+        className="h-7 px-2.5"
+        aria-label={t('header.buyTokens')}
+        onClick={() => pricing.openTokens()}
+        data-testid="header-buy-tokens"
+      >
         <span aria-hidden="true" className="text-base leading-none">
           +
         </span>
         <span className="hidden sm:inline">{t('header.buy')}</span>
-      </ButtonLink>
+      </Button>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { type ReactNode, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import en from '../../../public/locales/en/common.json';
+import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
 
 /** i18next with the real English strings, synchronously (no HTTP backend in unit tests). */
@@ -40,7 +41,9 @@ export function Wrapper({ auth, children, client }: { auth: AuthState; children:
   const [queryClient] = useState(() => client ?? testQueryClient());
   return (
     <QueryClientProvider client={queryClient}>
-      <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>
+      <AuthContext.Provider value={auth}>
+        <ModalProvider>{children}</ModalProvider>
+      </AuthContext.Provider>
     </QueryClientProvider>
   );
 }
