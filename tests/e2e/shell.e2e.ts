@@ -89,7 +89,8 @@ describe('app shell in Chromium', () => {
     await s.screenshot('admin-map-1440');
 
     await s.page.locator('#side-menu').getByRole('button', { name: 'Personal', exact: true }).click();
-    await s.page.waitForURL('**/map');
+    // A glob '**/map' would also match the /admin/map we are leaving.
+    await s.page.waitForURL((url) => url.pathname === '/map');
     expect(pathOf(s)).toBe('/map');
     expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     await s.page.locator('#side-menu button[aria-pressed="true"]', { hasText: 'Personal' }).waitFor();
