@@ -1,12 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
-import { AuthMessageArea } from './AuthMessageArea';
+import { AuthFormFooter } from './AuthFormFooter';
 import { logInWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthMessage } from './auth-errors';
-import { GoogleButton, OrDivider } from './GoogleButton';
 import type { LoginModalView } from './login-modal-context';
 import { useAuthAction } from './use-auth-action';
 import { canSubmitLogin, loginError } from './validation';
@@ -77,23 +75,17 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
           {t('auth.login.forgotPassword')}
         </button>
       </div>
-      <AuthMessageArea message={message} />
-      <Button type="submit" data-testid="auth-submit" disabled={!canSubmitLogin({ email, password }) || busy}>
-        {t('auth.login.submit')}
-      </Button>
-      <OrDivider />
-      <GoogleButton onClick={google} disabled={busy} />
-      <p className="text-center text-sm text-muted">
-        {t('auth.login.noAccount')}{' '}
-        <button
-          type="button"
-          className="font-medium text-accent hover:underline"
-          data-testid="auth-to-signup"
-          onClick={() => onSwitch('signup')}
-        >
-          {t('auth.login.toSignUp')}
-        </button>
-      </p>
+      <AuthFormFooter
+        message={message}
+        submitLabel={t('auth.login.submit')}
+        canSubmit={canSubmitLogin({ email, password })}
+        busy={busy}
+        onGoogle={google}
+        question={t('auth.login.noAccount')}
+        switchLabel={t('auth.login.toSignUp')}
+        switchTestId="auth-to-signup"
+        onSwitch={() => onSwitch('signup')}
+      />
     </form>
   );
 }

@@ -1,14 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
 import { Checkbox, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { brand } from '../../lib/brand';
-import { AuthMessageArea } from './AuthMessageArea';
+import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
 import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
-import { GoogleButton, OrDivider } from './GoogleButton';
 import type { AuthFormProps } from './LoginForm';
 import { useAuthAction } from './use-auth-action';
 import { canSubmitSignUp, type SignUpValues, signUpError } from './validation';
@@ -100,23 +98,17 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
         onChange={set('acceptTerms')}
         label={<Trans t={t} i18nKey="auth.register.acceptTerms" components={{ 1: termsLink }} />}
       />
-      <AuthMessageArea message={message} />
-      <Button type="submit" data-testid="auth-submit" disabled={!canSubmitSignUp(values) || busy}>
-        {t('auth.register.submit')}
-      </Button>
-      <OrDivider />
-      <GoogleButton onClick={google} disabled={busy} />
-      <p className="text-center text-sm text-muted">
-        {t('auth.register.haveAccount')}{' '}
-        <button
-          type="button"
-          className="font-medium text-accent hover:underline"
-          data-testid="auth-to-login"
-          onClick={() => onSwitch('login')}
-        >
-          {t('auth.register.toLogin')}
-        </button>
-      </p>
+      <AuthFormFooter
+        message={message}
+        submitLabel={t('auth.register.submit')}
+        canSubmit={canSubmitSignUp(values)}
+        busy={busy}
+        onGoogle={google}
+        question={t('auth.register.haveAccount')}
+        switchLabel={t('auth.register.toLogin')}
+        switchTestId="auth-to-login"
+        onSwitch={() => onSwitch('login')}
+      />
     </form>
   );
 }
