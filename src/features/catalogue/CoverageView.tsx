@@ -1,15 +1,17 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Preloader } from '../../components/Preloader';
 import { brand } from '../../lib/brand';
 import { DEFAULT_RADIUS_KM, MAP_STYLE_URL } from './basemap';
-import { CoverageMap } from './CoverageMap';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStationMarkers } from './catalogue.hooks';
 
 const RADII = [0, 10, 20, 30, 40, 50];
+
+// MapLibre is a megabyte: the page and its controls show first, and a route that only redirects never loads it.
+const CoverageMap = lazy(async () => ({ default: (await import('./CoverageMap')).CoverageMap }));
 
 /** The map with what an operator or surveyor filters it by: network, coverage radius and basemap. */
 export function CoverageView({
@@ -85,14 +87,16 @@ export function CoverageView({
           </span>
         </p>
       </div>
-      <CoverageMap
-        markers={shown}
-        fitKey={network}
-        scope={scope}
-        radiusKm={radiusKm}
-        dark={dark}
-        highlightOffline={highlightOffline}
-      />
+      <Suspense fallback={<Preloader />}>
+        <CoverageMap
+          markers={shown}
+          fitKey={network}
+          scope={scope}
+          radiusKm={radiusKm}
+          dark={dark}
+          highlightOffline={highlightOffline}
+        />
+      </Suspense>
     </section>
   );
 }
