@@ -252,6 +252,9 @@ export function CoverageMap({
         map.on('sourcedata', (e) => {
           if (e.sourceId === 'stations' && e.isSourceLoaded) syncMarkers();
         });
+        // The clustered tiles can finish after the last moveend and sourcedata events (new data, a fit with no
+        // animation); 'idle' comes once everything is rendered, so markers never wait for the next pan.
+        map.on('idle', syncMarkers);
         setReady(true);
       });
       created.on('error', (e) => {
