@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,8 @@ import { encodeFrame } from '../src/index.ts';
  * `npm run bench:caster`: the caster in one process, rovers (half NTRIP 1, half NTRIP 2) in separate load
  * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
  * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
- * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4) and BENCH_PRIORITY adjust it.
+ * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4 or 1 with BENCH_ISOLATE), BENCH_PRIORITY
+ * and BENCH_ISOLATE adjust it.
  */
 
 interface Scenario {
@@ -24,7 +25,16 @@ const SCENARIOS: Scenario[] = [
   { rovers: 1000, frameBytes: 33, hz: 5 },
 ];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const LOADERS = Number(process.env.BENCH_LOADERS ?? 4);
+/**
+ * BENCH_ISOLATE=1 gives the caster a core of its own and the rovers the other, as on separate machines: on
+ * loopback every send runs the receiving side inside the sender's system call, including waking a rover process
+ * that sleeps in epoll, which a network card never asks of the caster's core. So the rovers' side is pinned to
+ * the last core, and its load process keeps its event loop turning instead of sleeping.
+ */
+const ISOLATE = Boolean(process.env.BENCH_ISOLATE);
+const LOADERS = Number(process.env.BENCH_LOADERS ?? (ISOLATE ? 1 : 4));
+const lastCore = os.availableParallelism() - 1;
+if (ISOLATE) execFileSync('taskset', ['-pc', String(lastCore), String(process.pid)], { stdio: 'ignore' });
 const WARMUP_MS = 3000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const clock = () => performance.timeOrigin + performance.now();
@@ -112,6 +122,10 @@ async function warmUp(port: number, count: number) {
 
 async function run(s: Scenario) {
   const caster = child('./caster-process.ts', [], true);
+  if (ISOLATE && caster.pid !== undefined) {
+    const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
+    execFileSync('taskset', ['-pc', casterCores, String(caster.pid)], { stdio: 'ignore' });
+  }
   const { port } = await next<{ port: number }>(caster, 'ready');
   // The baseline is read after a first round of rovers came and went, so what the first connections cost once
   // (compiled code, buffer pools) does not count as per-rover memory.
@@ -188,7 +202,7 @@ async function run(s: Scenario) {
 }
 
 console.log(
-  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
 );
 console.log(
   'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover  fan-out p50/p99 ms  load avg',

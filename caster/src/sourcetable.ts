@@ -97,14 +97,27 @@ export function netRecord(n: CatalogueNetwork): string[] {
 }
 
 /**
+ * Letters and digits only, lower case: what `~` compares, so that spelling differences in spaces, dots,
+ * dashes, plus signs and case do not matter ('RTCM 3.3' and 'rtcm3.3' both become 'rtcm33').
+ */
+const approximate = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
  * One condition of an NTRIP 2.0 sourcetable filter field: text with '*' wildcards (case-insensitive),
- * '!' negation, '<' '>' '<=' '>=' '=' numeric comparisons, combined with '|' (or) and '&' (and).
+ * '~' approximate text, '!' negation, '<' '>' '<=' '>=' '=' numeric comparisons, combined with '|' (or)
+ * and '&' (and).
+ *
+ * The standard names '~' "approximately" without defining it, so this caster chooses: `~TEXT` matches when
+ * the field, reduced to lower-case letters and digits, contains TEXT reduced the same way (a '*' in TEXT is
+ * dropped like any other punctuation). `~rtcm3` finds 'RTCM 3.2' and 'RTCM 3.3', `~gal` finds 'GPS+GAL+BDS'.
+ * Substring containment keeps the result predictable for a client and needs no similarity threshold.
  */
 function matches(condition: string, value: string): boolean {
   if (condition === '') return true;
   if (condition.includes('|')) return condition.split('|').some((c) => matches(c, value));
   if (condition.includes('&')) return condition.split('&').every((c) => matches(c, value));
   if (condition.startsWith('!')) return !matches(condition.slice(1), value);
+  if (condition.startsWith('~')) return approximate(value).includes(approximate(condition.slice(1)));
   const comparison = /^(<=|>=|<|>|=)\s*(-?\d+(?:\.\d+)?)$/.exec(condition);
   if (comparison) {
     const v = Number(value);

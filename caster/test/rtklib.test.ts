@@ -78,7 +78,14 @@ describe('RTKLIB str2str', () => {
     // The capture is played to str2str over TCP at about 200 kB/s: read from the file at full speed it would
     // arrive faster than the rover str2str reads, and the caster rightly drops a rover that falls 64 kB behind.
     const capture = readFileSync(capturePath);
-    const player = net.createServer((socket) => {
+    const player = net.createServer(async (socket) => {
+      // str2str drops what its input delivers before its NTRIP output is logged in, and under load that login
+      // can take a while: play only once the caster holds the source, and str2str has had the answer in hand.
+      await waitFor(
+        () => stats()?.source === 'push',
+        () => `str2str base to log in (its log: ${logs.base})`,
+      );
+      await new Promise((r) => setTimeout(r, 300));
       let offset = 0;
       const timer = setInterval(() => {
         if (offset >= capture.length || socket.destroyed) return clearInterval(timer);

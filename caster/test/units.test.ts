@@ -138,4 +138,18 @@ describe('sourcetable filters', () => {
     expect(filterRecords(records, 'NET').map((r) => r[1])).toEqual(['nl']);
     expect(() => filterRecords(records, 'XYZ;1')).toThrow(/must start with STR, CAS or NET/);
   });
+  it('matches ~ approximately: contained, ignoring case, spaces and punctuation', () => {
+    const mounts = (query: string) => filterRecords(records, query).map((r) => r[1]);
+    expect(mounts('STR;;;~rtcm33')).toEqual(['AMS1']);
+    expect(mounts('STR;;;~rtcm3')).toEqual(['AMS1', 'BER1']);
+    expect(mounts('STR;;~ams')).toEqual(['AMS1']);
+    expect(mounts('STR;;;;;;~glo')).toEqual(['AMS1']);
+    expect(mounts('STR;;;;;;~GPS.GLO')).toEqual(['AMS1']);
+    expect(mounts('STR;;;;;;!~glo')).toEqual(['BER1']);
+    expect(mounts('STR;;~amst|~berl')).toEqual(['AMS1', 'BER1']);
+    expect(mounts('STR;;~dam&~ams')).toEqual(['AMS1']);
+    expect(mounts('STR;;~rotterdam')).toEqual([]);
+    // Plain text stays an exact match: only '~' relaxes it.
+    expect(mounts('STR;;ams')).toEqual([]);
+  });
 });

@@ -33,6 +33,8 @@ export type PricingTable = z.infer<typeof pricingTableSchema>;
 export const pricingTablesSchema = z.array(pricingTableSchema);
 
 export const priceIdQuerySchema = z.object({ priceId: z.string().min(1).max(200) });
+/** `POST /checkout/subscription`: `orgId` buys the subscription for that organisation (docs/adr/0010). */
+export const subscriptionCheckoutQuerySchema = priceIdQuerySchema.extend({ orgId: z.uuid().optional() });
 
 /** Answer of `POST /checkout/subscription` and `POST /checkout/product`: the page to open. */
 export const checkoutCreatedSchema = z.object({ url: z.string(), checkoutSessionId: z.string() });
@@ -69,7 +71,10 @@ export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
 export const subscriptionSchema = z.object({
   id: z.string(),
+  /** Who bought it (or was assigned it); for an organisation's subscription, the member who bought it. */
   userId: z.string(),
+  /** Set when the subscription belongs to an organisation rather than to `userId` personally. */
+  organizationId: z.string().nullable(),
   productName: z.string(),
   priceId: z.string(),
   amount: z.number().int(),
@@ -101,6 +106,10 @@ export type SubscriptionAction = z.infer<typeof subscriptionActionSchema>;
 export const adminSubscriptionSchema = subscriptionSchema.extend({ userEmail: z.string().nullable() });
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
 export const adminSubscriptionsSchema = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+
+/** `GET /org/{orgId}/subscriptions`: `canCancel`/`canResume` already say whether the caller's role allows it. */
+export const orgSubscriptionsSchema = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+export type OrgSubscriptions = z.infer<typeof orgSubscriptionsSchema>;
 
 /** Assigns a non-billable (manual) subscription product to a user for a number of days. */
 export const adminAssignSubscriptionSchema = z.object({

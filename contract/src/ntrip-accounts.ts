@@ -24,6 +24,12 @@ export const NTRIP_LABEL_MAX = 64;
 /** How many accounts (not deleted) one user may have. */
 export const MAX_NTRIP_ACCOUNTS_PER_USER = 50;
 export const MAX_ACTIVATION_DAYS = 365;
+/**
+ * Bounds of an account's concurrent rover connections (admins set it; new accounts get 1). The database allows up
+ * to 1000; 100 keeps a typo from turning one account into a fleet's worth of streams.
+ */
+export const MIN_MAX_CONNECTIONS = 1;
+export const MAX_MAX_CONNECTIONS = 100;
 export const MAX_SESSION_PAGE = 100;
 export const DEFAULT_SESSION_PAGE = 20;
 /** A network's automatic nearest-station mountpoint: `{SLUG in upper case}_NEAR`. */
@@ -213,6 +219,12 @@ export type AdminNtripAccountPage = z.infer<typeof adminNtripAccountPageSchema>;
 
 export const adminUpdateNtripAccountBodySchema = z.object({ enabled: z.boolean() });
 export type AdminUpdateNtripAccountBody = z.infer<typeof adminUpdateNtripAccountBodySchema>;
+
+/** Body of `PUT /admin/ntrip-accounts/:id/max-connections`. */
+export const adminMaxConnectionsBodySchema = z.object({
+  maxConnections: z.number().int().min(MIN_MAX_CONNECTIONS).max(MAX_MAX_CONNECTIONS),
+});
+export type AdminMaxConnectionsBody = z.infer<typeof adminMaxConnectionsBodySchema>;
 
 /** A support case: access to a network for some days, without spending tokens. */
 export const manualGrantBodySchema = z.object({

@@ -220,6 +220,7 @@ describe('account deletion needs a recent sign-in', () => {
     ownedOrganizations: async () => [],
     anonymise: async () => {},
   } as unknown as AccountRepo;
+  const billing = { endSubscriptionsPaidBy: async () => {} };
 
   it.each([
     ['signed in six minutes ago', 1_000 - 6 * 60, 'recent_login_required'],
@@ -229,6 +230,7 @@ describe('account deletion needs a recent sign-in', () => {
     const service = createAccountService({
       repo,
       identity: { deleteAccount: async (uid) => void deleted.push(uid) },
+      billing,
       now: () => new Date(1_000_000),
     });
     await expect(service.deleteAccount(actor(authTime))).rejects.toMatchObject({ statusCode: 403, code });
@@ -240,6 +242,7 @@ describe('account deletion needs a recent sign-in', () => {
     const service = createAccountService({
       repo,
       identity: { deleteAccount: async (uid) => void deleted.push(uid) },
+      billing,
       now: () => new Date(1_000_000),
     });
     await service.deleteAccount(actor(1_000 - 4 * 60));

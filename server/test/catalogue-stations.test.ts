@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { Network, Station, StationMarker } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from './support/database.ts';
@@ -202,6 +203,23 @@ describe(`catalogue stations on ${testDatabaseKind()}`, () => {
     const tooLarge = await t.app.inject({ method: 'GET', url: '/api/stations?limit=501' });
     expect(tooLarge.statusCode).toBe(400);
     expect(tooLarge.json()).toMatchObject({ code: 'validation_failed', field: 'limit' });
+  });
+
+  it('compresses a large list for a client that accepts gzip, and not a small answer', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/stations?limit=500' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/api/stations?limit=500',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const body = gunzipSync(zipped.rawPayload);
+    expect(zipped.rawPayload.length).toBeLessThan(body.length);
+    expect(JSON.parse(body.toString('utf8'))).toEqual(plain.json());
+
+    const small = await t.app.inject({ method: 'GET', url: '/api/meta', headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('rejects a malformed bounding box with the field named', async () => {

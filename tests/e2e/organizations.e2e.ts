@@ -19,7 +19,8 @@ describe('organisations in Chromium', () => {
     await owner.page.getByLabel('Organisation name:').fill(name);
     await owner.page.getByRole('dialog').getByRole('button', { name: 'Create organisation' }).click();
     await owner.page.getByRole('heading', { name: 'Organisation Created' }).waitFor();
-    await expect(owner.page.getByText(`Your organisation, ${name}, has been created.`).isVisible()).resolves.toBe(true);
+    // The dialog fades in: wait for the message to show rather than sampling it once.
+    await owner.page.getByText(`Your organisation, ${name}, has been created.`).waitFor();
     const events = await owner.page.evaluate(() => (window as { dataLayer?: unknown[] }).dataLayer ?? []);
     expect(events).toContainEqual(expect.objectContaining({ event: 'organizationCreated', name }));
     await owner.page.getByRole('button', { name: 'Visit Organisation' }).click();

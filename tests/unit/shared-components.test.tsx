@@ -1,6 +1,6 @@
 import { act, fireEvent, render, renderHook, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CardRow, CardSection } from '../../src/components/CardSection';
 import { COPY_CONFIRMATION_MS, CopyControl } from '../../src/components/CopyControl';
@@ -9,6 +9,7 @@ import { BillingDetailsErrorDialog, NoBillingHistoryDialog, UnexpectedErrorDialo
 import { TextField } from '../../src/components/form';
 import { GenericErrorBlock } from '../../src/components/GenericErrorBlock';
 import { ModalProvider, useModal } from '../../src/components/modal';
+import { Pager } from '../../src/components/Pager';
 import { StatCard } from '../../src/components/StatCard';
 import { TabSwitch } from '../../src/components/TabSwitch';
 import { initTestI18n } from './support/shell';
@@ -26,6 +27,11 @@ const rows: CardRow[] = [
   },
   { name: 'Rotterdam Port', status: 'red', records: { mount: 'RTM02' }, editAction: vi.fn() },
 ];
+
+function Paged({ total }: { total: number }) {
+  const [page, setPage] = useState(1);
+  return <Pager page={page} pageSize={10} total={total} onPage={setPage} label="Sessions" />;
+}
 
 describe('CardSection', () => {
   it('shows a grid by default and switches to a table and back with two icon buttons', async () => {
@@ -177,6 +183,29 @@ describe('CopyControl', () => {
     expect(button).toHaveAttribute('data-copied', 'true');
     act(() => vi.advanceTimersByTime(1));
     expect(button).toHaveAttribute('data-copied', 'false');
+  });
+});
+
+describe('Pager', () => {
+  it('is absent while one page holds everything', () => {
+    render(<Paged total={10} />);
+    expect(screen.queryByRole('navigation', { name: 'Sessions' })).not.toBeInTheDocument();
+  });
+
+  it('moves page by page and stops at the first and the last', async () => {
+    const user = userEvent.setup();
+    render(<Paged total={21} />);
+    const nav = screen.getByRole('navigation', { name: 'Sessions' });
+    const previous = within(nav).getByRole('button', { name: 'Previous' });
+    const next = within(nav).getByRole('button', { name: 'Next' });
+    expect(within(nav).getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(previous).toBeDisabled();
+    await user.click(next);
+    await user.click(next);
+    expect(within(nav).getByText('Page 3 of 3')).toBeInTheDocument();
+    expect(next).toBeDisabled();
+    await user.click(previous);
+    expect(within(nav).getByText('Page 2 of 3')).toBeInTheDocument();
   });
 });
 

@@ -68,6 +68,7 @@ export interface StationsTable {
   bitrate: Generated<number>;
   status: Generated<'online' | 'offline'>;
   last_data_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  status_reported_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -146,6 +147,8 @@ export interface AccessGrantsTable {
   id: Generated<string>;
   account_id: string | null;
   owner_user_id: string;
+  /** Set: an all-accounts grant of an organisation, covering its members' accounts (migration 202611231910). */
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
   network_id: string;
   valid_from: Timestamp;
   valid_until: Timestamp;

@@ -4,8 +4,11 @@ import {
   addInterval,
   balanceAfter,
   byAmountAscending,
+  canBuyForOrganization,
   canCancel,
+  canListOrganizationSubscriptions,
   canManageSubscription,
+  canReadOrganizationCheckout,
   canResume,
   isEntitled,
   statusAtPeriodEnd,
@@ -19,9 +22,31 @@ const earlier = new Date('2026-10-23T12:00:00Z');
 
 describe('billing policy', () => {
   it('lets the owner and admins manage a subscription, nobody else', () => {
-    expect(canManageSubscription(actor('a'), { user_id: 'a' })).toBe(true);
-    expect(canManageSubscription(actor('b'), { user_id: 'a' })).toBe(false);
-    expect(canManageSubscription(actor('b', true), { user_id: 'a' })).toBe(true);
+    const personal = { user_id: 'a', organization_id: null };
+    expect(canManageSubscription(actor('a'), personal, undefined)).toBe(true);
+    expect(canManageSubscription(actor('b'), personal, undefined)).toBe(false);
+    expect(canManageSubscription(actor('b', true), personal, undefined)).toBe(true);
+  });
+
+  it("lets an organisation's owners and admins manage its subscriptions, not plain members, not the buyer alone", () => {
+    const orgs = { user_id: 'a', organization_id: 'org' };
+    expect(canManageSubscription(actor('b'), orgs, 'owner')).toBe(true);
+    expect(canManageSubscription(actor('b'), orgs, 'admin')).toBe(true);
+    expect(canManageSubscription(actor('a'), orgs, 'member')).toBe(false);
+    expect(canManageSubscription(actor('a'), orgs, undefined)).toBe(false);
+    expect(canManageSubscription(actor('c', true), orgs, undefined)).toBe(true);
+  });
+
+  it('lets every member list and read organisation checkouts, only owners and admins buy', () => {
+    expect(canListOrganizationSubscriptions('member')).toBe(true);
+    expect(canListOrganizationSubscriptions(undefined)).toBe(false);
+    expect(canBuyForOrganization('owner')).toBe(true);
+    expect(canBuyForOrganization('admin')).toBe(true);
+    expect(canBuyForOrganization('member')).toBe(false);
+    expect(canReadOrganizationCheckout('member', 'org', { organization_id: 'org' })).toBe(true);
+    expect(canReadOrganizationCheckout('member', 'org', { organization_id: 'other' })).toBe(false);
+    expect(canReadOrganizationCheckout('owner', 'org', { organization_id: null })).toBe(false);
+    expect(canReadOrganizationCheckout(undefined, 'org', { organization_id: 'org' })).toBe(false);
   });
 
   it('cancels only active subscriptions and resumes only cancelling ones before their end', () => {

@@ -77,6 +77,7 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
   let monthlyPrice: string;
   let networkId: string;
   let eventCounter = 0;
+  const logged: { level: number; msg: string; module?: string; checkoutSessionId?: string }[] = [];
 
   const send = (payload: string, signature?: string) =>
     t.app.inject({
@@ -103,6 +104,7 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
   beforeAll(async () => {
     fake = fakeStripe();
     t = await buildTestApp({
+      logger: { level: 'warn', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
       billing: {
         provider: 'stripe',
         stripeClient: fake.stripe,
@@ -189,6 +191,48 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
     expect(tables.json()).toEqual([
       { name: 'RTK', data: [expect.objectContaining({ priceId: monthlyPrice, currency: 'GBP' })] },
     ]);
+  });
+
+  it("sends an organisation's purchase back to a return page that carries the organisation", async () => {
+    const owner = await t.buildUser();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/organization',
+      headers: owner.headers,
+      payload: { name: 'Stripe Crew' },
+    });
+    const orgId = new URL(created.json().value, 'http://x').searchParams.get('org');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/subscription?priceId=${monthlyPrice}&orgId=${orgId}`,
+      headers: owner.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const returnUrl = `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}&orgId=${orgId}`;
+    expect(vi.mocked(fake.stripe.checkout.sessions.create).mock.calls.at(-1)?.[0]).toMatchObject({
+      mode: 'subscription',
+      success_url: returnUrl,
+      cancel_url: `${returnUrl}&cancelled=true`,
+    });
+  });
+
+  it("reports to the app's log why an open session could not be checked at Stripe", async () => {
+    const user = await t.buildUser();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/checkout/product?priceId=${tokenPrice}`,
+      headers: user.headers,
+    });
+    const { checkoutSessionId } = created.json();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/checkout?checkoutSessionId=${checkoutSessionId}`,
+      headers: user.headers,
+    });
+    expect(res.json()).toMatchObject({ id: checkoutSessionId, status: 'open' });
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 40, module: 'billing', msg: 'checkout sync failed', checkoutSessionId }),
+    );
   });
 
   it('accepts a correctly signed checkout.session.completed and credits the tokens', async () => {

@@ -415,5 +415,63 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
       );
       expect(await balanceOf(t, owner)).toBe(0);
     });
+
+    it('sets an account’s most concurrent connections; bounds, unknown ids and non-admins change nothing', async () => {
+      const owner = await t.buildUser();
+      const { account } = await createAccount(t, owner, 'Drone fleet');
+      const url = `/api/admin/ntrip-accounts/${account.id}/max-connections`;
+      const stored = async () =>
+        (
+          await sql<{ max_connections: number }>`
+            SELECT max_connections FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db)
+        ).rows[0]?.max_connections;
+      expect(await stored()).toBe(1);
+
+      const set = await t.app.inject({ method: 'PUT', url, headers: admin.headers, payload: { maxConnections: 5 } });
+      expect(set.statusCode).toBe(200);
+      expect(set.json()).toMatchObject({ id: account.id, maxConnections: 5, ownerEmail: owner.email });
+      expect(await stored()).toBe(5);
+      expect(changes).toContainEqual({ accountId: account.id, reason: 'limit' });
+      const own = await t.app.inject({
+        method: 'GET',
+        url: `/api/ntrip-accounts/${account.id}`,
+        headers: owner.headers,
+      });
+      expect(own.json().maxConnections).toBe(5);
+
+      for (const payload of [{ maxConnections: 0 }, { maxConnections: 101 }, { maxConnections: 2.5 }, {}]) {
+        const res = await t.app.inject({ method: 'PUT', url, headers: admin.headers, payload });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'validation_failed', field: 'maxConnections' });
+      }
+      const unknown = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/ntrip-accounts/00000000-0000-4000-8000-000000000000/max-connections',
+        headers: admin.headers,
+        payload: { maxConnections: 2 },
+      });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toMatchObject({ code: 'not_found' });
+
+      const byOwner = await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: owner.headers,
+        payload: { maxConnections: 50 },
+      });
+      expect(byOwner.statusCode).toBe(403);
+      const anonymous = await t.app.inject({ method: 'PUT', url, payload: { maxConnections: 50 } });
+      expect(anonymous.statusCode).toBe(401);
+      expect(await stored()).toBe(5);
+
+      await t.app.inject({ method: 'DELETE', url: `/api/ntrip-accounts/${account.id}`, headers: owner.headers });
+      const deleted = await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: admin.headers,
+        payload: { maxConnections: 2 },
+      });
+      expect(deleted.statusCode).toBe(404);
+    });
   });
 });

@@ -104,4 +104,32 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     expect((await authorizer.authorize(account.username, password, near(), new Date())).allowed).toBe(false);
     expect((await authorizer.authorize(account.username, next, near(), new Date())).allowed).toBe(true);
   });
+
+  it('a new connection limit reaches the cached decision at once, and moves the auth epoch for other casters', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 1);
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toMatchObject({
+      allowed: true,
+      maxConnections: 1,
+    });
+    const repo = createNtripRepo(t.db);
+    const epochBefore = await repo.authEpoch();
+
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/ntrip-accounts/${account.id}/max-connections`,
+      headers: admin.headers,
+      payload: { maxConnections: 3 },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await authorizer.authorize(account.username, password, near(), new Date())).toMatchObject({
+      allowed: true,
+      maxConnections: 3,
+    });
+    expect(await repo.authEpoch()).toBeGreaterThan(epochBefore);
+    // A lower limit applies to the next login; the connections open now are not ended.
+    expect(disconnected).not.toContain(account.id);
+  });
 });

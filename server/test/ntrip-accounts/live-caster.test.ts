@@ -101,4 +101,29 @@ describe(`NTRIP accounts with a running caster on ${testDatabaseKind()}`, () => 
     // And the right password no longer opens it.
     await expect(rover(caster?.port ?? 0, mountpoint, account.username, password)).rejects.toThrow(/caster answered/);
   });
+
+  it('refuses a second rover once an admin lowers the account’s limit, keeping the connection already open', async () => {
+    const { account, password, connection } = await connectedAccount();
+    const port = caster?.port ?? 0;
+    const setLimit = (maxConnections: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/ntrip-accounts/${account.id}/max-connections`,
+        headers: admin.headers,
+        payload: { maxConnections },
+      });
+    await expect(rover(port, mountpoint, account.username, password)).rejects.toThrow(/429/);
+
+    expect((await setLimit(2)).statusCode).toBe(200);
+    const second = await rover(port, mountpoint, account.username, password);
+    second.socket.destroy();
+    await second.closed;
+
+    // The decision cached for the second login still says 2; lowering the limit must not let a rover past it.
+    expect((await setLimit(1)).statusCode).toBe(200);
+    await expect(rover(port, mountpoint, account.username, password)).rejects.toThrow(/429/);
+    expect(connection.socket.destroyed).toBe(false);
+    connection.socket.destroy();
+    await connection.closed;
+  });
 });

@@ -1,12 +1,26 @@
-import { type AdminNtripAccount, MAX_ACTIVATION_DAYS } from '@portal/contract';
+import {
+  type AdminNtripAccount,
+  adminMaxConnectionsBodySchema,
+  MAX_ACTIVATION_DAYS,
+  MAX_MAX_CONNECTIONS,
+  MIN_MAX_CONNECTIONS,
+} from '@portal/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { SelectField, TextField } from '../../components/form';
+import { Icon } from '../../components/Icon';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
-import { useAdminAccounts, useAdminGrant, useAdminSetEnabled, useNetworks } from './accounts.hooks';
+import { Pager } from '../../components/Pager';
+import {
+  useAdminAccounts,
+  useAdminGrant,
+  useAdminSetEnabled,
+  useAdminSetMaxConnections,
+  useNetworks,
+} from './accounts.hooks';
 import { useFormat } from './format';
 
 const PAGE_SIZE = 25;
@@ -76,7 +90,52 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
   );
 }
 
-/** /admin/accounts: every NTRIP account with its owner; search, disable/enable, connections now, manual grant. */
+/** The caster refuses a rover past this limit; open connections stay when it is lowered. */
+function MaxConnectionsDialog({ account, onClose }: { account: AdminNtripAccount; onClose: () => void }) {
+  const { t } = useTranslation('accounts');
+  const update = useAdminSetMaxConnections();
+  const [text, setText] = useState(String(account.maxConnections));
+  const body = adminMaxConnectionsBodySchema.safeParse({ maxConnections: Number(text) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (body.success) update.mutate({ id: account.id, body: body.data }, { onSuccess: onClose });
+  };
+  const bounds = { min: MIN_MAX_CONNECTIONS, max: MAX_MAX_CONNECTIONS };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('admin.limitTitle', { name: account.username })}</ModalTitle>
+      <p className="text-sm text-muted">{t('admin.limitText')}</p>
+      <TextField
+        label={t('admin.maxConnections')}
+        type="number"
+        min={MIN_MAX_CONNECTIONS}
+        max={MAX_MAX_CONNECTIONS}
+        step={1}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        hint={t('admin.limitBounds', bounds)}
+        error={text !== '' && !body.success ? t('admin.limitBounds', bounds) : undefined}
+        required
+        data-autofocus
+      />
+      {update.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {t('actionFailed')}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t('actions.cancel')}
+        </Button>
+        <Button type="submit" disabled={!body.success || update.isPending}>
+          {t('actions.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** /admin/accounts: every NTRIP account with its owner; search, disable/enable, connections now and their limit, manual grant. */
 export function AdminAccountsPage() {
   const { t } = useTranslation('accounts');
   const format = useFormat();
@@ -94,7 +153,6 @@ export function AdminAccountsPage() {
   const accounts = useAdminAccounts({ search: search || undefined, page, pageSize: PAGE_SIZE });
   const setEnabled = useAdminSetEnabled();
   const total = accounts.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   return (
     <Page name="admin-accounts" title={t('admin.title')} subtitle={t('admin.subtitle')}>
@@ -133,6 +191,7 @@ export function AdminAccountsPage() {
                 <th className="px-4 py-3 font-medium">{t('columns.status')}</th>
                 <th className="px-4 py-3 font-medium">{t('columns.networks')}</th>
                 <th className="px-4 py-3 font-medium">{t('admin.connections')}</th>
+                <th className="px-4 py-3 font-medium">{t('admin.maxConnections')}</th>
                 <th className="px-4 py-3 font-medium">
                   <span className="sr-only">{t('actions.details')}</span>
                 </th>
@@ -153,6 +212,21 @@ export function AdminAccountsPage() {
                           .join(', ')}
                   </td>
                   <td className="px-4 py-3 text-muted tabular-nums">{a.connectedNow}</td>
+                  <td className="px-4 py-3 text-muted tabular-nums">
+                    <div className="flex items-center gap-1">
+                      {a.maxConnections}
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="px-2"
+                        aria-label={`${t('admin.limitChange')} ${a.username}`}
+                        title={t('admin.limitChange')}
+                        onClick={() => modal.open(({ close }) => <MaxConnectionsDialog account={a} onClose={close} />)}
+                      >
+                        <Icon name="edit" size={14} aria-hidden="true" />
+                      </Button>
+                    </div>
+                  </td>
                   <td className="px-4 py-3">
                     <div className="flex justify-end gap-2">
                       <Button
@@ -180,17 +254,7 @@ export function AdminAccountsPage() {
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav className="flex items-center justify-end gap-3 text-sm text-muted" aria-label={t('admin.title')}>
-          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
-            {t('usage.previous')}
-          </Button>
-          <span>{t('usage.pageOf', { page, pages })}</span>
-          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
-            {t('usage.next')}
-          </Button>
-        </nav>
-      )}
+      <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} label={t('admin.title')} />
     </Page>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
+import { Pager } from '../../components/Pager';
 import { downloadSessionsCsv } from './accounts.api';
 import { useSessions } from './accounts.hooks';
 import { useFormat } from './format';
@@ -33,7 +34,6 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
   const [page, setPage] = useState(1);
   const [downloadFailed, setDownloadFailed] = useState(false);
   const sessions = useSessions(account.id, page, pageSize);
-  const pages = Math.max(1, Math.ceil((sessions.data?.total ?? 0) / pageSize));
 
   const download = async () => {
     setDownloadFailed(false);
@@ -102,17 +102,13 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav className="flex items-center justify-end gap-3 text-sm text-muted" aria-label={t('usage.title')}>
-          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
-            {t('usage.previous')}
-          </Button>
-          <span>{t('usage.pageOf', { page, pages })}</span>
-          <Button size="sm" variant="secondary" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
-            {t('usage.next')}
-          </Button>
-        </nav>
-      )}
+      <Pager
+        page={page}
+        pageSize={pageSize}
+        total={sessions.data?.total ?? 0}
+        onPage={setPage}
+        label={t('usage.title')}
+      />
     </section>
   );
 }

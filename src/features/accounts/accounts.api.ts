@@ -1,6 +1,7 @@
 import {
   type AccountGrant,
   type AccountMountpoint,
+  type AdminMaxConnectionsBody,
   type AdminNtripAccount,
   type AdminNtripAccountPage,
   type AdminNtripAccountQuery,
@@ -90,6 +91,10 @@ export async function fetchAdminAccounts(query: AdminNtripAccountQuery): Promise
 
 export async function adminSetEnabled(id: string, enabled: boolean): Promise<AdminNtripAccount> {
   return adminNtripAccountSchema.parse((await api.patch(`/admin/ntrip-accounts/${id}`, { enabled })).data);
+}
+
+export async function adminSetMaxConnections(id: string, body: AdminMaxConnectionsBody): Promise<AdminNtripAccount> {
+  return adminNtripAccountSchema.parse((await api.put(`/admin/ntrip-accounts/${id}/max-connections`, body)).data);
 }
 
 export async function adminGrant(id: string, body: ManualGrantBody): Promise<AccountGrant> {

@@ -1,4 +1,5 @@
 import type {
+  AdminMaxConnectionsBody,
   AdminNtripAccountQuery,
   ManualGrantBody,
   TokenActivationBody,
@@ -10,6 +11,7 @@ import {
   activateTokens,
   adminGrant,
   adminSetEnabled,
+  adminSetMaxConnections,
   createAccount,
   deleteAccount,
   fetchAccounts,
@@ -115,6 +117,14 @@ export function useAdminSetEnabled() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) => adminSetEnabled(id, enabled),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin-ntrip-accounts'] }),
+  });
+}
+
+export function useAdminSetMaxConnections() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: AdminMaxConnectionsBody }) => adminSetMaxConnections(id, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['admin-ntrip-accounts'] }),
   });
 }

@@ -10,6 +10,7 @@ export function AuthFormFooter({
   canSubmit,
   busy,
   onGoogle,
+  canUseGoogle = true,
   question,
   switchLabel,
   switchTestId,
@@ -20,6 +21,8 @@ export function AuthFormFooter({
   canSubmit: boolean;
   busy: boolean;
   onGoogle: () => void;
+  /** Signing up with Google creates an account as the e-mail form does, so it waits for the same terms box. */
+  canUseGoogle?: boolean;
   question: string;
   switchLabel: string;
   switchTestId: string;
@@ -32,7 +35,7 @@ export function AuthFormFooter({
         {submitLabel}
       </Button>
       <OrDivider />
-      <GoogleButton onClick={onGoogle} disabled={busy} />
+      <GoogleButton onClick={onGoogle} disabled={busy || !canUseGoogle} />
       <p className="text-center text-sm text-muted">
         {question}{' '}
         <button

@@ -11,7 +11,7 @@ import type { AuthFormProps } from './LoginForm';
 import { useAuthAction } from './use-auth-action';
 import { canSubmitSignUp, type SignUpValues, signUpError } from './validation';
 
-/** Sign up with e-mail, username, password, confirmation and the terms box (spec §4, §5). */
+/** Sign up with e-mail, username, password, confirmation and the terms box (spec §4, §5), or Google after the box. */
 export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
   const { t } = useTranslation('auth');
   const queryClient = useQueryClient();
@@ -104,6 +104,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
         canSubmit={canSubmitSignUp(values)}
         busy={busy}
         onGoogle={google}
+        canUseGoogle={values.acceptTerms}
         question={t('auth.register.haveAccount')}
         switchLabel={t('auth.register.toLogin')}
         switchTestId="auth-to-login"

@@ -92,7 +92,7 @@ function AssignSubscriptionForm() {
 export function AdminSubscriptionsPage() {
   const { t } = useTranslation('billing');
   const subscriptions = useAdminSubscriptions();
-  const toRow = useSubscriptionRows(true);
+  const toRow = useSubscriptionRows('admin');
   return (
     <Page name="admin-subscriptions" title={t('admin.subscriptionsTitle')}>
       {subscriptions.isPending ? (

@@ -1,5 +1,5 @@
 import type { PricingProduct } from '@portal/contract';
-import { useState } from 'react';
+import { createContext, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
@@ -26,6 +26,13 @@ export function openCheckoutUrl(url: string, win: Pick<Window, 'open' | 'locatio
 }
 
 /**
+ * Set around the pricing tables an organisation's owner or admin opened on its settings page: the buy buttons inside
+ * purchase for that organisation (docs/adr/0010-organization-billing.md). A context rather than a prop, because
+ * the tables, grids and cards between the modal and the button have nothing to do with it.
+ */
+export const CheckoutOrganization = createContext<string | undefined>(undefined);
+
+/**
  * Spec §4 buy button: a loading label while the checkout link is fetched, then the URL opens in a new tab
  * (the current window if the tab is blocked); a failure shows an error modal.
  */
@@ -43,12 +50,13 @@ export function BuyButton({
 }) {
   const { t } = useTranslation('billing');
   const modal = useModal();
+  const orgId = useContext(CheckoutOrganization);
   const [loading, setLoading] = useState(false);
 
   const buy = async () => {
     setLoading(true);
     try {
-      const { url } = await createCheckout(product.type, product.priceId);
+      const { url } = await createCheckout(product.type, product.priceId, orgId);
       // Not `onOpened?.(openCheckoutUrl(url))`: without a callback that would skip opening the page altogether.
       const where = openCheckoutUrl(url);
       onOpened?.(where);
@@ -64,7 +72,9 @@ export function BuyButton({
           }
         >
           <span data-testid="checkout-error">
-            {reason?.code === 'already_subscribed' ? t('buy.alreadySubscribed') : t('buy.errorText')}
+            {reason?.code === 'already_subscribed'
+              ? t(orgId ? 'buy.organizationAlreadySubscribed' : 'buy.alreadySubscribed')
+              : t('buy.errorText')}
           </span>
         </MessageDialog>
       ));

@@ -30,15 +30,20 @@ export function reportPurchase(session: CheckoutSession, storage: Storage = wind
   return true;
 }
 
-/** /checkout?checkoutSessionId=…: the return page of a checkout. */
+/**
+ * /checkout?checkoutSessionId=…: the return page of a checkout. A purchase for an organisation returns with its
+ * `orgId` (docs/adr/0010), is read through the organisation and leads back to the organisation's page.
+ */
 export function CheckoutPage() {
   const { t } = useTranslation('billing');
   const [params] = useSearchParams();
   const checkoutSessionId = params.get('checkoutSessionId');
+  const orgId = params.get('orgId') ?? undefined;
   const cancelled = params.get('cancelled') === 'true';
-  const session = useCheckoutSession(checkoutSessionId);
-  const refresh = useRefreshBilling();
+  const session = useCheckoutSession(checkoutSessionId, orgId);
+  const refresh = useRefreshBilling(orgId);
   const data = session.data;
+  const organizationPage = orgId && `/settings/organization?${new URLSearchParams({ org: orgId })}`;
 
   useEffect(() => {
     if (data?.status !== 'complete') return;
@@ -55,24 +60,30 @@ export function CheckoutPage() {
     body = <GenericErrorBlock />;
   } else if (data.status === 'complete') {
     const isSubscription = data.type === 'Subscription';
+    const price = formatMoney(data.amount, data.currency);
     body = (
       <MessageDialog
         icon="check"
         tone="green"
         title={t('checkout.successTitle')}
         actions={
-          <ButtonLink to={isSubscription ? '/subscriptions' : '/credits'} data-testid="checkout-continue">
-            {isSubscription ? t('checkout.toSubscriptions') : t('checkout.toCredits')}
-          </ButtonLink>
+          organizationPage ? (
+            <ButtonLink to={organizationPage} data-testid="checkout-continue">
+              {t('checkout.toOrganization')}
+            </ButtonLink>
+          ) : (
+            <ButtonLink to={isSubscription ? '/subscriptions' : '/credits'} data-testid="checkout-continue">
+              {isSubscription ? t('checkout.toSubscriptions') : t('checkout.toCredits')}
+            </ButtonLink>
+          )
         }
       >
         <span data-testid="checkout-success">
-          {isSubscription
-            ? t('checkout.subscriptionText', { name: data.productName, price: formatMoney(data.amount, data.currency) })
-            : t('checkout.tokenText', {
-                count: data.creditsAmount ?? 0,
-                price: formatMoney(data.amount, data.currency),
-              })}
+          {organizationPage
+            ? t('checkout.organizationSubscriptionText', { name: data.productName, price })
+            : isSubscription
+              ? t('checkout.subscriptionText', { name: data.productName, price })
+              : t('checkout.tokenText', { count: data.creditsAmount ?? 0, price })}
         </span>
       </MessageDialog>
     );
@@ -85,7 +96,10 @@ export function CheckoutPage() {
         tone="yellow"
         title={t('checkout.notCompletedTitle')}
         actions={
-          <ButtonLink to={data.type === 'Subscription' ? '/subscriptions' : '/credits'} variant="secondary">
+          <ButtonLink
+            to={organizationPage || (data.type === 'Subscription' ? '/subscriptions' : '/credits')}
+            variant="secondary"
+          >
             {t('checkout.back')}
           </ButtonLink>
         }

@@ -3,11 +3,12 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
+import { CheckoutOrganization } from './BuyButton';
 import { useSubscriptionPricingTables, useTokenProducts } from './billing.hooks';
 import { PricingTables } from './PricingGrid';
 
 /** The scrolling body of a pricing modal: 450px high at most on small screens (spec §9). */
-function PricingBody({ kind, close }: { kind: 'subscription' | 'token'; close: () => void }) {
+function PricingBody({ kind, close, orgId }: { kind: 'subscription' | 'token'; close: () => void; orgId?: string }) {
   const { t } = useTranslation('billing');
   const subscriptions = useSubscriptionPricingTables();
   const tokens = useTokenProducts();
@@ -21,7 +22,9 @@ function PricingBody({ kind, close }: { kind: 'subscription' | 'token'; close: (
         ) : query.isError ? (
           <GenericErrorBlock />
         ) : (
-          <PricingTables tables={query.data} onOpened={close} />
+          <CheckoutOrganization.Provider value={orgId}>
+            <PricingTables tables={query.data} onOpened={close} />
+          </CheckoutOrganization.Provider>
         )}
       </div>
     </div>
@@ -35,9 +38,10 @@ function PricingBody({ kind, close }: { kind: 'subscription' | 'token'; close: (
 export function usePricingModal() {
   const modal = useModal();
   return {
-    openSubscriptions(network = 'all') {
+    /** `orgId`: the plans are bought for that organisation. */
+    openSubscriptions(network = 'all', orgId?: string) {
       track({ event: 'subscriptionOpenPricingTable', network });
-      modal.open(({ close }) => <PricingBody kind="subscription" close={close} />, { large: true });
+      modal.open(({ close }) => <PricingBody kind="subscription" close={close} orgId={orgId} />, { large: true });
     },
     openTokens() {
       track({ event: 'tokenOpenPricingTable' });

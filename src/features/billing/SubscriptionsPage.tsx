@@ -8,7 +8,12 @@ import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
-import { useSubscriptionAction, useSubscriptionPricingTables, useSubscriptions } from './billing.hooks';
+import {
+  type SubscriptionScope,
+  useSubscriptionAction,
+  useSubscriptionPricingTables,
+  useSubscriptions,
+} from './billing.hooks';
 import { useDateFormat } from './format';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
@@ -21,12 +26,16 @@ export const STATUS_COLOR: Record<Subscription['status'], StatusColor> = {
   expired: 'blue',
 };
 
-/** Cancel / resume actions of a subscription row, for the owner's page and the admin page. */
-export function useSubscriptionRows(admin = false) {
+/**
+ * Cancel / resume actions of a subscription row, for the owner's page, the admin page and an organisation's
+ * settings. The admin and organisation rows also name who bought the subscription (`user`).
+ */
+export function useSubscriptionRows(scope: SubscriptionScope = 'user') {
   const { t } = useTranslation('billing');
   const format = useDateFormat();
   const modal = useModal();
-  const action = useSubscriptionAction(admin);
+  const action = useSubscriptionAction(scope);
+  const admin = scope === 'admin';
   const run = (kind: 'cancel' | 'resume' | 'end', subscriptionId: string) =>
     action.mutate(
       { action: kind, subscriptionId },
@@ -37,7 +46,7 @@ export function useSubscriptionRows(admin = false) {
     name: s.productName,
     status: STATUS_COLOR[s.status],
     records: {
-      ...(admin && { user: s.userEmail ?? s.userId }),
+      ...(scope !== 'user' && { user: s.userEmail ?? s.userId }),
       status: <span data-testid={`status-${s.id}`}>{t(`status.${s.status}`)}</span>,
       price: s.billable
         ? `${formatMoney(s.amount, s.currency)}${s.interval ? ` ${t(`card.per.${s.interval}`)}` : ''}`

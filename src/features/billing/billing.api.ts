@@ -3,6 +3,7 @@ import type {
   CheckoutCreated,
   CheckoutSession,
   CreateProduct,
+  OrgSubscriptions,
   Payment,
   PricingTable,
   Product,
@@ -23,14 +24,23 @@ export async function fetchTokenProducts(): Promise<PricingTable[]> {
   return (await api.get<PricingTable[]>('/tokenProducts')).data;
 }
 
-/** Creates a checkout session and answers the URL to open. */
-export async function createCheckout(kind: 'Subscription' | 'Token', priceId: string): Promise<CheckoutCreated> {
+/** Creates a checkout session and answers the URL to open; `orgId` buys a subscription for that organisation. */
+export async function createCheckout(
+  kind: 'Subscription' | 'Token',
+  priceId: string,
+  orgId?: string,
+): Promise<CheckoutCreated> {
   const path = kind === 'Subscription' ? '/checkout/subscription' : '/checkout/product';
-  return (await api.post<CheckoutCreated>(path, undefined, { params: { priceId } })).data;
+  return (await api.post<CheckoutCreated>(path, undefined, { params: { priceId, orgId } })).data;
 }
 
 export async function fetchCheckout(checkoutSessionId: string): Promise<CheckoutSession> {
   return (await api.get<CheckoutSession>('/checkout', { params: { checkoutSessionId } })).data;
+}
+
+/** `GET /org/{orgId}/checkout`: a session bought for the organisation, readable by all of its members. */
+export async function fetchOrganizationCheckout(orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
+  return (await api.get<CheckoutSession>(`/org/${orgId}/checkout`, { params: { checkoutSessionId } })).data;
 }
 
 export async function fetchSubscriptions(): Promise<UserSubscriptions> {
@@ -55,6 +65,16 @@ export async function fetchPayments(): Promise<Payment[]> {
 
 export async function fetchAdminSubscriptions(): Promise<AdminSubscription[]> {
   return (await api.get<{ subscriptions: AdminSubscription[] }>('/admin/subscriptions')).data.subscriptions;
+}
+
+/** `GET /org/{orgId}/subscriptions`: what the organisation is subscribed to, actions narrowed to the caller's role. */
+export async function fetchOrganizationSubscriptions(orgId: string): Promise<AdminSubscription[]> {
+  return (await api.get<OrgSubscriptions>(`/org/${orgId}/subscriptions`)).data.subscriptions;
+}
+
+/** `DELETE /org/{orgId}/subscriptions`: the organisation's cancel (to the period end, docs/adr/0010). */
+export async function cancelOrganizationSubscription(orgId: string, subscriptionId: string): Promise<Subscription> {
+  return (await api.delete<Subscription>(`/org/${orgId}/subscriptions`, { data: { subscriptionId } })).data;
 }
 
 export async function endSubscription(subscriptionId: string): Promise<Subscription> {

@@ -1,15 +1,18 @@
 import type { CreateProduct, UpdateProduct } from '@portal/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
 import {
   archiveProduct,
   assignSubscription,
+  cancelOrganizationSubscription,
   cancelSubscription,
   createProduct,
   endSubscription,
   fetchAdminProducts,
   fetchAdminSubscriptions,
   fetchCheckout,
+  fetchOrganizationCheckout,
+  fetchOrganizationSubscriptions,
   fetchPayments,
   fetchSubscriptionPricingTables,
   fetchSubscriptions,
@@ -26,22 +29,27 @@ export const billingKeys = {
   subscriptions: ['subscriptions'] as const,
   history: ['token-history'] as const,
   payments: ['payments'] as const,
-  checkout: (id: string) => ['checkout', id] as const,
+  checkout: (id: string, orgId?: string) => ['checkout', id, orgId ?? 'personal'] as const,
   adminSubscriptions: ['admin-subscriptions'] as const,
+  organizationSubscriptions: (orgId: string) => ['org', orgId, 'subscriptions'] as const,
   adminProducts: ['admin-products'] as const,
 };
 
 /** The header's balance query lives in the shell (src/app/layout/useTokenBalance.ts); billing refreshes it. */
 export const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 
-/** Everything that changes when something was bought, cancelled or granted. */
-export function useRefreshBilling() {
+/** Everything that changes when something was bought, cancelled or granted (for `orgId`: its list too). */
+export function useRefreshBilling(orgId?: string) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      [TOKEN_BALANCE_KEY, billingKeys.subscriptions, billingKeys.history, billingKeys.payments].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey }),
-      ),
+      [
+        TOKEN_BALANCE_KEY,
+        billingKeys.subscriptions,
+        billingKeys.history,
+        billingKeys.payments,
+        ...(orgId ? [billingKeys.organizationSubscriptions(orgId)] : []),
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }
 
@@ -74,31 +82,64 @@ export function usePayments() {
   return useQuery({ queryKey: billingKeys.payments, queryFn: fetchPayments, enabled: !!user });
 }
 
-/** The return page's session; polled while the provider has not confirmed it yet (at most about a minute). */
-export function useCheckoutSession(checkoutSessionId: string | null) {
+/**
+ * The return page's session; polled while the provider has not confirmed it yet (at most about a minute). An
+ * organisation's purchase is read through the organisation, where its members may read it too.
+ */
+export function useCheckoutSession(checkoutSessionId: string | null, orgId?: string) {
   return useQuery({
-    queryKey: billingKeys.checkout(checkoutSessionId ?? ''),
-    queryFn: () => fetchCheckout(checkoutSessionId ?? ''),
+    queryKey: billingKeys.checkout(checkoutSessionId ?? '', orgId),
+    queryFn: () =>
+      orgId ? fetchOrganizationCheckout(orgId, checkoutSessionId ?? '') : fetchCheckout(checkoutSessionId ?? ''),
     enabled: !!checkoutSessionId,
     refetchInterval: (query) =>
       query.state.data?.status === 'open' && query.state.dataUpdateCount < 30 ? 2_000 : false,
   });
 }
 
-export function useSubscriptionAction(admin = false) {
+/**
+ * Whose subscriptions a page shows: the caller's, every one (admin calls), or an organisation's (cancel is its
+ * DELETE; resume is the user-scope call, which the server allows the organisation's owners and admins).
+ */
+export type SubscriptionScope = 'user' | 'admin' | { orgId: string };
+
+export function useSubscriptionAction(scope: SubscriptionScope = 'user') {
   const refresh = useRefreshBilling();
   const queryClient = useQueryClient();
+  const admin = scope === 'admin';
   return useMutation({
     mutationFn: ({ action, subscriptionId }: { action: 'cancel' | 'resume' | 'end'; subscriptionId: string }) =>
       action === 'cancel'
-        ? cancelSubscription(subscriptionId, admin)
+        ? typeof scope === 'object'
+          ? cancelOrganizationSubscription(scope.orgId, subscriptionId)
+          : cancelSubscription(subscriptionId, admin)
         : action === 'resume'
           ? resumeSubscription(subscriptionId, admin)
           : endSubscription(subscriptionId),
     onSettled: () => {
       void refresh();
       void queryClient.invalidateQueries({ queryKey: billingKeys.adminSubscriptions });
+      if (typeof scope === 'object') {
+        void queryClient.invalidateQueries({ queryKey: billingKeys.organizationSubscriptions(scope.orgId) });
+      }
     },
+  });
+}
+
+export function useOrganizationSubscriptions(orgId: string) {
+  return useQuery({
+    queryKey: billingKeys.organizationSubscriptions(orgId),
+    queryFn: () => fetchOrganizationSubscriptions(orgId),
+  });
+}
+
+/** The subscriptions of each of these organisations, cached as the organisation's own page caches them. */
+export function useOrganizationsSubscriptions(orgIds: string[]) {
+  return useQueries({
+    queries: orgIds.map((orgId) => ({
+      queryKey: billingKeys.organizationSubscriptions(orgId),
+      queryFn: () => fetchOrganizationSubscriptions(orgId),
+    })),
   });
 }
 

@@ -6,14 +6,12 @@ import {
   type Network,
   patchFeedBodySchema,
 } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
-import { Modal, ModalTitle } from '../../components/modal';
+import { CatalogueFormModal, useCatalogueForm } from './CatalogueFormModal';
 import { createFeed, updateFeed } from './catalogue.api';
-import { useCatalogueMutation } from './catalogue.hooks';
-import { type FieldErrors, numberOrUndefined, serverErrors, zodFieldErrors } from './form-errors';
+import { numberOrUndefined } from './form-errors';
 
 /**
  * A push feed (the base station sends to our caster with a source password) or a pull feed (our caster fetches
@@ -44,15 +42,12 @@ export function FeedFormModal({
     upstreamPassword: '',
     upstreamNtripVersion: String(feed?.upstream?.ntripVersion ?? 2),
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string>();
-  const save = useCatalogueMutation((body: Record<string, unknown>) =>
+  const form = useCatalogueForm((body) =>
     feed ? updateFeed(feed.id, body) : createFeed(body as Parameters<typeof createFeed>[0]),
   );
   const set = (key: keyof typeof values) => (value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const secret = (value: string) => (feed && value === '' ? undefined : value);
     const body =
       kind === 'push'
@@ -69,21 +64,8 @@ export function FeedFormModal({
             upstreamNtripVersion: Number(values.upstreamNtripVersion),
           };
     const { kind: _kind, stationId: _stationId, ...patch } = body;
-    const parsed = feed ? patchFeedBodySchema.safeParse(patch) : createFeedBodySchema.safeParse(body);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setGeneral(undefined);
-    save.mutate(feed ? patch : body, {
-      onSuccess: onClose,
-      onError: (error) => {
-        const e = serverErrors(error, t('errors.saveFailed'));
-        setErrors(e.fields);
-        setGeneral(e.general);
-      },
-    });
+    if (feed) form.submit(patchFeedBodySchema, patch, onClose);
+    else form.submit(createFeedBodySchema, body, onClose);
   };
 
   const text = (key: keyof typeof values, label: string, extra: Record<string, unknown> = {}) => (
@@ -91,74 +73,69 @@ export function FeedFormModal({
       label={label}
       value={String(values[key])}
       onChange={(e) => set(key)(e.target.value)}
-      error={errors[key]}
+      error={form.errors[key]}
       data-testid={`feed-${key}`}
       {...extra}
     />
   );
 
   return (
-    <Modal open onClose={onClose} large>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="feed-form">
-        <ModalTitle>{feed ? t('feeds.editTitle', { mountpoint: feed.mountpoint }) : t('feeds.createTitle')}</ModalTitle>
-        <p className="text-sm text-muted">{t('feeds.networkLine', { name: network.name })}</p>
-        {general && <p className="rounded-lg bg-status-red/10 px-3 py-2 text-sm text-status-red">{general}</p>}
-        <div className="grid gap-4 md:grid-cols-2">
-          {!feed && (
-            <SelectField
-              label={t('fields.station')}
-              value={values.stationId}
-              onChange={(e) => set('stationId')(e.target.value)}
-              options={stations.map((s) => ({ value: s.id, label: s.mountpoint }))}
-            />
-          )}
+    <CatalogueFormModal
+      name="feed"
+      title={feed ? t('feeds.editTitle', { mountpoint: feed.mountpoint }) : t('feeds.createTitle')}
+      intro={<p className="text-sm text-muted">{t('feeds.networkLine', { name: network.name })}</p>}
+      form={form}
+      canSave={Boolean(feed) || values.stationId !== ''}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <div className="grid gap-4 md:grid-cols-2">
+        {!feed && (
           <SelectField
-            label={t('fields.kind')}
-            value={kind}
-            disabled={Boolean(feed)}
-            onChange={(e) => setKind(e.target.value as FeedKind)}
-            options={feedKinds.map((k) => ({ value: k, label: t(`feeds.kinds.${k}`) }))}
+            label={t('fields.station')}
+            value={values.stationId}
+            onChange={(e) => set('stationId')(e.target.value)}
+            options={stations.map((s) => ({ value: s.id, label: s.mountpoint }))}
           />
-        </div>
-        <p className="text-xs text-subtle">{t(`feeds.kindHelp.${kind}`)}</p>
-        {kind === 'push' ? (
-          text('sourcePassword', t('fields.sourcePassword'), {
+        )}
+        <SelectField
+          label={t('fields.kind')}
+          value={kind}
+          disabled={Boolean(feed)}
+          onChange={(e) => setKind(e.target.value as FeedKind)}
+          options={feedKinds.map((k) => ({ value: k, label: t(`feeds.kinds.${k}`) }))}
+        />
+      </div>
+      <p className="text-xs text-subtle">{t(`feeds.kindHelp.${kind}`)}</p>
+      {kind === 'push' ? (
+        text('sourcePassword', t('fields.sourcePassword'), {
+          icon: 'password',
+          autoComplete: 'new-password',
+          hint: feed ? t('feeds.keepPassword') : t('feeds.sourcePasswordHint'),
+        })
+      ) : (
+        <div className="grid gap-4 md:grid-cols-3">
+          {text('upstreamHost', t('fields.upstreamHost'))}
+          {text('upstreamPort', t('fields.upstreamPort'), { type: 'number', min: 1, max: 65535 })}
+          {text('upstreamMountpoint', t('fields.upstreamMountpoint'))}
+          {text('upstreamUsername', t('fields.upstreamUsername'), { autoComplete: 'off' })}
+          {text('upstreamPassword', t('fields.upstreamPassword'), {
             icon: 'password',
             autoComplete: 'new-password',
-            hint: feed ? t('feeds.keepPassword') : t('feeds.sourcePasswordHint'),
-          })
-        ) : (
-          <div className="grid gap-4 md:grid-cols-3">
-            {text('upstreamHost', t('fields.upstreamHost'))}
-            {text('upstreamPort', t('fields.upstreamPort'), { type: 'number', min: 1, max: 65535 })}
-            {text('upstreamMountpoint', t('fields.upstreamMountpoint'))}
-            {text('upstreamUsername', t('fields.upstreamUsername'), { autoComplete: 'off' })}
-            {text('upstreamPassword', t('fields.upstreamPassword'), {
-              icon: 'password',
-              autoComplete: 'new-password',
-              hint: feed?.upstream?.hasPassword ? t('feeds.keepPassword') : undefined,
-            })}
-            <SelectField
-              label={t('fields.ntripVersion')}
-              value={values.upstreamNtripVersion}
-              onChange={(e) => set('upstreamNtripVersion')(e.target.value)}
-              options={[
-                { value: '2', label: 'NTRIP 2.0' },
-                { value: '1', label: 'NTRIP 1.0' },
-              ]}
-            />
-          </div>
-        )}
-        <ToggleSwitch label={t('feeds.enabled')} checked={values.enabled} onChange={set('enabled')} />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" disabled={save.isPending || (!feed && !values.stationId)} data-testid="feed-save">
-            {save.isPending ? t('actions.saving') : t('actions.save')}
-          </Button>
+            hint: feed?.upstream?.hasPassword ? t('feeds.keepPassword') : undefined,
+          })}
+          <SelectField
+            label={t('fields.ntripVersion')}
+            value={values.upstreamNtripVersion}
+            onChange={(e) => set('upstreamNtripVersion')(e.target.value)}
+            options={[
+              { value: '2', label: 'NTRIP 2.0' },
+              { value: '1', label: 'NTRIP 1.0' },
+            ]}
+          />
         </div>
-      </form>
-    </Modal>
+      )}
+      <ToggleSwitch label={t('feeds.enabled')} checked={values.enabled} onChange={set('enabled')} />
+    </CatalogueFormModal>
   );
 }

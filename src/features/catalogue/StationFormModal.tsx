@@ -5,14 +5,12 @@ import {
   type Station,
   stationFormats,
 } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
 import { SelectField, TextField } from '../../components/form';
-import { Modal, ModalTitle } from '../../components/modal';
+import { CatalogueFormModal, useCatalogueForm } from './CatalogueFormModal';
 import { createStation, updateStation } from './catalogue.api';
-import { useCatalogueMutation } from './catalogue.hooks';
-import { type FieldErrors, numberOrUndefined, serverErrors, zodFieldErrors } from './form-errors';
+import { numberOrUndefined } from './form-errors';
 
 const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
@@ -42,9 +40,7 @@ export function StationFormModal({
     carrier: text(station?.carrier ?? 2),
     bitrate: text(station?.bitrate ?? 0),
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string>();
-  const save = useCatalogueMutation((body: Record<string, unknown>) =>
+  const form = useCatalogueForm((body) =>
     station ? updateStation(station.id, body) : createStation(body as Parameters<typeof createStation>[0]),
   );
   const field = (key: keyof typeof values, label: string, extra: Record<string, unknown> = {}) => (
@@ -52,14 +48,13 @@ export function StationFormModal({
       label={label}
       value={values[key]}
       onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-      error={errors[key]}
+      error={form.errors[key]}
       data-testid={`station-${key}`}
       {...extra}
     />
   );
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const body = {
       ...values,
       networkId: network.id,
@@ -69,64 +64,42 @@ export function StationFormModal({
       carrier: Number(values.carrier),
       bitrate: numberOrUndefined(values.bitrate),
     };
-    const parsed = (station ? patchStationBodySchema : createStationBodySchema).safeParse(body);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setGeneral(undefined);
-    save.mutate(body, {
-      onSuccess: onClose,
-      onError: (error) => {
-        const e = serverErrors(error, t('errors.saveFailed'));
-        setErrors(e.fields);
-        setGeneral(e.general);
-      },
-    });
+    form.submit(station ? patchStationBodySchema : createStationBodySchema, body, onClose);
   };
 
   return (
-    <Modal open onClose={onClose} large>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="station-form">
-        <ModalTitle>
-          {station ? t('stations.editTitle', { mountpoint: station.mountpoint }) : t('stations.createTitle')}
-        </ModalTitle>
-        {general && <p className="rounded-lg bg-status-red/10 px-3 py-2 text-sm text-status-red">{general}</p>}
-        <div className="grid gap-4 md:grid-cols-3">
-          {field('mountpoint', t('fields.mountpoint'), { hint: t('stations.mountpointHint'), required: true })}
-          {field('identifier', t('fields.identifier'))}
-          {field('country', t('fields.country'), { hint: t('stations.countryHint'), maxLength: 3 })}
-          {field('latitude', t('fields.latitude'), { type: 'number', step: 'any', min: -90, max: 90 })}
-          {field('longitude', t('fields.longitude'), { type: 'number', step: 'any', min: -180, max: 180 })}
-          {field('heightM', t('fields.heightM'), { type: 'number', step: 'any' })}
-          {field('receiver', t('fields.receiver'))}
-          {field('antenna', t('fields.antenna'))}
-          <SelectField
-            label={t('fields.format')}
-            value={values.format}
-            onChange={(e) => setValues((v) => ({ ...v, format: e.target.value }))}
-            options={stationFormats.map((f) => ({ value: f, label: f }))}
-          />
-          {field('navSystem', t('fields.navSystem'), { hint: t('stations.navSystemHint') })}
-          <SelectField
-            label={t('fields.carrier')}
-            value={values.carrier}
-            onChange={(e) => setValues((v) => ({ ...v, carrier: e.target.value }))}
-            options={['0', '1', '2'].map((c) => ({ value: c, label: t(`carrier.${c}`) }))}
-          />
-          {field('bitrate', t('fields.bitrate'), { type: 'number', min: 0 })}
-        </div>
-        {field('formatDetails', t('fields.formatDetails'), { hint: t('stations.formatDetailsHint') })}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" disabled={save.isPending} data-testid="station-save">
-            {save.isPending ? t('actions.saving') : t('actions.save')}
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <CatalogueFormModal
+      name="station"
+      title={station ? t('stations.editTitle', { mountpoint: station.mountpoint }) : t('stations.createTitle')}
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <div className="grid gap-4 md:grid-cols-3">
+        {field('mountpoint', t('fields.mountpoint'), { hint: t('stations.mountpointHint'), required: true })}
+        {field('identifier', t('fields.identifier'))}
+        {field('country', t('fields.country'), { hint: t('stations.countryHint'), maxLength: 3 })}
+        {field('latitude', t('fields.latitude'), { type: 'number', step: 'any', min: -90, max: 90 })}
+        {field('longitude', t('fields.longitude'), { type: 'number', step: 'any', min: -180, max: 180 })}
+        {field('heightM', t('fields.heightM'), { type: 'number', step: 'any' })}
+        {field('receiver', t('fields.receiver'))}
+        {field('antenna', t('fields.antenna'))}
+        <SelectField
+          label={t('fields.format')}
+          value={values.format}
+          onChange={(e) => setValues((v) => ({ ...v, format: e.target.value }))}
+          options={stationFormats.map((f) => ({ value: f, label: f }))}
+        />
+        {field('navSystem', t('fields.navSystem'), { hint: t('stations.navSystemHint') })}
+        <SelectField
+          label={t('fields.carrier')}
+          value={values.carrier}
+          onChange={(e) => setValues((v) => ({ ...v, carrier: e.target.value }))}
+          options={['0', '1', '2'].map((c) => ({ value: c, label: t(`carrier.${c}`) }))}
+        />
+        {field('bitrate', t('fields.bitrate'), { type: 'number', min: 0 })}
+      </div>
+      {field('formatDetails', t('fields.formatDetails'), { hint: t('stations.formatDetailsHint') })}
+    </CatalogueFormModal>
   );
 }

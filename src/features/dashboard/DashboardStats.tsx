@@ -4,6 +4,10 @@ import { Link } from 'react-router';
 import { useTokenBalance } from '../../app/layout/useTokenBalance';
 import { StatCard, type StatCardProps } from '../../components/StatCard';
 import { useAccounts, useUserSubscriptions } from '../accounts/accounts.hooks';
+import { useUser } from '../auth/auth-context';
+import { useOrganizationsSubscriptions } from '../billing/billing.hooks';
+
+const isActive = (s: { status: string }) => s.status === 'active' || s.status === 'cancelling';
 
 function LinkedStat({ to, ...card }: StatCardProps & { to: string; hint: ReactNode }) {
   return (
@@ -21,9 +25,18 @@ export function DashboardStats() {
   const { t, i18n } = useTranslation('accounts');
   const { balance } = useTokenBalance();
   const subscriptions = useUserSubscriptions();
+  // An organisation's subscription gives every member's NTRIP accounts access (docs/adr/0010), so it counts here.
+  const teams = useUser()?.teams;
+  const organizations = useOrganizationsSubscriptions(teams?.map((team) => team.id) ?? []);
   const accounts = useAccounts();
   const format = (n: number | undefined) => (n === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(n));
-  const active = subscriptions.data?.subscriptions.filter((s) => s.status === 'active' || s.status === 'cancelling');
+  const personalActive = subscriptions.data?.subscriptions.filter(isActive).length;
+  const organizationActive =
+    teams && organizations.every((q) => q.data)
+      ? organizations.reduce((sum, q) => sum + (q.data?.filter(isActive).length ?? 0), 0)
+      : undefined;
+  const active =
+    personalActive === undefined || organizationActive === undefined ? undefined : personalActive + organizationActive;
   const rovers = accounts.data?.reduce((sum, a) => sum + a.connectedNow, 0);
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -37,8 +50,12 @@ export function DashboardStats() {
       <LinkedStat
         to="/subscriptions"
         title={t('dashboard.subscriptions')}
-        value={format(active?.length)}
-        hint={t('dashboard.subscriptionsHint')}
+        value={format(active)}
+        hint={
+          organizationActive
+            ? t('dashboard.subscriptionsOrganizationHint', { count: organizationActive })
+            : t('dashboard.subscriptionsHint')
+        }
       />
       <LinkedStat
         to="/accounts"

@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../components/form';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useUser } from '../auth/auth-context';
+import { OrganizationSubscriptions } from '../billing/OrganizationSubscriptions';
 import { useCreateOrganizationFlow } from './CreateOrganizationFlow';
 import {
   useAnswerInvite,
@@ -140,6 +141,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
           records: { email: m.email ?? '', role: roleCell(m) },
         }))}
       />
+      <OrganizationSubscriptions orgId={orgId} canBuy={canManage(role)} />
       {canManage(role) && (
         <section
           aria-labelledby="org-invites"
@@ -173,7 +175,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
   );
 }
 
-/** /settings/organization: the caller's organisations (Beta), invitations, members and invites. */
+/** /settings/organization: the caller's organisations (Beta), invitations, members, subscriptions and invites. */
 export function OrganizationsPage() {
   const { t } = useTranslation('organizations');
   const user = useUser();

@@ -82,6 +82,56 @@ describe('/admin/accounts', () => {
     await waitFor(() => expect(grants).toEqual([{ networkId: NETWORK_ID, days: 14 }]));
     expect(await screen.findByText(/Access granted until/)).toBeInTheDocument();
   });
+
+  it('shows each account’s connection limit and lets an admin change it within its bounds', async () => {
+    let limit = 1;
+    let refuse = true;
+    const puts: unknown[] = [];
+    server.use(
+      http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: '' }, { status: 404 })),
+      http.get('*/api/admin/ntrip-accounts', () =>
+        HttpResponse.json({ items: [adminAccount({ maxConnections: limit })], total: 1, page: 1, pageSize: 25 }),
+      ),
+      http.put('*/api/admin/ntrip-accounts/:id/max-connections', async ({ request }) => {
+        const body = (await request.json()) as { maxConnections: number };
+        puts.push(body);
+        if (refuse) {
+          refuse = false;
+          return HttpResponse.json({ code: 'internal', message: 'boom' }, { status: 500 });
+        }
+        limit = body.maxConnections;
+        return HttpResponse.json(adminAccount({ maxConnections: limit }));
+      }),
+    );
+    const u = renderAs(<AdminAccountsPage />, true);
+    expect(await screen.findByRole('columnheader', { name: 'Max. connections' })).toBeInTheDocument();
+    const row = (await screen.findByText('rtk-abcd2345')).closest('tr') as HTMLElement;
+    const limitCell = () => within(row).getAllByRole('cell')[6] as HTMLElement;
+    expect(limitCell()).toHaveTextContent('1');
+
+    await u.click(within(row).getByRole('button', { name: 'Change connection limit rtk-abcd2345' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connection limit of rtk-abcd2345' });
+    const field = within(dialog).getByLabelText('Max. connections:');
+    expect(field).toHaveValue(1);
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    for (const bad of ['0', '101', '2.5']) {
+      await u.clear(field);
+      await u.type(field, bad);
+      expect(save).toBeDisabled();
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(puts).toEqual([]);
+
+    await u.clear(field);
+    await u.type(field, '3');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    await u.click(save);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('That did not work. Please try again.');
+    await u.click(save);
+    await waitFor(() => expect(puts).toEqual([{ maxConnections: 3 }, { maxConnections: 3 }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(limitCell()).toHaveTextContent('3'));
+  });
 });
 
 describe('logged-in dashboard stat cards', () => {
@@ -93,6 +143,7 @@ describe('logged-in dashboard stat cards', () => {
           subscriptions: [{ status: 'active' }, { status: 'cancelling' }, { status: 'cancelled' }].map((s, i) => ({
             id: `0000000${i}-0000-4000-8000-000000000000`,
             userId: 'u',
+            organizationId: null,
             productName: 'RTK',
             priceId: 'p',
             amount: 100,

@@ -148,6 +148,21 @@ describe('SignUpForm: creating the account', () => {
     expect(f.onSuccess).not.toHaveBeenCalled();
   });
 
+  it('signs up with Google only once the terms box is ticked, as the e-mail form does', async () => {
+    fb.signInWithRedirect.mockReturnValue(new Promise(() => {}));
+    const f = setup();
+    const google = screen.getByTestId('auth-google');
+    expect(google).toBeDisabled();
+    await f.user.click(google);
+    expect(fb.signInWithRedirect).not.toHaveBeenCalled();
+
+    await f.user.click(screen.getByTestId('auth-terms'));
+    expect(google).toBeEnabled();
+    await f.user.click(google);
+    expect(fb.signInWithRedirect).toHaveBeenCalledWith(FAKE_AUTH, expect.any(fb.GoogleAuthProvider));
+    expect(f.message()).toHaveTextContent(en.auth.redirectingToGoogle);
+  });
+
   it('switches back to log in', async () => {
     const f = setup();
     await f.user.click(screen.getByTestId('auth-to-login'));

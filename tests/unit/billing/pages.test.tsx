@@ -99,6 +99,25 @@ describe('/checkout return page', () => {
     expect(window.dataLayer).toHaveLength(1);
   });
 
+  it("reads an organisation's purchase through GET /org/{orgId}/checkout and leads back to the organisation", async () => {
+    window.sessionStorage.clear();
+    const orgId = '0b7c6a2e-3f4d-4e5a-9b8c-1d2e3f4a5b6c';
+    const get = vi.spyOn(api, 'get').mockImplementation(async (url) => {
+      if (url === `/org/${orgId}/checkout`) return { data: session };
+      throw new Error(`unexpected GET ${url}`);
+    });
+    renderWithProviders(<CheckoutPage />, {
+      route: `/checkout?checkoutSessionId=${session.id}&orgId=${orgId}`,
+      wrapper: signedIn,
+    });
+    expect(await screen.findByTestId('checkout-success')).toHaveTextContent(
+      "The organisation's subscription RTK Monthly (£49.00) is active.",
+    );
+    expect(screen.getByTestId('checkout-continue')).toHaveAttribute('href', `/settings/organization?org=${orgId}`);
+    expect(get).toHaveBeenCalledWith(`/org/${orgId}/checkout`, { params: { checkoutSessionId: session.id } });
+    expect(get).not.toHaveBeenCalledWith('/checkout', expect.anything());
+  });
+
   it('says nothing was bought when the checkout was cancelled', async () => {
     window.dataLayer = [];
     vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue({ ...session, id: 'other', status: 'open' });

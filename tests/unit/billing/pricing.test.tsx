@@ -132,7 +132,7 @@ describe('Buy button', () => {
     await userEvent.click(button);
     expect(button).toHaveTextContent('Opening checkout...');
     expect(button).toBeDisabled();
-    expect(created).toHaveBeenCalledWith('Token', 'price_tokens');
+    expect(created).toHaveBeenCalledWith('Token', 'price_tokens', undefined);
     await act(async () => resolve({ url: 'https://pay.example/cs_1', checkoutSessionId: 'x' }));
     expect(open).toHaveBeenCalledWith('https://pay.example/cs_1', '_blank');
     expect(onOpened).toHaveBeenCalledWith('tab');

@@ -9,6 +9,8 @@ import type { Database } from '../../db/client.ts';
 export interface SubscriptionGrantState {
   subscriptionId: string;
   userId: string;
+  /** An organisation's subscription covers every member's accounts instead of the buyer's. */
+  organizationId: string | null;
   networkIds: string[];
   /** Entitled: grants open until `validUntil`. Not entitled: every open grant of the subscription ends now. */
   entitled: boolean;
@@ -36,10 +38,10 @@ export function createAccessGrantsWriter(): GrantsWriter {
             AND network_id::text = ${networkId}`.execute(trx);
         if (Number(updated.numAffectedRows ?? 0) === 0) {
           await sql`
-            INSERT INTO access_grants (account_id, owner_user_id, network_id, valid_from, valid_until, source, reference_id)
-            VALUES (NULL, ${state.userId}, ${networkId}, ${now}, ${state.validUntil}, 'subscription', ${ref})`.execute(
-            trx,
-          );
+            INSERT INTO access_grants
+              (account_id, owner_user_id, organization_id, network_id, valid_from, valid_until, source, reference_id)
+            VALUES (NULL, ${state.userId}, ${state.organizationId}, ${networkId}, ${now}, ${state.validUntil},
+              'subscription', ${ref})`.execute(trx);
         }
       }
     },

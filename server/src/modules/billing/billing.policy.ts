@@ -1,15 +1,46 @@
-import type { SubscriptionStatus } from '@portal/contract';
+import type { OrganizationRole, SubscriptionStatus } from '@portal/contract';
 import type { Actor } from '../../http/auth.ts';
+import { canManageOrganization } from '../organizations/organizations.policy.ts';
 import type { ProviderSubscriptionStatus } from './providers/provider.ts';
 
 /** Pure rules of billing: who may do what, and how subscription states move. No I/O. */
 
-export function canManageSubscription(actor: Actor, subscription: { user_id: string }): boolean {
-  return actor.isAdmin || subscription.user_id === actor.userId;
+/**
+ * A personal subscription is managed by its buyer; an organisation's by that organisation's owners and admins
+ * (the buyer too only while they hold such a role); any subscription by a portal admin.
+ */
+export function canManageSubscription(
+  actor: Actor,
+  subscription: { user_id: string; organization_id: string | null },
+  organizationRole: OrganizationRole | undefined,
+): boolean {
+  if (actor.isAdmin) return true;
+  if (subscription.organization_id !== null) return canManageOrganization(organizationRole);
+  return subscription.user_id === actor.userId;
 }
 
+/** Every member sees what the organisation is subscribed to. */
+export function canListOrganizationSubscriptions(role: OrganizationRole | undefined): boolean {
+  return role !== undefined;
+}
+
+/** Buying for an organisation commits its money: owners and admins only. */
+export function canBuyForOrganization(role: OrganizationRole | undefined): boolean {
+  return canManageOrganization(role);
+}
+
+/** The buyer follows their own session (the return page); an admin any session. */
 export function canReadCheckout(actor: Actor, session: { user_id: string }): boolean {
   return actor.isAdmin || session.user_id === actor.userId;
+}
+
+/** Through the organisation's route, every member reads the organisation's own sessions, nothing else. */
+export function canReadOrganizationCheckout(
+  role: OrganizationRole | undefined,
+  orgId: string,
+  session: { organization_id: string | null },
+): boolean {
+  return role !== undefined && session.organization_id === orgId;
 }
 
 /** Access is given while a subscription is active or cancelling (it runs to its period end). */

@@ -12,9 +12,13 @@ import type {
 /** The only place billing touches SQL. Every method takes an optional transaction (a Kysely handle). */
 export type BillingRepo = ReturnType<typeof createBillingRepo>;
 
+/** Whose subscriptions: a user's personal ones, or an organisation's. */
+export type SubscriptionOwner = { userId: string } | { organizationId: string };
+
 const subscriptionColumns = [
   's.id',
   's.user_id',
+  's.organization_id',
   's.product_id',
   's.provider',
   's.provider_subscription_id',
@@ -147,12 +151,35 @@ export function createBillingRepo(db: Database) {
         .where('s.id', '=', id)
         .executeTakeFirst();
     },
+    /** Personal subscriptions only: those a user bought for an organisation are the organisation's. */
     async listUserSubscriptions(userId: string) {
       return db
         .selectFrom('subscriptions as s')
         .innerJoin('products as p', 'p.id', 's.product_id')
         .select(subscriptionColumns)
         .where('s.user_id', '=', userId)
+        .where('s.organization_id', 'is', null)
+        .orderBy('s.created_at', 'desc')
+        .execute();
+    },
+    /** Every subscription the user is the payer of that still runs: personal ones and organisations'. */
+    async listLiveSubscriptionsPaidBy(userId: string) {
+      const live: SubscriptionStatusColumn[] = ['active', 'cancelling', 'past_due'];
+      return db
+        .selectFrom('subscriptions as s')
+        .innerJoin('products as p', 'p.id', 's.product_id')
+        .select(subscriptionColumns)
+        .where('s.user_id', '=', userId)
+        .where('s.status', 'in', live)
+        .execute();
+    },
+    async listOrganizationSubscriptions(organizationId: string) {
+      return db
+        .selectFrom('subscriptions as s')
+        .innerJoin('products as p', 'p.id', 's.product_id')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select([...subscriptionColumns, 'u.email as user_email'])
+        .where('s.organization_id', '=', organizationId)
         .orderBy('s.created_at', 'desc')
         .execute();
     },
@@ -167,7 +194,7 @@ export function createBillingRepo(db: Database) {
         .execute();
     },
     /** Subscriptions whose period has ended: cancelling and manual ones end, sandbox ones are renewed. */
-    async listDueSubscriptions(now: Date, userId?: string) {
+    async listDueSubscriptions(now: Date, owner?: SubscriptionOwner) {
       let q = db
         .selectFrom('subscriptions')
         .select(['id', 'provider', 'provider_subscription_id', 'status'])
@@ -179,18 +206,22 @@ export function createBillingRepo(db: Database) {
             eb.and([eb('provider', '=', 'sandbox'), eb('status', '=', 'active')]),
           ]),
         );
-      if (userId) q = q.where('user_id', '=', userId);
+      if (owner && 'userId' in owner) q = q.where('user_id', '=', owner.userId).where('organization_id', 'is', null);
+      if (owner && 'organizationId' in owner) q = q.where('organization_id', '=', owner.organizationId);
       return q.execute();
     },
-    async countActiveSubscriptions(userId: string, productId: string, trx = db) {
+    async countActiveSubscriptions(owner: SubscriptionOwner, productId: string, trx = db) {
       const statuses: SubscriptionStatusColumn[] = ['active', 'cancelling', 'past_due'];
-      const row = await trx
+      let q = trx
         .selectFrom('subscriptions')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
         .where('product_id', '=', productId)
-        .where('status', 'in', statuses)
-        .executeTakeFirstOrThrow();
+        .where('status', 'in', statuses);
+      q =
+        'userId' in owner
+          ? q.where('user_id', '=', owner.userId).where('organization_id', 'is', null)
+          : q.where('organization_id', '=', owner.organizationId);
+      const row = await q.executeTakeFirstOrThrow();
       return Number(row.n);
     },
 

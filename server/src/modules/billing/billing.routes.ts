@@ -8,6 +8,7 @@ import {
   createProductSchema,
   customerSecretSchema,
   orgParamsSchema,
+  orgSubscriptionsSchema,
   paymentHistorySchema,
   priceIdQuerySchema,
   pricingTablesSchema,
@@ -16,6 +17,7 @@ import {
   productParamsSchema,
   productSchema,
   subscriptionActionSchema,
+  subscriptionCheckoutQuerySchema,
   subscriptionSchema,
   tokenBalanceSchema,
   tokenHistorySchema,
@@ -24,24 +26,24 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Actor, actorOf } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { actorOf } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { BillingService } from './billing.service.ts';
 import { WebhookSignatureError } from './providers/provider.ts';
 
 const tags = ['billing'];
 const webhookAnswer = z.object({ received: z.boolean(), result: z.string() });
 
-export interface BillingRouteOptions {
-  /** Resolves when the caller is a member of the organisation; throws (404) otherwise. */
-  orgMember?: (actor: Actor, orgId: string) => Promise<unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed organisation id names no organisation: 404 like an unknown one, before any lookup. */
+function organizationId(orgId: string): string {
+  if (!UUID.test(orgId)) throw notFound('Organisation');
+  return orgId;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const organizationNotFound = () => new AppError(404, 'not_found', 'Organisation was not found.');
-
 /** Spec §7 billing calls, under /api. Parse, authorise, call the service; nothing else happens here. */
-export function billingRoutes(service: BillingService, options: BillingRouteOptions = {}): FastifyPluginAsyncZod {
+export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
   return async (app) => {
     // --- pricing ---
     app.get(
@@ -61,9 +63,10 @@ export function billingRoutes(service: BillingService, options: BillingRouteOpti
       '/checkout/subscription',
       {
         config: { auth: 'user' },
-        schema: { tags, querystring: priceIdQuerySchema, response: { 200: checkoutCreatedSchema } },
+        schema: { tags, querystring: subscriptionCheckoutQuerySchema, response: { 200: checkoutCreatedSchema } },
       },
-      async (request) => service.createCheckout(actorOf(request), 'subscription', request.query.priceId),
+      async (request) =>
+        service.createCheckout(actorOf(request), 'subscription', request.query.priceId, request.query.orgId),
     );
 
     app.post(
@@ -84,8 +87,6 @@ export function billingRoutes(service: BillingService, options: BillingRouteOpti
       async (request) => service.getCheckout(actorOf(request), request.query.checkoutSessionId),
     );
 
-    // Organisations do not buy yet (docs/adr/0005-billing.md): an unknown organisation, or one the caller is not
-    // in, answers 404; for a member it answers the caller's own session, as GET /checkout does.
     app.get(
       '/org/:orgId/checkout',
       {
@@ -97,13 +98,12 @@ export function billingRoutes(service: BillingService, options: BillingRouteOpti
           response: { 200: checkoutSessionSchema },
         },
       },
-      async (request) => {
-        const actor = actorOf(request);
-        const { orgId } = request.params;
-        if (!options.orgMember || !UUID.test(orgId)) throw organizationNotFound();
-        await options.orgMember(actor, orgId);
-        return service.getCheckout(actor, request.query.checkoutSessionId);
-      },
+      async (request) =>
+        service.getOrganizationCheckout(
+          actorOf(request),
+          organizationId(request.params.orgId),
+          request.query.checkoutSessionId,
+        ),
     );
 
     app.get(
@@ -135,6 +135,37 @@ export function billingRoutes(service: BillingService, options: BillingRouteOpti
         schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
       },
       async (request) => service.resume(actorOf(request), request.body.subscriptionId),
+    );
+
+    app.get(
+      '/org/:orgId/subscriptions',
+      {
+        config: { auth: 'user' },
+        schema: { tags, params: orgParamsSchema, response: { 200: orgSubscriptionsSchema } },
+      },
+      async (request) => ({
+        subscriptions: await service.organizationSubscriptions(actorOf(request), organizationId(request.params.orgId)),
+      }),
+    );
+
+    // subscriptionId in the body, as DELETE /admin/subscriptions and PUT /subscriptions/cancel take it.
+    app.delete(
+      '/org/:orgId/subscriptions',
+      {
+        config: { auth: 'user' },
+        schema: {
+          tags,
+          params: orgParamsSchema,
+          body: subscriptionActionSchema,
+          response: { 200: subscriptionSchema },
+        },
+      },
+      async (request) =>
+        service.cancelForOrganization(
+          actorOf(request),
+          organizationId(request.params.orgId),
+          request.body.subscriptionId,
+        ),
     );
 
     app.get(

@@ -5,6 +5,7 @@ import type {
   CheckoutSession,
   CreateProduct,
   CustomerSecret,
+  OrganizationRole,
   Payment,
   PricingProduct,
   PricingTable,
@@ -15,22 +16,25 @@ import type {
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {
   byAmountAscending,
+  canBuyForOrganization,
   canCancel,
   canEndNow,
+  canListOrganizationSubscriptions,
   canManageSubscription,
   canReadCheckout,
+  canReadOrganizationCheckout,
   canResume,
   isEntitled,
   isFinal,
   statusAtPeriodEnd,
   statusFromProvider,
 } from './billing.policy.ts';
-import type { BillingRepo, CheckoutView, SubscriptionView } from './billing.repo.ts';
+import type { BillingRepo, CheckoutView, SubscriptionOwner, SubscriptionView } from './billing.repo.ts';
 import type { ProductsTable, SubscriptionsTable } from './billing.tables.ts';
 import type {
   CheckoutSnapshot,
@@ -47,8 +51,14 @@ type SubscriptionRow = {
   [K in keyof SubscriptionsTable]: SubscriptionsTable[K] extends { __select__: infer S } ? S : SubscriptionsTable[K];
 };
 
+/** The organisations module's answer to "what is this user in that organisation" (undefined: not a member). */
+export interface OrganizationRoles {
+  roleOf(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
+}
+
 export interface BillingServiceDeps {
   repo: BillingRepo;
+  organizations: OrganizationRoles;
   ledger: TokenLedger;
   grants: GrantsWriter;
   provider: PaymentProvider;
@@ -62,8 +72,14 @@ export type BillingService = ReturnType<typeof createBillingService>;
 
 const productNotFound = () => new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
 const subscriptionNotFound = () => notFound('Subscription');
+const organizationNotFound = () => notFound('Organisation');
 const invalidTransition = (status: string, action: string) =>
   new AppError(409, 'invalid_transition', `A subscription that is ${status.replace('_', ' ')} cannot be ${action}.`);
+
+/** The provider's answer decides the state, so without one nothing here changes and the caller may retry. */
+export const providerUnavailable = (
+  message = 'The payment provider could not be reached. Nothing was changed; please try again later.',
+) => new AppError(502, 'payment_provider_unavailable', message);
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -123,7 +139,7 @@ export function toPricingTables(products: ProductRow[]): PricingTable[] {
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { repo, ledger, grants, provider } = deps;
+  const { repo, ledger, grants, provider, organizations } = deps;
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? { warn: () => {}, info: () => {} };
 
@@ -132,6 +148,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     return {
       id: s.id,
       userId: s.user_id,
+      organizationId: s.organization_id,
       productName: s.product_name,
       priceId: s.price_id,
       amount: s.amount,
@@ -176,6 +193,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       {
         subscriptionId: sub.id,
         userId: sub.user_id,
+        organizationId: sub.organization_id,
         networkIds: product?.network_ids ?? [],
         entitled: isEntitled(sub.status, periodEnd, now),
         validUntil: periodEnd,
@@ -189,7 +207,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   async function applySubscription(
     trx: Database,
     snap: SubscriptionSnapshot,
-    owner?: { userId: string; productId: string },
+    owner?: { userId: string; organizationId: string | null; productId: string },
   ): Promise<SubscriptionRow | undefined> {
     const now = clock();
     const status = statusFromProvider(snap.status, snap.cancelAtPeriodEnd);
@@ -213,7 +231,13 @@ export function createBillingService(deps: BillingServiceDeps) {
       let resolved = owner;
       if (!resolved && snap.checkoutSessionId) {
         const checkout = await repo.findCheckout(snap.checkoutSessionId, trx);
-        if (checkout) resolved = { userId: checkout.user_id, productId: checkout.product_id };
+        if (checkout) {
+          resolved = {
+            userId: checkout.user_id,
+            organizationId: checkout.organization_id,
+            productId: checkout.product_id,
+          };
+        }
       }
       if (!resolved) {
         log.warn({ subscription: snap.providerSubscriptionId }, 'subscription event for an unknown subscription');
@@ -222,6 +246,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       row = await repo.insertSubscription(
         {
           user_id: resolved.userId,
+          organization_id: resolved.organizationId,
           product_id: resolved.productId,
           provider: provider.name,
           provider_subscription_id: snap.providerSubscriptionId,
@@ -269,7 +294,11 @@ export function createBillingService(deps: BillingServiceDeps) {
         trx,
       );
     } else if (subSnap) {
-      const sub = await applySubscription(trx, subSnap, { userId: row.user_id, productId: row.product_id });
+      const sub = await applySubscription(trx, subSnap, {
+        userId: row.user_id,
+        organizationId: row.organization_id,
+        productId: row.product_id,
+      });
       subscriptionId = sub?.id ?? null;
     }
     await repo.upsertPayment(
@@ -323,11 +352,35 @@ export function createBillingService(deps: BillingServiceDeps) {
     await repo.transaction((trx) => applyCheckout(trx, snap, subSnap));
   }
 
+  /** The return page can arrive before the webhook: an open session is asked of the provider (the truth). */
+  async function refreshCheckout(row: CheckoutView): Promise<CheckoutSession> {
+    if (row.status === 'open' && row.provider_session_id && row.provider === provider.name) {
+      try {
+        await syncCheckout(row.provider_session_id);
+        return toCheckoutSession((await repo.findCheckout(row.id)) ?? row);
+      } catch (err) {
+        log.warn({ err, checkoutSessionId: row.id }, 'checkout sync failed');
+      }
+    }
+    return toCheckoutSession(row);
+  }
+
   async function ownSubscription(actor: Actor, subscriptionId: string): Promise<SubscriptionView> {
     const sub = await repo.findSubscriptionView(subscriptionId);
+    const role =
+      sub?.organization_id && !actor.isAdmin
+        ? await organizations.roleOf(sub.organization_id, actor.userId)
+        : undefined;
     // Another user's subscription answers like a missing one: ids are not confirmed to strangers.
-    if (!sub || !canManageSubscription(actor, sub)) throw subscriptionNotFound();
+    if (!sub || !canManageSubscription(actor, sub, role)) throw subscriptionNotFound();
     return sub;
+  }
+
+  /** The caller's role in the organisation; outsiders learn nothing, not even that it exists. */
+  async function memberRole(actor: Actor, orgId: string): Promise<OrganizationRole> {
+    const role = await organizations.roleOf(orgId, actor.userId);
+    if (!role) throw organizationNotFound();
+    return role;
   }
 
   async function present(subscriptionId: string): Promise<Subscription> {
@@ -355,8 +408,16 @@ export function createBillingService(deps: BillingServiceDeps) {
       return present(sub.id);
     }
     const pid = sub.provider_subscription_id;
-    const snap =
-      change === 'end' ? await provider.cancelNow(pid) : await provider.setCancelAtPeriodEnd(pid, change === 'cancel');
+    let snap: SubscriptionSnapshot;
+    try {
+      snap =
+        change === 'end'
+          ? await provider.cancelNow(pid)
+          : await provider.setCancelAtPeriodEnd(pid, change === 'cancel');
+    } catch (err) {
+      log.warn({ err, subscriptionId: sub.id, change }, 'payment provider refused a subscription change');
+      throw providerUnavailable();
+    }
     await repo.transaction((trx) => applySubscription(trx, snap));
     return present(sub.id);
   }
@@ -408,9 +469,9 @@ export function createBillingService(deps: BillingServiceDeps) {
     return 'processed';
   }
 
-  async function sweep(userId?: string): Promise<void> {
+  async function sweep(owner?: SubscriptionOwner): Promise<void> {
     const now = clock();
-    for (const due of await repo.listDueSubscriptions(now, userId)) {
+    for (const due of await repo.listDueSubscriptions(now, owner)) {
       const { id } = due;
       if (due.status === 'active' && due.provider === provider.name && due.provider_subscription_id) {
         // A provider without its own clock (the sandbox) renews here, through the usual event path.
@@ -464,15 +525,35 @@ export function createBillingService(deps: BillingServiceDeps) {
       return toPricingTables(rows.filter((p) => forSale(p, actor)));
     },
 
-    async createCheckout(actor: Actor, kind: 'subscription' | 'token', priceId: string): Promise<CheckoutCreated> {
+    /**
+     * `orgId` buys a subscription for that organisation: the caller pays (and is the provider customer), the
+     * organisation owns what is bought. Token packs are always personal (the ledger is per user).
+     */
+    async createCheckout(
+      actor: Actor,
+      kind: 'subscription' | 'token',
+      priceId: string,
+      orgId?: string,
+    ): Promise<CheckoutCreated> {
+      if (orgId !== undefined && !canBuyForOrganization(await memberRole(actor, orgId))) {
+        throw forbidden('Only owners and admins of the organisation may buy for it.');
+      }
       const product = await repo.findProductByPriceId(priceId);
       if (!forSale(product, actor) || product.kind !== kind) throw productNotFound();
-      if (kind === 'subscription' && (await repo.countActiveSubscriptions(actor.userId, product.id)) > 0) {
-        throw new AppError(409, 'already_subscribed', 'You already have this subscription.');
+      const owner: SubscriptionOwner = orgId === undefined ? { userId: actor.userId } : { organizationId: orgId };
+      if (kind === 'subscription' && (await repo.countActiveSubscriptions(owner, product.id)) > 0) {
+        throw new AppError(
+          409,
+          'already_subscribed',
+          orgId === undefined
+            ? 'You already have this subscription.'
+            : 'The organisation already has this subscription.',
+        );
       }
       const customerId = await ensureCustomer(actor);
       const row = await repo.insertCheckout({
         user_id: actor.userId,
+        organization_id: orgId ?? null,
         product_id: product.id,
         kind,
         provider: provider.name,
@@ -480,7 +561,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         currency: product.currency,
         credits_amount: product.credits_amount,
       });
-      const returnUrl = `${deps.publicUrl}/checkout?checkoutSessionId=${row.id}`;
+      // An organisation's purchase comes back carrying the organisation, so the return page reads it through
+      // `GET /org/{orgId}/checkout`, the call its members (not only the buyer) may make.
+      const returnQuery = new URLSearchParams({ checkoutSessionId: row.id, ...(orgId !== undefined && { orgId }) });
+      const returnUrl = `${deps.publicUrl}/checkout?${returnQuery}`;
       const created = await provider.createCheckout({
         checkoutSessionId: row.id,
         kind,
@@ -500,24 +584,54 @@ export function createBillingService(deps: BillingServiceDeps) {
     },
 
     async getCheckout(actor: Actor, checkoutSessionId: string): Promise<CheckoutSession> {
-      let row = await repo.findCheckout(checkoutSessionId);
+      const row = await repo.findCheckout(checkoutSessionId);
       if (!row || !canReadCheckout(actor, row)) throw notFound('Checkout session');
-      if (row.status === 'open' && row.provider_session_id && row.provider === provider.name) {
-        // The return page can arrive before the webhook: ask the provider (the truth) instead of waiting.
-        try {
-          await syncCheckout(row.provider_session_id);
-          row = (await repo.findCheckout(checkoutSessionId)) ?? row;
-        } catch (err) {
-          log.warn({ err, checkoutSessionId }, 'checkout sync failed');
-        }
-      }
-      return toCheckoutSession(row);
+      return refreshCheckout(row);
+    },
+
+    /** `GET /org/{orgId}/checkout`: a session bought for this organisation, for any of its members. */
+    async getOrganizationCheckout(actor: Actor, orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
+      const role = await memberRole(actor, orgId);
+      const row = await repo.findCheckout(checkoutSessionId);
+      if (!row || !canReadOrganizationCheckout(role, orgId, row)) throw notFound('Checkout session');
+      return refreshCheckout(row);
     },
 
     handleEvent,
 
+    async organizationSubscriptions(actor: Actor, orgId: string): Promise<AdminSubscription[]> {
+      const role = await organizations.roleOf(orgId, actor.userId);
+      // Not a member: the same 404 as an unknown organisation.
+      if (!canListOrganizationSubscriptions(role)) throw organizationNotFound();
+      await sweep({ organizationId: orgId });
+      const now = clock();
+      return (await repo.listOrganizationSubscriptions(orgId)).map((r) => {
+        const s = toSubscription(r, now);
+        const manages = canManageSubscription(actor, r, role);
+        return { ...s, canCancel: s.canCancel && manages, canResume: s.canResume && manages, userEmail: r.user_email };
+      });
+    },
+
+    /**
+     * `DELETE /org/{orgId}/subscriptions`: the organisation stops paying. An active subscription runs to its period
+     * end (what was paid for is kept, and it can still be resumed); a past-due one ends now; one already stopping or
+     * ended is answered unchanged, so a repeated DELETE is harmless.
+     */
+    async cancelForOrganization(actor: Actor, orgId: string, subscriptionId: string): Promise<Subscription> {
+      const role = await memberRole(actor, orgId);
+      const sub = await repo.findSubscriptionView(subscriptionId);
+      // Another organisation's subscription answers like a missing one.
+      if (sub?.organization_id !== orgId) throw subscriptionNotFound();
+      if (!canManageSubscription(actor, sub, role)) {
+        throw forbidden('Only owners and admins of the organisation may cancel its subscriptions.');
+      }
+      if (canCancel(sub.status)) return transition(sub, 'cancel');
+      if (sub.status === 'past_due') return transition(sub, 'end');
+      return toSubscription(sub, clock());
+    },
+
     async userSubscriptions(actor: Actor): Promise<{ subscriptions: Subscription[]; tokenAmount: number }> {
-      await sweep(actor.userId);
+      await sweep({ userId: actor.userId });
       const now = clock();
       const [rows, tokenAmount] = await Promise.all([
         repo.listUserSubscriptions(actor.userId),
@@ -552,6 +666,18 @@ export function createBillingService(deps: BillingServiceDeps) {
       if (isFinal(sub.status)) return toSubscription(sub, clock());
       if (!canEndNow(sub.status)) throw invalidTransition(sub.status, 'ended');
       return transition(sub, 'end');
+    },
+
+    /**
+     * Account deletion: the payer is leaving, so nothing they pay for may go on charging them. Every subscription
+     * still running in their name ends now, organisations' included (docs/adr/0010), each at the provider first and
+     * then here the way the provider's 'deleted' event would apply it. The first provider failure stops with 502;
+     * those already ended stay ended, as they are at the provider, so a retry picks up the rest.
+     */
+    async endSubscriptionsPaidBy(userId: string): Promise<void> {
+      for (const sub of await repo.listLiveSubscriptionsPaidBy(userId)) {
+        await transition(sub, 'end');
+      }
     },
 
     /** Admin: give a user a non-billable (manual) subscription for a number of days. */

@@ -45,6 +45,8 @@ export type SubscriptionStatusColumn = 'active' | 'cancelling' | 'cancelled' | '
 export interface SubscriptionsTable {
   id: Generated<string>;
   user_id: string;
+  /** Migration 202611231900: the organisation the subscription belongs to, if any. */
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
   product_id: string;
   provider: 'sandbox' | 'stripe' | 'manual';
   provider_subscription_id: string | null;
@@ -60,6 +62,7 @@ export interface SubscriptionsTable {
 export interface CheckoutSessionsTable {
   id: Generated<string>;
   user_id: string;
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
   product_id: string;
   kind: 'subscription' | 'token';
   provider: 'sandbox' | 'stripe';

@@ -4,8 +4,13 @@ import type { Database } from '../../db/client.ts';
 import { createAccessGrantsWriter, type GrantsWriter } from './billing.grants.ts';
 import { createTokenLedger } from './billing.ledger.ts';
 import { createBillingRepo } from './billing.repo.ts';
-import { type BillingRouteOptions, billingRoutes } from './billing.routes.ts';
-import { type BillingService, createBillingService } from './billing.service.ts';
+import { billingRoutes } from './billing.routes.ts';
+import {
+  type BillingService,
+  type BillingServiceDeps,
+  createBillingService,
+  type OrganizationRoles,
+} from './billing.service.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
 import { createStripeClient, createStripeProvider } from './providers/stripe.ts';
@@ -13,6 +18,7 @@ import { sandboxRoutes } from './sandbox.routes.ts';
 
 export { createTokenLedger, insufficientTokens, type TokenLedger } from './billing.ledger.ts';
 export { seedDemoProducts } from './billing.seed.ts';
+export { providerUnavailable } from './billing.service.ts';
 
 export interface BillingOptions {
   /** `sandbox` (default, offline) or `stripe` (needs a secret key or an injected client). */
@@ -25,17 +31,22 @@ export interface BillingOptions {
   publicUrl?: string;
   clock?: () => Date;
   grants?: GrantsWriter;
+  /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
+  log?: BillingServiceDeps['log'];
 }
 
 export interface BillingModule {
   service: BillingService;
   provider: PaymentProvider;
-  /** The API routes; `orgMember` throws 404 unless the caller belongs to the organisation. */
-  routes(options?: BillingRouteOptions): FastifyPluginAsync;
+  routes: FastifyPluginAsync;
 }
 
 /** Composition of the billing module: repo, ledger, provider, service and their routes. */
-export function createBillingModule(db: Database, options: BillingOptions = {}): BillingModule {
+export function createBillingModule(
+  db: Database,
+  organizations: OrganizationRoles,
+  options: BillingOptions = {},
+): BillingModule {
   const publicUrl = (options.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '');
   const repo = createBillingRepo(db);
   const ledger = createTokenLedger({ repo });
@@ -50,16 +61,16 @@ export function createBillingModule(db: Database, options: BillingOptions = {}):
   const service = createBillingService({
     repo,
     ledger,
+    organizations,
     grants: options.grants ?? createAccessGrantsWriter(),
     provider,
     publicUrl,
     clock: options.clock,
+    log: options.log,
   });
-  const routes = (routeOptions: BillingRouteOptions = {}): FastifyPluginAsync => {
-    return async (app) => {
-      await app.register(billingRoutes(service, routeOptions));
-      if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox));
-    };
+  const routes: FastifyPluginAsync = async (app) => {
+    await app.register(billingRoutes(service));
+    if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox));
   };
   return { service, provider, routes };
 }

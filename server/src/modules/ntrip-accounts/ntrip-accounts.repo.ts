@@ -26,7 +26,8 @@ export interface AdminAccountRow extends AccountRow {
 export interface GrantRow {
   id: string;
   account_id: string | null;
-  owner_user_id: string;
+  /** For an all-accounts grant: the user whose accounts it covers (the owner, or a member of its organisation). */
+  covers_user_id: string;
   network_id: string;
   network_slug: string;
   network_name: string;
@@ -117,7 +118,7 @@ export function createNtripAccountsRepo(db: Database) {
 
     async update(
       id: string,
-      changes: { label?: string; enabled?: boolean; passwordHash?: string },
+      changes: { label?: string; enabled?: boolean; passwordHash?: string; maxConnections?: number },
       now: Date,
       trx: Database = db,
     ): Promise<AccountRow | undefined> {
@@ -125,6 +126,7 @@ export function createNtripAccountsRepo(db: Database) {
       if (changes.label !== undefined) sets.push(sql`label = ${changes.label}`);
       if (changes.enabled !== undefined) sets.push(sql`enabled = ${changes.enabled}`);
       if (changes.passwordHash !== undefined) sets.push(sql`password_hash = ${changes.passwordHash}`);
+      if (changes.maxConnections !== undefined) sets.push(sql`max_connections = ${changes.maxConnections}`);
       const r = await sql<AccountRow>`
         UPDATE ntrip_accounts AS a SET ${sql.join(sets)}
         WHERE a.id = ${id} AND a.deleted_at IS NULL
@@ -148,21 +150,26 @@ export function createNtripAccountsRepo(db: Database) {
     },
 
     /**
-     * Grants not ended and not yet expired that apply to these accounts: their own, and the owners' grants for
-     * every account (account_id NULL, e.g. a subscription).
+     * Grants not ended and not yet expired that apply to these accounts: their own, the owners' grants for every
+     * account (account_id NULL, e.g. a subscription), and those of the owners' organisations (one row per member
+     * it covers).
      */
     async openGrants(accounts: AccountRow[], now: Date, trx: Database = db): Promise<GrantRow[]> {
       if (accounts.length === 0) return [];
       const ids = accounts.map((a) => a.id);
       const owners = [...new Set(accounts.map((a) => a.owner_user_id))];
       const r = await sql<GrantRow>`
-        SELECT g.id::text AS id, g.account_id::text AS account_id, g.owner_user_id::text AS owner_user_id,
+        SELECT g.id::text AS id, g.account_id::text AS account_id,
+          coalesce(m.user_id, g.owner_user_id)::text AS covers_user_id,
           g.network_id::text AS network_id, n.slug AS network_slug, n.name AS network_name,
           g.valid_from, g.valid_until, g.source
         FROM access_grants g JOIN networks n ON n.id = g.network_id
+          LEFT JOIN organization_members m
+            ON m.organization_id = g.organization_id AND g.account_id IS NULL AND m.user_id::text = ANY(${owners}::text[])
         WHERE g.ended_at IS NULL AND g.valid_until > ${now}
           AND (g.account_id::text = ANY(${ids}::text[])
-            OR (g.account_id IS NULL AND g.owner_user_id::text = ANY(${owners}::text[])))
+            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id::text = ANY(${owners}::text[]))
+            OR m.user_id IS NOT NULL)
         ORDER BY g.valid_until, g.id`.execute(trx);
       return r.rows;
     },

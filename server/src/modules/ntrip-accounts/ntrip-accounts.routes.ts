@@ -1,6 +1,7 @@
 import {
   accountGrantSchema,
   accountMountpointListSchema,
+  adminMaxConnectionsBodySchema,
   adminNtripAccountPageSchema,
   adminNtripAccountQuerySchema,
   adminNtripAccountSchema,
@@ -148,6 +149,21 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         },
       },
       async (request) => service.adminSetEnabled(actorOf(request), request.params.id, request.body.enabled),
+    );
+
+    app.put(
+      '/admin/ntrip-accounts/:id/max-connections',
+      {
+        config: admin,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          body: adminMaxConnectionsBodySchema,
+          response: { 200: adminNtripAccountSchema },
+        },
+      },
+      async (request) =>
+        service.adminSetMaxConnections(actorOf(request), request.params.id, request.body.maxConnections),
     );
 
     app.post(

@@ -45,7 +45,8 @@ export interface TokenSpender {
 export interface AccessChangeListener {
   accessChanged(change: { accountId: string; ownerUserId: string; reason: AccessChangeReason }): void | Promise<void>;
 }
-export type AccessChangeReason = 'disabled' | 'enabled' | 'password' | 'deleted' | 'grant';
+/** `limit`: the most concurrent connections changed; open connections stay, the next login sees the new limit. */
+export type AccessChangeReason = 'disabled' | 'enabled' | 'password' | 'deleted' | 'grant' | 'limit';
 
 /** How many rovers are logged in with each account now (the running caster); absent accounts have none. */
 export interface LiveConnections {
@@ -131,7 +132,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     ]);
     return rows.map((row) => {
       const own = grants
-        .filter((g) => g.account_id === row.id || (g.account_id === null && g.owner_user_id === row.owner_user_id))
+        .filter((g) => g.account_id === row.id || (g.account_id === null && g.covers_user_id === row.owner_user_id))
         .map(toGrant);
       return {
         id: row.id,
@@ -415,6 +416,17 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       const row = await repo.update(id, { enabled }, clock());
       if (!row) throw notFound('NTRIP account');
       if (before.enabled !== enabled) await notify(row, enabled ? 'enabled' : 'disabled');
+      return { ...(await presentOne(row)), ownerUserId: before.owner_user_id, ownerEmail: before.owner_email };
+    },
+
+    async adminSetMaxConnections(actor: Actor, id: string, maxConnections: number): Promise<AdminNtripAccount> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const before = await repo.findWithOwner(id);
+      if (!before) throw notFound('NTRIP account');
+      const row = await repo.update(id, { maxConnections }, clock());
+      if (!row) throw notFound('NTRIP account');
+      // A cached decision carries the old limit and would let a rover past the new one until it expires.
+      if (before.max_connections !== maxConnections) await notify(row, 'limit');
       return { ...(await presentOne(row)), ownerUserId: before.owner_user_id, ownerEmail: before.owner_email };
     },
 

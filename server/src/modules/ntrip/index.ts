@@ -1,4 +1,4 @@
-import { type Caster, type CasterLimits, createCaster, type Logger } from '@portal/caster';
+import { type Caster, type CasterLimits, createCaster, DEFAULT_LIMITS, type Logger } from '@portal/caster';
 import type { Database } from '../../db/client.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
@@ -29,10 +29,21 @@ export interface CasterService {
   close(): Promise<void>;
 }
 
+/**
+ * A caster confirms each station it feeds every status interval; three missed confirmations mean the caster that
+ * reported it is gone (docs/adr/0011-station-status-after-a-crash.md).
+ */
+const MISSED_STATUS_REPORTS = 3;
+
 /** Starts the NTRIP caster on the portal's database. */
 export async function startCasterService(options: CasterServiceOptions): Promise<CasterService> {
   const repo = createNtripRepo(options.db);
   const onError = (err: unknown, what = 'auth epoch read failed') => options.logger.error({ err }, what);
+  const statusIntervalMs = options.limits?.statusIntervalMs ?? DEFAULT_LIMITS.statusIntervalMs;
+  const staleAfterMs = MISSED_STATUS_REPORTS * statusIntervalMs;
+  // Without a bus this process is the only caster and nothing is fed before it listens, so every station a caster
+  // left online is stale now. With a bus another node may be feeding it: wait until its reports stop.
+  await repo.expireStationStatus(options.busUrl ? staleAfterMs : 0);
   const authorizer = createAuthorizer({
     repo,
     ttlMs: options.authTtlMs,
@@ -55,6 +66,11 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
   });
   const address = await caster.listen(options.port, options.host);
+  // Every node sweeps for every node, so a crashed node's stations go offline while the others run.
+  const expiry = setInterval(() => {
+    repo.expireStationStatus(staleAfterMs).catch((err: unknown) => onError(err, 'station status expiry failed'));
+  }, statusIntervalMs);
+  expiry.unref();
   return {
     caster,
     authorizer,
@@ -64,6 +80,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
       if (reason === 'disabled' || reason === 'deleted' || reason === 'password') caster.disconnectAccount(accountId);
     },
     async close() {
+      clearInterval(expiry);
       await caster.close();
       authorizer.close();
     },

@@ -93,14 +93,18 @@ export function createNtripRepo(db: Database) {
       return r.rows[0]?.id;
     },
 
-    /** End of the latest grant that covers this account on this network now, or null. */
+    /**
+     * End of the latest grant that covers this account on this network now, or null: the account's own, its
+     * owner's all-accounts grants, and the all-accounts grants of organisations the owner is a member of now.
+     */
     async grantValidUntil(account: { id: string; ownerUserId: string }, networkId: string, now: Date) {
       const r = await sql<{ until: Date | null }>`
         SELECT max(valid_until) AS until FROM access_grants
         WHERE network_id = ${networkId} AND ended_at IS NULL AND valid_from <= ${now} AND valid_until > ${now}
-          AND (account_id = ${account.id} OR (account_id IS NULL AND owner_user_id = ${account.ownerUserId}))`.execute(
-        db,
-      );
+          AND (account_id = ${account.id}
+            OR (account_id IS NULL AND organization_id IS NULL AND owner_user_id = ${account.ownerUserId})
+            OR (account_id IS NULL AND organization_id IN (
+              SELECT organization_id FROM organization_members WHERE user_id = ${account.ownerUserId})))`.execute(db);
       const until = r.rows[0]?.until;
       return until ? new Date(until) : null;
     },
@@ -149,8 +153,20 @@ export function createNtripRepo(db: Database) {
       await sql`
         UPDATE stations SET status = ${status.online ? 'online' : 'offline'},
           last_data_at = coalesce(${status.lastDataAt}, last_data_at),
-          bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END
+          bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END,
+          status_reported_at = now()
         WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
+    },
+
+    /**
+     * Turns offline the stations a caster reported online more than `olderThanMs` ago and has not confirmed
+     * since: their caster stopped without saying so. The database's clock on both sides, so node clocks may differ.
+     */
+    async expireStationStatus(olderThanMs: number): Promise<number> {
+      const r = await sql`
+        UPDATE stations SET status = 'offline'
+        WHERE status = 'online' AND status_reported_at < now() - ${olderThanMs} * interval '1 millisecond'`.execute(db);
+      return Number(r.numAffectedRows ?? 0);
     },
 
     async setFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {

@@ -54,6 +54,9 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
   }
 
   return {
+    /** The port other modules (billing) ask about membership; undefined means not a member. */
+    roleOf: (orgId: string, userId: string) => repo.roleOf(orgId, userId),
+
     async listAll(): Promise<AdminOrganization[]> {
       const rows = await repo.listAll();
       return rows.map((r) => ({

@@ -81,7 +81,7 @@ export function createAccountRepo(db: Database) {
      * Removes the person from the portal and keeps only what must be kept: the users row stays (payments,
      * subscriptions and the token ledger point at it, and accounting keeps them) with no e-mail, name, photo or
      * Firebase uid, and disabled. Memberships, invites to the address, NTRIP accounts (soft-deleted, so their
-     * usernames are never reused), open access grants and demo requests go.
+     * usernames are never reused), open personal access grants and demo requests go.
      */
     async anonymise(userId: string, trx: Executor = db) {
       const now = new Date();
@@ -97,10 +97,12 @@ export function createAccountRepo(db: Database) {
         .where('owner_user_id', '=', userId)
         .where('deleted_at', 'is', null)
         .execute();
+      // An organisation's grants stay: the organisation keeps what this member once bought for it.
       await trx
         .updateTable('access_grants')
         .set({ ended_at: now })
         .where('owner_user_id', '=', userId)
+        .where('organization_id', 'is', null)
         .where('ended_at', 'is', null)
         .execute();
       await trx.deleteFrom('demo_requests').where('user_id', '=', userId).execute();

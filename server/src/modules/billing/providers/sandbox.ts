@@ -71,13 +71,10 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
   const { db } = deps;
   const clock = deps.clock ?? (() => new Date());
 
-  async function get<T>(id: string, kind: string, trx = db): Promise<T | undefined> {
-    const row = await trx
-      .selectFrom('sandbox_objects')
-      .select('data')
-      .where('id', '=', id)
-      .where('kind', '=', kind)
-      .executeTakeFirst();
+  /** `forUpdate` holds the row until the transaction ends, so two requests never both act on one open object. */
+  async function get<T>(id: string, kind: string, trx = db, forUpdate = false): Promise<T | undefined> {
+    const query = trx.selectFrom('sandbox_objects').select('data').where('id', '=', id).where('kind', '=', kind);
+    const row = await (forUpdate ? query.forUpdate() : query).executeTakeFirst();
     return row?.data as T | undefined;
   }
   async function put(id: string, kind: string, data: object, trx = db): Promise<void> {
@@ -193,28 +190,16 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
     /** Charges the next period of an active, not cancelling subscription whose period has ended. */
     async renewIfDue(id, now) {
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('sandbox_objects')
-          .select('data')
-          .where('id', '=', id)
-          .where('kind', '=', 'subscription')
-          .forUpdate()
-          .executeTakeFirst();
-        const sub = row?.data as SandboxSubscription | undefined;
+        const sub = await get<SandboxSubscription>(id, 'subscription', trx, true);
         if (sub?.status !== 'active' || sub.cancelAtPeriodEnd) return undefined;
         if (new Date(sub.currentPeriodEnd).getTime() > now.getTime()) return undefined;
-        const checkout = await get<SandboxCheckout>(
-          (
-            await trx
-              .selectFrom('sandbox_objects')
-              .select('id')
-              .where('kind', '=', 'checkout')
-              .where(sql<boolean>`data->>'subscriptionId' = ${id}`)
-              .executeTakeFirst()
-          )?.id ?? '',
-          'checkout',
-          trx,
-        );
+        const checkoutRow = await trx
+          .selectFrom('sandbox_objects')
+          .select('data')
+          .where('kind', '=', 'checkout')
+          .where(sql<boolean>`data->>'subscriptionId' = ${id}`)
+          .executeTakeFirst();
+        const checkout = checkoutRow?.data as SandboxCheckout | undefined;
         if (!checkout?.interval) return undefined;
         // Periods that passed while nobody looked are charged one by one, as a provider would have.
         let start = new Date(sub.currentPeriodEnd);
@@ -275,14 +260,7 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
         };
       }
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('sandbox_objects')
-          .select('data')
-          .where('id', '=', id)
-          .where('kind', '=', 'checkout')
-          .forUpdate()
-          .executeTakeFirst();
-        const s = row?.data as SandboxCheckout | undefined;
+        const s = await get<SandboxCheckout>(id, 'checkout', trx, true);
         if (s?.status !== 'open') {
           return { ok: false, code: 'not_open', message: 'This checkout session is no longer open.' } as const;
         }

@@ -1,0 +1,105 @@
+import net from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../src/db/client.ts';
+import { type CasterService, startCasterService } from '../src/modules/ntrip/index.ts';
+import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
+import { createTestDatabase } from './support/database.ts';
+
+const FEED_KEY = Buffer.alloc(32, 9).toString('base64');
+const STATUS_INTERVAL_MS = 200;
+const silent = { info() {}, warn() {}, error() {} };
+
+let handle: DatabaseHandle;
+let service: CasterService;
+
+const statusOf = async (mountpoint: string) =>
+  (
+    await handle.db
+      .selectFrom('stations')
+      .select('status')
+      .where('mountpoint', '=', mountpoint)
+      .executeTakeFirstOrThrow()
+  ).status;
+
+async function waitForStatus(mountpoint: string, status: 'online' | 'offline') {
+  const deadline = Date.now() + 8000;
+  while ((await statusOf(mountpoint)) !== status) {
+    if (Date.now() > deadline) throw new Error(`${mountpoint} never went ${status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  const db = handle.db;
+  const network = await db
+    .insertInto('networks')
+    .values({ slug: 'nl-rtk', name: 'NL RTK', updated_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const station = (mountpoint: string, reportedAt: Date | null, status: 'online' | 'offline' = 'online') => ({
+    network_id: network.id,
+    mountpoint,
+    country: 'NLD',
+    latitude: 52.37,
+    longitude: 4.9,
+    status,
+    status_reported_at: reportedAt,
+    updated_at: new Date(),
+  });
+  await db
+    .insertInto('stations')
+    .values([
+      // What a caster that crashed a second ago left behind.
+      station('LEFT', new Date(Date.now() - 1000)),
+      // The demo seed's online stations: no caster reported them, so none expires them.
+      station('SEED', null),
+      station('FED', null, 'offline'),
+      station('GONE', null),
+    ])
+    .execute();
+  service = await startCasterService({
+    db,
+    port: 0,
+    host: '127.0.0.1',
+    feedSecretKey: FEED_KEY,
+    publicUrl: 'http://localhost:8080',
+    publicHost: 'localhost',
+    logger: silent,
+    limits: { statusIntervalMs: STATUS_INTERVAL_MS },
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await handle?.close();
+});
+
+describe('station status after a caster crash', () => {
+  it('a caster without a bus starts with the stations a previous caster left online offline', async () => {
+    expect(await statusOf('LEFT')).toBe('offline');
+    expect(await statusOf('SEED')).toBe('online');
+  });
+
+  it('turns offline a station whose caster stopped reporting, and keeps the ones fed here online', async () => {
+    await setPushFeed(handle.db, { mountpoint: 'FED', password: 'source-password' }, FEED_KEY);
+    const source = net.connect({ port: service.port, host: '127.0.0.1' });
+    try {
+      source.on('error', () => {});
+      source.write('SOURCE source-password /FED\r\n\r\n');
+      await waitForStatus('FED', 'online');
+      await sql`UPDATE stations SET status_reported_at = now() - interval '1 hour' WHERE mountpoint = 'GONE'`.execute(
+        handle.db,
+      );
+
+      await waitForStatus('GONE', 'offline');
+      // Several more sweeps: the station fed here is confirmed each interval and never expires.
+      await new Promise((r) => setTimeout(r, 4 * STATUS_INTERVAL_MS));
+      expect(await statusOf('FED')).toBe('online');
+      expect(await statusOf('SEED')).toBe('online');
+    } finally {
+      source.destroy();
+    }
+  });
+});
