@@ -13,6 +13,16 @@ const silent = { info() {}, warn() {}, error() {} };
 let handle: DatabaseHandle;
 let service: CasterService;
 
+const feedStatusOf = async (mountpoint: string) =>
+  (
+    await handle.db
+      .selectFrom('feeds')
+      .innerJoin('stations', 'stations.id', 'feeds.station_id')
+      .select('feeds.status')
+      .where('stations.mountpoint', '=', mountpoint)
+      .executeTakeFirstOrThrow()
+  ).status;
+
 const statusOf = async (mountpoint: string) =>
   (
     await handle.db
@@ -48,7 +58,7 @@ beforeAll(async () => {
     status_reported_at: reportedAt,
     updated_at: new Date(),
   });
-  await db
+  const stations = await db
     .insertInto('stations')
     .values([
       // What a caster that crashed a second ago left behind.
@@ -58,6 +68,25 @@ beforeAll(async () => {
       station('FED', null, 'offline'),
       station('GONE', null),
     ])
+    .returning(['id', 'mountpoint'])
+    .execute();
+  const stationId = (mountpoint: string) => stations.find((s) => s.mountpoint === mountpoint)?.id ?? '';
+  // Pull feeds (only they have a status; disabled, so this caster does not dial out) as a caster left them.
+  const pullFeed = (mountpoint: string, status: 'idle' | 'connected') => ({
+    network_id: network.id,
+    station_id: stationId(mountpoint),
+    kind: 'pull' as const,
+    enabled: false,
+    upstream_host: 'upstream.example',
+    upstream_port: 2101,
+    upstream_mountpoint: mountpoint,
+    upstream_ntrip_version: 2,
+    status,
+    updated_at: new Date(),
+  });
+  await db
+    .insertInto('feeds')
+    .values([pullFeed('LEFT', 'connected'), pullFeed('GONE', 'idle')])
     .execute();
   service = await startCasterService({
     db,
@@ -77,23 +106,28 @@ afterAll(async () => {
 });
 
 describe('station status after a caster crash', () => {
-  it('a caster without a bus starts with the stations a previous caster left online offline', async () => {
+  it('a caster without a bus starts with the stations a previous caster left online offline and their feeds idle', async () => {
     expect(await statusOf('LEFT')).toBe('offline');
+    expect(await feedStatusOf('LEFT')).toBe('idle');
     expect(await statusOf('SEED')).toBe('online');
   });
 
-  it('turns offline a station whose caster stopped reporting, and keeps the ones fed here online', async () => {
+  it('turns offline a station whose caster stopped reporting, its feed idle, and keeps the ones fed here online', async () => {
     await setPushFeed(handle.db, { mountpoint: 'FED', password: 'source-password' }, FEED_KEY);
     const source = net.connect({ port: service.port, host: '127.0.0.1' });
     try {
       source.on('error', () => {});
       source.write('SOURCE source-password /FED\r\n\r\n');
       await waitForStatus('FED', 'online');
-      await sql`UPDATE stations SET status_reported_at = now() - interval '1 hour' WHERE mountpoint = 'GONE'`.execute(
-        handle.db,
-      );
+      // What another node that crashed an hour ago left behind.
+      await sql`
+        WITH gone AS (
+          UPDATE stations SET status_reported_at = now() - interval '1 hour' WHERE mountpoint = 'GONE' RETURNING id
+        )
+        UPDATE feeds SET status = 'connected' WHERE station_id IN (SELECT id FROM gone)`.execute(handle.db);
 
       await waitForStatus('GONE', 'offline');
+      expect(await feedStatusOf('GONE')).toBe('idle');
       // Several more sweeps: the station fed here is confirmed each interval and never expires.
       await new Promise((r) => setTimeout(r, 4 * STATUS_INTERVAL_MS));
       expect(await statusOf('FED')).toBe('online');

@@ -42,8 +42,10 @@ export async function startCasterService(options: CasterServiceOptions): Promise
   const statusIntervalMs = options.limits?.statusIntervalMs ?? DEFAULT_LIMITS.statusIntervalMs;
   const staleAfterMs = MISSED_STATUS_REPORTS * statusIntervalMs;
   // Without a bus this process is the only caster and nothing is fed before it listens, so every station a caster
-  // left online is stale now. With a bus another node may be feeding it: wait until its reports stop.
+  // left online, and every feed it left connecting or connected, is stale now. With a bus another node may be
+  // feeding it: wait until its reports stop.
   await repo.expireStationStatus(options.busUrl ? staleAfterMs : 0);
+  if (!options.busUrl) await repo.resetFeedStatus();
   const authorizer = createAuthorizer({
     repo,
     ttlMs: options.authTtlMs,

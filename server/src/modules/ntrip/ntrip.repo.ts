@@ -160,13 +160,26 @@ export function createNtripRepo(db: Database) {
 
     /**
      * Turns offline the stations a caster reported online more than `olderThanMs` ago and has not confirmed
-     * since: their caster stopped without saying so. The database's clock on both sides, so node clocks may differ.
+     * since: their caster stopped without saying so. Their feeds that were connecting or connected go idle with
+     * them. The database's clock on both sides, so node clocks may differ.
      */
     async expireStationStatus(olderThanMs: number): Promise<number> {
-      const r = await sql`
-        UPDATE stations SET status = 'offline'
-        WHERE status = 'online' AND status_reported_at < now() - ${olderThanMs} * interval '1 millisecond'`.execute(db);
-      return Number(r.numAffectedRows ?? 0);
+      const { rows } = await sql<{ stations: string }>`
+        WITH expired AS (
+          UPDATE stations SET status = 'offline'
+          WHERE status = 'online' AND status_reported_at < now() - ${olderThanMs} * interval '1 millisecond'
+          RETURNING id
+        ), idle AS (
+          UPDATE feeds SET status = 'idle'
+          WHERE station_id IN (SELECT id FROM expired) AND status IN ('connecting', 'connected')
+        )
+        SELECT count(*) AS stations FROM expired`.execute(db);
+      return Number(rows[0]?.stations ?? 0);
+    },
+
+    /** Every feed goes idle: for the only caster, at its start, when nothing can be connecting or connected yet. */
+    async resetFeedStatus(): Promise<void> {
+      await sql`UPDATE feeds SET status = 'idle' WHERE status IN ('connecting', 'connected')`.execute(db);
     },
 
     async setFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
