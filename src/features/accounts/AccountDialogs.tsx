@@ -6,6 +6,7 @@ import { MessageDialog } from '../../components/dialogs';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
+import { FormDialogFooter } from './FormDialogFooter';
 import { PasswordReveal } from './PasswordReveal';
 
 /** Label form, then the new credentials shown once. */
@@ -31,19 +32,12 @@ export function CreateAccountDialog({ onClose }: { onClose: () => void }) {
         required
         data-autofocus
       />
-      {create.isError && (
-        <p role="alert" className="text-sm text-status-red">
-          {t('create.failed')}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('actions.cancel')}
-        </Button>
-        <Button type="submit" disabled={!label.trim() || create.isPending}>
-          {t('create.submit')}
-        </Button>
-      </div>
+      <FormDialogFooter
+        error={create.isError && t('create.failed')}
+        onCancel={onClose}
+        submitLabel={t('create.submit')}
+        submitDisabled={!label.trim() || create.isPending}
+      />
     </form>
   );
 }
@@ -67,19 +61,12 @@ export function RenameDialog({ account, onClose }: { account: NtripAccount; onCl
         required
         data-autofocus
       />
-      {update.isError && (
-        <p role="alert" className="text-sm text-status-red">
-          {t('rename.failed')}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('actions.cancel')}
-        </Button>
-        <Button type="submit" disabled={!label.trim() || update.isPending}>
-          {t('actions.save')}
-        </Button>
-      </div>
+      <FormDialogFooter
+        error={update.isError && t('rename.failed')}
+        onCancel={onClose}
+        submitLabel={t('actions.save')}
+        submitDisabled={!label.trim() || update.isPending}
+      />
     </form>
   );
 }

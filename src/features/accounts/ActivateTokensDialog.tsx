@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
+import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';
 
 type Outcome =
@@ -177,19 +178,12 @@ export function ActivateTokensDialog({ accountId, onClose }: { accountId?: strin
           </ButtonLink>
         </p>
       )}
-      {activate.isError && apiError(activate.error)?.code !== 'insufficient_tokens' && (
-        <p role="alert" className="text-sm text-status-red">
-          {t('activate.failed')}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('actions.cancel')}
-        </Button>
-        <Button type="submit" disabled={!account || !network || price === undefined || activate.isPending}>
-          {activate.isPending ? t('activate.activating') : t('activate.confirm', { count: price ?? 0 })}
-        </Button>
-      </div>
+      <FormDialogFooter
+        error={activate.isError && apiError(activate.error)?.code !== 'insufficient_tokens' && t('activate.failed')}
+        onCancel={onClose}
+        submitLabel={activate.isPending ? t('activate.activating') : t('activate.confirm', { count: price ?? 0 })}
+        submitDisabled={!account || !network || price === undefined || activate.isPending}
+      />
     </form>
   );
 }

@@ -21,6 +21,7 @@ import {
   useAdminSetMaxConnections,
   useNetworks,
 } from './accounts.hooks';
+import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';
 
 const PAGE_SIZE = 25;
@@ -70,22 +71,12 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
         onChange={(e) => setDaysText(e.target.value)}
         required
       />
-      {grant.isError && (
-        <p role="alert" className="text-sm text-status-red">
-          {t('actionFailed')}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('actions.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          disabled={!chosen || !Number.isInteger(days) || days < 1 || days > MAX_ACTIVATION_DAYS || grant.isPending}
-        >
-          {t('admin.grantSubmit')}
-        </Button>
-      </div>
+      <FormDialogFooter
+        error={grant.isError && t('actionFailed')}
+        onCancel={onClose}
+        submitLabel={t('admin.grantSubmit')}
+        submitDisabled={!chosen || !Number.isInteger(days) || days < 1 || days > MAX_ACTIVATION_DAYS || grant.isPending}
+      />
     </form>
   );
 }
@@ -118,19 +109,12 @@ function MaxConnectionsDialog({ account, onClose }: { account: AdminNtripAccount
         required
         data-autofocus
       />
-      {update.isError && (
-        <p role="alert" className="text-sm text-status-red">
-          {t('actionFailed')}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('actions.cancel')}
-        </Button>
-        <Button type="submit" disabled={!body.success || update.isPending}>
-          {t('actions.save')}
-        </Button>
-      </div>
+      <FormDialogFooter
+        error={update.isError && t('actionFailed')}
+        onCancel={onClose}
+        submitLabel={t('actions.save')}
+        submitDisabled={!body.success || update.isPending}
+      />
     </form>
   );
 }
