@@ -7,15 +7,13 @@ import type { DatabaseHandle } from '../src/db/client.ts';
 import { createCatalogueRepo } from '../src/modules/catalogue/catalogue.repo.ts';
 import { createFeedCipher } from '../src/modules/catalogue/feed-secrets.ts';
 import { createFeedsService } from '../src/modules/catalogue/feeds.service.ts';
-import { type CasterService, startCasterService } from '../src/modules/ntrip/index.ts';
+import type { CasterService } from '../src/modules/ntrip/index.ts';
 import { createAccountWithGrant, OperatorError, setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { createCasterPorts } from '../src/modules/ntrip/ntrip.ports.ts';
 import { createNtripRepo } from '../src/modules/ntrip/ntrip.repo.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
+import { startTestCaster, TEST_FEED_KEY, TEST_PUBLIC_URL } from './support/caster.ts';
 import { createTestDatabase } from './support/database.ts';
-
-const FEED_KEY = Buffer.alloc(32, 7).toString('base64');
-const silent = { info() {}, warn() {}, error() {} };
 
 let handle: DatabaseHandle;
 let service: CasterService;
@@ -90,17 +88,7 @@ beforeAll(async () => {
       },
     ])
     .execute();
-  service = await startCasterService({
-    db,
-    port: 0,
-    host: '127.0.0.1',
-    feedSecretKey: FEED_KEY,
-    publicUrl: 'http://localhost:8080',
-    publicHost: 'localhost',
-    logger: silent,
-    authEpochPollMs: 50,
-    limits: { sessionFlushMs: 60_000 },
-  });
+  service = await startTestCaster(db, { authEpochPollMs: 50, limits: { sessionFlushMs: 60_000 } });
 });
 
 afterAll(async () => {
@@ -118,7 +106,7 @@ describe('caster on the portal database', () => {
       days: 30,
     });
     expect(account.nearMountpoint).toBe('NL-RTK_NEAR');
-    const feed = await setPushFeed(handle.db, { mountpoint: 'ams1', password: 'source-password' }, FEED_KEY);
+    const feed = await setPushFeed(handle.db, { mountpoint: 'ams1', password: 'source-password' }, TEST_FEED_KEY);
     expect(feed).toMatchObject({ mountpoint: 'AMS1', created: true });
 
     const badSource = await exchange('SOURCE wrong-password /AMS1\r\n\r\n');
@@ -222,7 +210,7 @@ describe('caster on the portal database', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const feeds = createFeedsService({ repo: createCatalogueRepo(handle.db), cipher: createFeedCipher(FEED_KEY) });
+    const feeds = createFeedsService({ repo: createCatalogueRepo(handle.db), cipher: createFeedCipher(TEST_FEED_KEY) });
     await feeds.createFeed({
       kind: 'pull',
       stationId: station.id,
@@ -237,8 +225,8 @@ describe('caster on the portal database', () => {
     const ports = createCasterPorts({
       repo: createNtripRepo(handle.db),
       authorizer: service.authorizer,
-      feedSecretKey: FEED_KEY,
-      publicUrl: 'http://localhost:8080',
+      feedSecretKey: TEST_FEED_KEY,
+      publicUrl: TEST_PUBLIC_URL,
     });
     expect(await ports.catalogue.pullFeeds()).toEqual([
       {

@@ -2,13 +2,12 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
-import { type CasterService, startCasterService } from '../src/modules/ntrip/index.ts';
+import type { CasterService } from '../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
+import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
 import { createTestDatabase } from './support/database.ts';
 
-const FEED_KEY = Buffer.alloc(32, 9).toString('base64');
 const STATUS_INTERVAL_MS = 200;
-const silent = { info() {}, warn() {}, error() {} };
 
 let handle: DatabaseHandle;
 let service: CasterService;
@@ -88,16 +87,7 @@ beforeAll(async () => {
     .insertInto('feeds')
     .values([pullFeed('LEFT', 'connected'), pullFeed('GONE', 'idle')])
     .execute();
-  service = await startCasterService({
-    db,
-    port: 0,
-    host: '127.0.0.1',
-    feedSecretKey: FEED_KEY,
-    publicUrl: 'http://localhost:8080',
-    publicHost: 'localhost',
-    logger: silent,
-    limits: { statusIntervalMs: STATUS_INTERVAL_MS },
-  });
+  service = await startTestCaster(db, { limits: { statusIntervalMs: STATUS_INTERVAL_MS } });
 });
 
 afterAll(async () => {
@@ -113,7 +103,7 @@ describe('station status after a caster crash', () => {
   });
 
   it('turns offline a station whose caster stopped reporting, its feed idle, and keeps the ones fed here online', async () => {
-    await setPushFeed(handle.db, { mountpoint: 'FED', password: 'source-password' }, FEED_KEY);
+    await setPushFeed(handle.db, { mountpoint: 'FED', password: 'source-password' }, TEST_FEED_KEY);
     const source = net.connect({ port: service.port, host: '127.0.0.1' });
     try {
       source.on('error', () => {});

@@ -1,12 +1,10 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_FEED_SECRET_KEY } from '../../src/config.ts';
-import { type CasterService, startCasterService } from '../../src/modules/ntrip/index.ts';
+import type { CasterService } from '../../src/modules/ntrip/index.ts';
+import { startTestCaster } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
-
-const silent = { info() {}, warn() {}, error() {} };
 
 /** An NTRIP 1 rover over a real socket; resolves once the caster answered `ICY 200 OK`. */
 function rover(port: number, mountpoint: string, username: string, password: string) {
@@ -44,15 +42,7 @@ describe(`NTRIP accounts with a running caster on ${testDatabaseKind()}`, () => 
     network = await createNetwork(t.db, { price: 5 });
     mountpoint = `LV${network.slug.slice(-6).toUpperCase()}`;
     await createStation(t.db, network.id, mountpoint);
-    caster = await startCasterService({
-      db: t.db,
-      port: 0,
-      host: '127.0.0.1',
-      feedSecretKey: DEV_FEED_SECRET_KEY,
-      publicUrl: 'http://portal.test',
-      publicHost: 'localhost',
-      logger: silent,
-    });
+    caster = await startTestCaster(t.db);
   });
   afterAll(async () => {
     await caster?.close();
