@@ -37,6 +37,14 @@ const subscriptionColumns = [
   'p.network_ids',
 ] as const;
 
+/** A subscription with its product's terms, as every subscription list and view shows it. */
+const subscriptionViews = (db: Database) =>
+  db.selectFrom('subscriptions as s').innerJoin('products as p', 'p.id', 's.product_id').select(subscriptionColumns);
+
+/** The same with the payer's e-mail, for the lists an administrator or an organisation's members read. */
+const subscriptionViewsWithPayer = (db: Database) =>
+  subscriptionViews(db).innerJoin('users as u', 'u.id', 's.user_id').select('u.email as user_email');
+
 export function createBillingRepo(db: Database) {
   return {
     db,
@@ -144,19 +152,11 @@ export function createBillingRepo(db: Database) {
         .executeTakeFirst();
     },
     async findSubscriptionView(id: string, trx = db) {
-      return trx
-        .selectFrom('subscriptions as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .select(subscriptionColumns)
-        .where('s.id', '=', id)
-        .executeTakeFirst();
+      return subscriptionViews(trx).where('s.id', '=', id).executeTakeFirst();
     },
     /** Personal subscriptions only: those a user bought for an organisation are the organisation's. */
     async listUserSubscriptions(userId: string) {
-      return db
-        .selectFrom('subscriptions as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .select(subscriptionColumns)
+      return subscriptionViews(db)
         .where('s.user_id', '=', userId)
         .where('s.organization_id', 'is', null)
         .orderBy('s.created_at', 'desc')
@@ -165,33 +165,16 @@ export function createBillingRepo(db: Database) {
     /** Every subscription the user is the payer of that still runs: personal ones and organisations'. */
     async listLiveSubscriptionsPaidBy(userId: string) {
       const live: SubscriptionStatusColumn[] = ['active', 'cancelling', 'past_due'];
-      return db
-        .selectFrom('subscriptions as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .select(subscriptionColumns)
-        .where('s.user_id', '=', userId)
-        .where('s.status', 'in', live)
-        .execute();
+      return subscriptionViews(db).where('s.user_id', '=', userId).where('s.status', 'in', live).execute();
     },
     async listOrganizationSubscriptions(organizationId: string) {
-      return db
-        .selectFrom('subscriptions as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([...subscriptionColumns, 'u.email as user_email'])
+      return subscriptionViewsWithPayer(db)
         .where('s.organization_id', '=', organizationId)
         .orderBy('s.created_at', 'desc')
         .execute();
     },
     async listAllSubscriptions() {
-      return db
-        .selectFrom('subscriptions as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([...subscriptionColumns, 'u.email as user_email'])
-        .orderBy('s.created_at', 'desc')
-        .limit(1000)
-        .execute();
+      return subscriptionViewsWithPayer(db).orderBy('s.created_at', 'desc').limit(1000).execute();
     },
     /** Subscriptions whose period has ended: cancelling and manual ones end, sandbox ones are renewed. */
     async listDueSubscriptions(now: Date, owner?: SubscriptionOwner) {
