@@ -8,12 +8,24 @@ export const teamSchema = z.object({
 });
 export type Team = z.infer<typeof teamSchema>;
 
-/** `GET /user`: the organisations of the caller and the server-side admin flag (spec §3, §7). */
+/**
+ * `GET /user`: the organisations of the caller, the server-side admin flag (spec §3, §7) and when the caller accepted
+ * the terms (ISO 8601), null if never: the SPA then asks before the app.
+ */
 export const userInfoSchema = z.object({
   teams: z.array(teamSchema),
   isAdmin: z.boolean(),
+  termsAcceptedAt: z.string().nullable(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** `POST /user/terms`: only an explicit acceptance is a body; declining is logging out, never a call. */
+export const acceptTermsBodySchema = z.strictObject({ accepted: z.literal(true) });
+export type AcceptTermsBody = z.infer<typeof acceptTermsBodySchema>;
+
+/** `POST /user/terms` answers when the caller accepted: now, or the earlier moment when already accepted. */
+export const termsAcceptanceSchema = z.object({ termsAcceptedAt: z.string() });
+export type TermsAcceptance = z.infer<typeof termsAcceptanceSchema>;
 
 /** Profile photos uploaded to the portal (POST /user/photo, raw image body): types and size limit. */
 export const USER_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

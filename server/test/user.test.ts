@@ -13,7 +13,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
     const user = await t.buildUser({ displayName: 'Rover Owner' });
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: user.headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ teams: [], isAdmin: false });
+    expect(res.json()).toEqual({ teams: [], isAdmin: false, termsAcceptedAt: null });
     const row = await t.db
       .selectFrom('users')
       .selectAll()
@@ -25,7 +25,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
   it('reports the server-side admin flag', async () => {
     const admin = await t.buildAdmin();
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: admin.headers });
-    expect(res.json()).toEqual({ teams: [], isAdmin: true });
+    expect(res.json()).toEqual({ teams: [], isAdmin: true, termsAcceptedAt: null });
   });
 
   it.each([
@@ -55,7 +55,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().paths)).toEqual(
-      expect.arrayContaining(['/api/user', '/api/meta', '/api/meta/pages/{page}']),
+      expect.arrayContaining(['/api/user', '/api/user/terms', '/api/meta', '/api/meta/pages/{page}']),
     );
   });
 

@@ -24,7 +24,7 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     const account = await signUp(s);
     const created = await userCall;
     expect(created.status()).toBe(200);
-    expect(await created.json()).toEqual({ teams: [], isAdmin: false });
+    expect(await created.json()).toEqual(expect.objectContaining({ teams: [], isAdmin: false }));
     expect(created.request().headers().authorization).toMatch(/^Bearer ./);
 
     // The row as an admin sees it: created with the username as its display name.
@@ -36,7 +36,12 @@ describe('authentication in Chromium against the Auth Emulator', () => {
       expect.objectContaining({ email: account.email, displayName: account.username, disabled: false }),
     ]);
     await admin.context.close();
-    await expect(apiAs(s, '/user')).resolves.toEqual({ status: 200, body: { teams: [], isAdmin: false } });
+    // The sign-up recorded the ticked terms box, so the terms dialog never showed.
+    await expect(apiAs(s, '/user')).resolves.toEqual({
+      status: 200,
+      body: { teams: [], isAdmin: false, termsAcceptedAt: expect.any(String) },
+    });
+    expect(await s.page.getByTestId('terms-dialog').count()).toBe(0);
 
     const [signUpEvent] = await loginEvents(s);
     expect(signUpEvent).toEqual({ event: 'login', userId: expect.any(String), userRole: 'user' });
@@ -98,18 +103,34 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     await s.context.close();
   });
 
+  /** Picks a new account in the emulator's chooser and waits to be back in the app. */
+  async function chooseNewGoogleAccount(s: Session, displayName: string) {
+    await s.page.waitForURL(/\/emulator\/auth\/handler/);
+    await s.page.locator('#add-account-button').click();
+    await s.page.locator('#email-input').fill(`google-${Date.now()}@example.com`);
+    await s.page.locator('#display-name-input').fill(displayName);
+    await s.page.locator('#sign-in').click();
+    await s.page.waitForURL((url) => !url.pathname.startsWith('/emulator/'));
+  }
+
   it('signs in with Google by redirect through the emulator account chooser and returns logged in', async () => {
     const s = await newSession(browser);
     await installGapiShim(s.context);
     await s.goto('/login');
     await s.page.getByTestId('login-form').getByTestId('auth-google').click();
-    await s.page.waitForURL(/\/emulator\/auth\/handler/);
-    await s.page.locator('#add-account-button').click();
-    const email = `google-${Date.now()}@example.com`;
-    await s.page.locator('#email-input').fill(email);
-    await s.page.locator('#display-name-input').fill('Google Rover');
-    await s.page.locator('#sign-in').click();
-    await s.page.waitForURL((url) => !url.pathname.startsWith('/emulator/'));
+    await chooseNewGoogleAccount(s, 'Google Rover');
+
+    // The log-in view created the account without the terms box: the app waits behind the dialog.
+    const dialog = s.page.getByTestId('terms-dialog');
+    await dialog.waitFor({ timeout: 30_000 });
+    await expect(apiAs(s, '/user')).resolves.toMatchObject({ body: { termsAcceptedAt: null } });
+    const proceed = dialog.getByTestId('terms-dialog-continue');
+    expect(await proceed.isDisabled()).toBe(true);
+    await dialog.getByTestId('terms-dialog-box').check();
+    await proceed.click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(apiAs(s, '/user')).resolves.toMatchObject({ body: { termsAcceptedAt: expect.any(String) } });
+
     await s.page.waitForFunction(
       () => ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'login'),
       undefined,
@@ -119,6 +140,26 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     await expect(s.page.locator('button[aria-controls="user-menu"]').getAttribute('aria-label')).resolves.toContain(
       'Google Rover',
     );
+    await s.context.close();
+  });
+
+  it('signs up with Google from the sign-up view: the box ticked before the redirect counts, no dialog', async () => {
+    const s = await newSession(browser);
+    await installGapiShim(s.context);
+    await s.goto('/signup');
+    const form = s.page.getByTestId('signup-form');
+    await form.getByTestId('auth-terms').check();
+    await form.getByTestId('auth-google').click();
+    await chooseNewGoogleAccount(s, 'Google Signup');
+    await expect
+      .poll(async () => ((await apiAs(s, '/user')).body as { termsAcceptedAt?: unknown }).termsAcceptedAt, {
+        timeout: 30_000,
+      })
+      .toEqual(expect.any(String));
+    await expect(s.page.locator('button[aria-controls="user-menu"]').getAttribute('aria-label')).resolves.toContain(
+      'Google Signup',
+    );
+    expect(await s.page.getByTestId('terms-dialog').count()).toBe(0);
     await s.context.close();
   });
 });

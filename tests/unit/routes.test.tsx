@@ -10,7 +10,9 @@ import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
 const server = setupServer(
   http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
   http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
-  http.get('*/api/user', () => HttpResponse.json({ teams: [], isAdmin: false })),
+  http.get('*/api/user', () =>
+    HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: '2026-01-01T00:00:00.000Z' }),
+  ),
   // Pages of other features may load their own data; the shell tests do not care about it.
   http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
 );

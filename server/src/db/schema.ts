@@ -17,6 +17,7 @@ export interface UsersTable {
   photo_url: string | null;
   is_admin: Generated<boolean>;
   disabled: Generated<boolean>;
+  terms_accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -30,6 +30,8 @@ export async function seedDemo(
       (await auth.createUser({ email: account.email, password: account.password, displayName: account.displayName }));
     const row = await users.upsertFromIdentity({ uid: record.uid, email: account.email, name: account.displayName });
     if (account.isAdmin) await users.setAdmin(row.id, true);
+    // Rows created after the terms migration start without an acceptance; the demo accounts must not be asked.
+    await users.acceptTerms(row.id);
   }
   await seedDemoCatalogue(db, { feedSecretKey: options.feedSecretKey });
   await seedDemoProducts(db);

@@ -6,6 +6,7 @@ import { AuthFormFooter } from './AuthFormFooter';
 import { logInWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthMessage } from './auth-errors';
 import type { LoginModalView } from './login-modal-context';
+import { forgetTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
 import { canSubmitLogin, loginError } from './validation';
 
@@ -24,6 +25,11 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+  // A box ticked for an abandoned Google sign-up must not count for whoever logs in here instead.
+  const logInAction = (action: () => Promise<void>) => async () => {
+    forgetTermsIntent();
+    await action();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -32,13 +38,16 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
       setMessage({ type: 'error', text: t(invalid) });
       return;
     }
-    await run(t('auth.login.messaging.loggingIn'), async () => {
-      await logInWithEmail(email, password);
-      onSuccess?.();
-    });
+    await run(
+      t('auth.login.messaging.loggingIn'),
+      logInAction(async () => {
+        await logInWithEmail(email, password);
+        onSuccess?.();
+      }),
+    );
   };
 
-  const google = () => run(t('auth.redirectingToGoogle'), startGoogleRedirect);
+  const google = () => run(t('auth.redirectingToGoogle'), logInAction(startGoogleRedirect));
 
   return (
     <form data-testid="login-form" noValidate onSubmit={submit} className="flex flex-col gap-4">

@@ -8,6 +8,7 @@ import { useUser } from './auth-context';
 import { type AuthMessage, authErrorMessage } from './auth-errors';
 import { LoginModal } from './LoginModal';
 import { LoginModalContext, type LoginModalControls, type LoginModalView } from './login-modal-context';
+import { TermsGate } from './TermsGate';
 import { fetchUserInfo } from './user-info.api';
 
 /**
@@ -27,7 +28,10 @@ function useLoginEvent(pending: boolean, done: () => void) {
   }, [user, known, pending, done]);
 }
 
-/** Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). */
+/**
+ * Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). The children
+ * wait for the terms (TermsGate) but not while the modal is busy, since an e-mail sign-up records them itself.
+ */
 export function LoginModalProvider({ children }: { children: ReactNode }) {
   const user = useUser();
   const [isOpen, setOpen] = useState(false);
@@ -77,7 +81,7 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
 
   return (
     <LoginModalContext.Provider value={controls}>
-      {children}
+      <TermsGate paused={busy}>{children}</TermsGate>
       <LoginModal
         open={isOpen}
         view={view}

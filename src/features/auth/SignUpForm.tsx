@@ -1,13 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
-import { brand } from '../../lib/brand';
 import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
 import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthFormProps } from './LoginForm';
+import { TermsLabel } from './TermsLabel';
+import { forgetTermsIntent, rememberTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
 import { canSubmitSignUp, type SignUpValues, signUpError } from './validation';
 
@@ -35,18 +36,24 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     }
     await run(t('auth.register.messaging.registering'), async () => {
       const { credential, userInfo } = await signUpWithEmail(values);
-      queryClient.setQueryData(userInfoQueryKey(credential.user.uid), userInfo);
+      const key = userInfoQueryKey(credential.user.uid);
+      // The AuthProvider asked as soon as the account existed, before the acceptance: its answer must not win.
+      await queryClient.cancelQueries({ queryKey: key });
+      queryClient.setQueryData(key, userInfo);
       onSuccess?.();
     });
   };
 
-  const google = () => run(t('auth.redirectingToGoogle'), startGoogleRedirect);
-  const termsLink = brand.termsLink ? (
-    // biome-ignore lint/a11y/useAnchorContent: Trans puts the link text in
-    <a href={brand.termsLink} target="_blank" rel="noreferrer" className="text-accent underline" />
-  ) : (
-    <span />
-  );
+  const google = () =>
+    run(t('auth.redirectingToGoogle'), async () => {
+      rememberTermsIntent();
+      try {
+        await startGoogleRedirect();
+      } catch (error) {
+        forgetTermsIntent();
+        throw error;
+      }
+    });
 
   return (
     <form data-testid="signup-form" noValidate onSubmit={submit} className="flex flex-col gap-4">
@@ -96,7 +103,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
         required
         checked={values.acceptTerms}
         onChange={set('acceptTerms')}
-        label={<Trans t={t} i18nKey="auth.register.acceptTerms" components={{ 1: termsLink }} />}
+        label={<TermsLabel />}
       />
       <AuthFormFooter
         message={message}

@@ -9,6 +9,7 @@ import {
   updateProfile,
 } from 'firebase/auth';
 import { firebaseAuth } from '../../lib/firebase';
+import { acceptTerms } from './terms.api';
 import { fetchUserInfo } from './user-info.api';
 
 /** Signs in with e-mail and password (Firebase Authentication). */
@@ -17,13 +18,14 @@ export async function logInWithEmail(email: string, password: string): Promise<U
 }
 
 /**
- * Creates the Firebase account, sets its display name to the username, then asks the server for the user
- * (GET /api/user creates the users row) with a fresh token that carries the name.
+ * Creates the Firebase account, sets its display name to the username, records the terms the form required
+ * (POST /api/user/terms), then asks the server for the user with a fresh token that carries the name.
  */
 export async function signUpWithEmail(input: { email: string; username: string; password: string }) {
   const credential = await createUserWithEmailAndPassword(firebaseAuth(), input.email.trim(), input.password);
   await updateProfile(credential.user, { displayName: input.username.trim() });
   await credential.user.getIdToken(true);
+  await acceptTerms();
   return { credential, userInfo: await fetchUserInfo() };
 }
 

@@ -31,7 +31,7 @@ let userStatus = 200;
 const server = setupServer(
   http.get('*/api/user', () =>
     userStatus === 200
-      ? HttpResponse.json({ teams: [], isAdmin: true })
+      ? HttpResponse.json({ teams: [], isAdmin: true, termsAcceptedAt: '2026-01-01T00:00:00.000Z' })
       : HttpResponse.json({ code: 'internal', message: 'down' }, { status: userStatus }),
   ),
 );

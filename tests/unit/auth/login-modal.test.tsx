@@ -101,7 +101,11 @@ describe('LoginModalProvider', () => {
     // The role is known only when GET /api/user has answered.
     expect(window.dataLayer).toEqual([]);
     act(() => {
-      queryClient.setQueryData(userInfoQueryKey('uid-7'), { teams: [], isAdmin: true });
+      queryClient.setQueryData(userInfoQueryKey('uid-7'), {
+        teams: [],
+        isAdmin: true,
+        termsAcceptedAt: '2026-01-01T00:00:00.000Z',
+      });
       setAuth(loggedIn(true));
     });
     expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'admin' }]);

@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
+import { acceptTerms } from '../../../src/features/auth/terms.api';
+import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
 import { fetchUserInfo } from '../../../src/features/auth/user-info.api';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
 import { deferred, en, firebaseError, initTestI18n, renderWithProviders } from './support';
@@ -13,6 +15,7 @@ vi.mock('../../../src/lib/firebase', async () => {
   return { firebaseAuth: () => FAKE_AUTH };
 });
 vi.mock('../../../src/features/auth/user-info.api', () => ({ fetchUserInfo: vi.fn() }));
+vi.mock('../../../src/features/auth/terms.api', () => ({ acceptTerms: vi.fn() }));
 
 const msg = en.auth.register.messaging;
 type Fields = { email: string; username: string; password: string; confirm: string; terms: boolean };
@@ -61,7 +64,10 @@ function setup() {
 }
 
 beforeAll(initTestI18n);
-beforeEach(() => vi.clearAllMocks());
+beforeEach(() => {
+  vi.clearAllMocks();
+  sessionStorage.clear();
+});
 
 describe('SignUpForm: submit button', () => {
   it('is disabled on an empty form', () => {
@@ -116,12 +122,14 @@ describe('SignUpForm: validation in the spec order', () => {
 });
 
 describe('SignUpForm: creating the account', () => {
-  it('creates the Firebase account, sets the display name, then asks the server (which creates the row)', async () => {
+  it('creates the Firebase account, sets the display name, records the terms, then asks the server', async () => {
     const created = deferred<unknown>();
     const firebaseUser = { uid: 'uid-1', getIdToken: vi.fn().mockResolvedValue('token') };
+    const acceptedAt = '2026-11-23T19:30:00.000Z';
     fb.createUserWithEmailAndPassword.mockReturnValue(created.promise);
     fb.updateProfile.mockResolvedValue(undefined);
-    vi.mocked(fetchUserInfo).mockResolvedValue({ teams: [], isAdmin: false });
+    vi.mocked(acceptTerms).mockResolvedValue({ termsAcceptedAt: acceptedAt });
+    vi.mocked(fetchUserInfo).mockResolvedValue({ teams: [], isAdmin: false, termsAcceptedAt: acceptedAt });
     const f = setup();
     await f.submitWith({ ...good, username: 'Rover Owner' });
     expect(f.message()).toHaveTextContent(msg.registering);
@@ -133,10 +141,16 @@ describe('SignUpForm: creating the account', () => {
     expect(fb.updateProfile).toHaveBeenCalledWith(firebaseUser, { displayName: 'Rover Owner' });
     expect(firebaseUser.getIdToken).toHaveBeenCalledWith(true);
     expect(fetchUserInfo).toHaveBeenCalledOnce();
-    expect(fb.updateProfile.mock.invocationCallOrder[0]).toBeLessThan(
-      vi.mocked(fetchUserInfo).mock.invocationCallOrder[0] ?? 0,
-    );
-    expect(f.queryClient.getQueryData(userInfoQueryKey('uid-1'))).toEqual({ teams: [], isAdmin: false });
+    expect(acceptTerms).toHaveBeenCalledOnce();
+    const order = (fn: { mock: { invocationCallOrder: number[] } }) => fn.mock.invocationCallOrder[0] ?? 0;
+    expect(order(fb.updateProfile)).toBeLessThan(order(vi.mocked(acceptTerms)));
+    expect(order(firebaseUser.getIdToken)).toBeLessThan(order(vi.mocked(acceptTerms)));
+    expect(order(vi.mocked(acceptTerms))).toBeLessThan(order(vi.mocked(fetchUserInfo)));
+    expect(f.queryClient.getQueryData(userInfoQueryKey('uid-1'))).toEqual({
+      teams: [],
+      isAdmin: false,
+      termsAcceptedAt: acceptedAt,
+    });
   });
 
   it('maps an existing account to a readable sentence', async () => {
@@ -146,6 +160,7 @@ describe('SignUpForm: creating the account', () => {
     await vi.waitFor(() => expect(f.message()).toHaveTextContent(en.auth.errors['email-already-in-use']));
     expect(f.message()).toHaveAttribute('data-type', 'error');
     expect(f.onSuccess).not.toHaveBeenCalled();
+    expect(acceptTerms).not.toHaveBeenCalled();
   });
 
   it('signs up with Google only once the terms box is ticked, as the e-mail form does', async () => {
@@ -155,12 +170,24 @@ describe('SignUpForm: creating the account', () => {
     expect(google).toBeDisabled();
     await f.user.click(google);
     expect(fb.signInWithRedirect).not.toHaveBeenCalled();
+    expect(hasTermsIntent()).toBe(false);
 
     await f.user.click(screen.getByTestId('auth-terms'));
     expect(google).toBeEnabled();
     await f.user.click(google);
     expect(fb.signInWithRedirect).toHaveBeenCalledWith(FAKE_AUTH, expect.any(fb.GoogleAuthProvider));
     expect(f.message()).toHaveTextContent(en.auth.redirectingToGoogle);
+    // Remembered across the redirect, for the TermsGate to record once the account is back.
+    expect(hasTermsIntent()).toBe(true);
+  });
+
+  it('forgets the ticked box when the redirect cannot start', async () => {
+    fb.signInWithRedirect.mockRejectedValue(firebaseError('auth/network-request-failed'));
+    const f = setup();
+    await f.user.click(screen.getByTestId('auth-terms'));
+    await f.user.click(screen.getByTestId('auth-google'));
+    await vi.waitFor(() => expect(f.message()).toHaveAttribute('data-type', 'error'));
+    expect(hasTermsIntent()).toBe(false);
   });
 
   it('switches back to log in', async () => {

@@ -41,6 +41,26 @@ export function createUsersRepo(db: Database) {
         .executeTakeFirstOrThrow();
     },
 
+    async termsAcceptedAt(userId: string) {
+      const row = await db
+        .selectFrom('users')
+        .select('terms_accepted_at')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return row.terms_accepted_at;
+    },
+
+    /** Keeps the first acceptance: accepting again (a retry, a second tab) answers the moment already recorded. */
+    async acceptTerms(userId: string) {
+      const row = await db
+        .updateTable('users')
+        .set({ terms_accepted_at: sql<Date>`coalesce(users.terms_accepted_at, now())` })
+        .where('id', '=', userId)
+        .returning('terms_accepted_at')
+        .executeTakeFirstOrThrow();
+      return row.terms_accepted_at as Date;
+    },
+
     async findByEmail(email: string) {
       return db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
     },

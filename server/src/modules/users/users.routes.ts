@@ -1,5 +1,7 @@
 import {
+  acceptTermsBodySchema,
   type Team,
+  termsAcceptanceSchema,
   USER_PHOTO_MAX_BYTES,
   USER_PHOTO_TYPES,
   userInfoSchema,
@@ -10,10 +12,14 @@ import { z } from 'zod';
 import { type Actor, actorOf } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { type AccountService, unsupportedImage } from './account.service.ts';
+import type { UsersRepo } from './users.repo.ts';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
 
 export function usersRoutes(deps: {
   teamsOf(actor: Actor): Promise<Team[]>;
-  /** Photo upload and account deletion; without it only GET /user exists. */
+  users: Pick<UsersRepo, 'termsAcceptedAt' | 'acceptTerms'>;
+  /** Photo upload and account deletion; without it only GET /user and POST /user/terms exist. */
   account?: AccountService;
 }): FastifyPluginAsyncZod {
   return async (app) => {
@@ -22,8 +28,21 @@ export function usersRoutes(deps: {
       { config: { auth: 'user' }, schema: { tags: ['user'], response: { 200: userInfoSchema } } },
       async (request) => {
         const actor = actorOf(request);
-        return { teams: await deps.teamsOf(actor), isAdmin: actor.isAdmin };
+        const [teams, termsAcceptedAt] = await Promise.all([
+          deps.teamsOf(actor),
+          deps.users.termsAcceptedAt(actor.userId),
+        ]);
+        return { teams, isAdmin: actor.isAdmin, termsAcceptedAt: termsAcceptedAt && iso(termsAcceptedAt) };
       },
+    );
+
+    app.post(
+      '/user/terms',
+      {
+        config: { auth: 'user' },
+        schema: { tags: ['user'], body: acceptTermsBodySchema, response: { 200: termsAcceptanceSchema } },
+      },
+      async (request) => ({ termsAcceptedAt: iso(await deps.users.acceptTerms(actorOf(request).userId)) }),
     );
 
     const account = deps.account;
