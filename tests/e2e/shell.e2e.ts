@@ -127,6 +127,10 @@ describe('app shell in Chromium', () => {
     await s.page.addInitScript(() => localStorage.setItem('layout-sidemenu-open', 'true'));
     await logInThroughStorage(s.page, account.email, account.password);
     await s.goto('/dashboard');
+    // An account made outside the sign-up form has not accepted the terms: the app waits behind that dialog.
+    const terms = s.page.getByTestId('terms-dialog');
+    await terms.getByTestId('terms-dialog-box').check();
+    await terms.getByTestId('terms-dialog-continue').click();
     await s.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     expect(await s.page.locator('#side-menu').count()).toBe(0);
     await s.page.getByRole('button', { name: 'Open menu' }).click();
