@@ -189,6 +189,7 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
   /** Checkout completed at Stripe; the return page (GET /checkout) asks Stripe and records the subscription. */
   async function subscribe(user: TestUser) {
     const res = await call(t, user, 'POST', `/api/checkout/subscription?priceId=${monthlyPrice}`);
+    expect(res.statusCode, res.body).toBe(200);
     const { url, checkoutSessionId } = res.json();
     const csId = url.split('/').at(-1) as string;
     const now = Math.floor(Date.now() / 1000);
