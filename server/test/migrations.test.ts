@@ -4,7 +4,9 @@ import type { DatabaseHandle } from '../src/db/client.ts';
 import { migrate, readMigrations } from '../src/db/migrate.ts';
 import { createTestDatabase, testDatabaseKind } from './support/database.ts';
 
-describe(`migrations on ${testDatabaseKind()}`, () => {
+// Each test builds a fresh database from every migration: seconds on an idle machine, and past the default limit
+// on a loaded two-core one (seen in a full server run beside other suites).
+describe(`migrations on ${testDatabaseKind()}`, { timeout: 60_000 }, () => {
   let handle: DatabaseHandle | undefined;
   afterEach(async () => {
     await handle?.close();
