@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNetwork, standardProducts, startCheckout } from './billing/support.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
@@ -17,7 +18,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
     t.app.inject({ method: 'POST', url: '/api/user/terms', headers: user.headers, payload: payload as object });
 
   it('starts a new user without an acceptance, records it once and reports it in GET /api/user', async () => {
-    const user = await t.buildUser();
+    const user = await t.buildUser({ acceptTerms: false });
     expect((await userInfo(user)).termsAcceptedAt).toBeNull();
 
     const before = Date.now();
@@ -35,7 +36,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
   });
 
   it('changes only the caller', async () => {
-    const [a, b] = [await t.buildUser(), await t.buildUser()];
+    const [a, b] = [await t.buildUser({ acceptTerms: false }), await t.buildUser({ acceptTerms: false })];
     expect((await accept(a, { accepted: true })).statusCode).toBe(200);
     expect((await userInfo(b)).termsAcceptedAt).toBeNull();
   });
@@ -46,7 +47,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
     ['an empty body', {}],
     ['an extra field', { accepted: true, at: '2020-01-01T00:00:00.000Z' }],
   ])('answers 400 validation_failed for %s and records nothing', async (_name, payload) => {
-    const user = await t.buildUser();
+    const user = await t.buildUser({ acceptTerms: false });
     const res = await accept(user, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual(expect.objectContaining({ code: 'validation_failed', message: expect.any(String) }));
@@ -54,7 +55,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
   });
 
   it('answers 400 for a body that is not JSON', async () => {
-    const user = await t.buildUser();
+    const user = await t.buildUser({ acceptTerms: false });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/user/terms',
@@ -76,7 +77,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
       new URL('../src/db/migrations/202611231930_terms_acceptance.sql', import.meta.url),
       'utf8',
     );
-    const user = await t.buildUser();
+    const user = await t.buildUser({ acceptTerms: false });
     await t.db
       .updateTable('users')
       .set({ created_at: '2025-03-04T05:06:07.000Z' })
@@ -85,5 +86,32 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
     await sql`ALTER TABLE users DROP COLUMN terms_accepted_at`.execute(t.db);
     await sql.raw(migration).execute(t.db);
     expect((await userInfo(user)).termsAcceptedAt).toBe('2025-03-04T05:06:07.000Z');
+  });
+
+  it('refuses a checkout to a user who has not accepted (403 terms_not_accepted, nothing started) until they do', async () => {
+    const admin = await t.buildAdmin();
+    const { monthly, tokens } = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    const user = await t.buildUser({ acceptTerms: false });
+    for (const [kind, priceId] of [
+      ['subscription', monthly.priceId],
+      ['product', tokens.priceId],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/checkout/${kind}?priceId=${encodeURIComponent(priceId)}`,
+        headers: user.headers,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(expect.objectContaining({ code: 'terms_not_accepted', message: expect.any(String) }));
+    }
+    const started = await t.db
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('user_id', '=', user.userId)
+      .execute();
+    expect(started).toEqual([]);
+
+    expect((await accept(user, { accepted: true })).statusCode).toBe(200);
+    expect((await startCheckout(t, user, 'product', tokens.priceId)).checkoutSessionId).toEqual(expect.any(String));
   });
 });

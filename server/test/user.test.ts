@@ -10,7 +10,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
   afterAll(() => t.close());
 
   it('answers teams and the admin flag for an emulator token, creating the user row on first sight', async () => {
-    const user = await t.buildUser({ displayName: 'Rover Owner' });
+    const user = await t.buildUser({ displayName: 'Rover Owner', acceptTerms: false });
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ teams: [], isAdmin: false, termsAcceptedAt: null });
@@ -23,7 +23,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
   });
 
   it('reports the server-side admin flag', async () => {
-    const admin = await t.buildAdmin();
+    const admin = await t.buildAdmin({ acceptTerms: false });
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: admin.headers });
     expect(res.json()).toEqual({ teams: [], isAdmin: true, termsAcceptedAt: null });
   });

@@ -15,7 +15,13 @@ import {
   statusFromProvider,
 } from '../../src/modules/billing/billing.policy.ts';
 
-const actor = (userId: string, isAdmin = false): Actor => ({ userId, uid: userId, email: null, isAdmin });
+const actor = (userId: string, isAdmin = false): Actor => ({
+  userId,
+  uid: userId,
+  email: null,
+  isAdmin,
+  termsAccepted: true,
+});
 const now = new Date('2026-11-23T12:00:00Z');
 const later = new Date('2026-12-23T12:00:00Z');
 const earlier = new Date('2026-10-23T12:00:00Z');

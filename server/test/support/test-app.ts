@@ -20,8 +20,9 @@ export interface TestContext {
   app: FastifyInstance;
   db: Database;
   /** A new Firebase user in the emulator with its users row, ready to call the API. */
-  buildUser(options?: { email?: string; displayName?: string }): Promise<TestUser>;
-  buildAdmin(options?: { email?: string }): Promise<TestUser>;
+  /** A user who signed up through the form, so accepted the terms, unless `acceptTerms` is false. */
+  buildUser(options?: { email?: string; displayName?: string; acceptTerms?: boolean }): Promise<TestUser>;
+  buildAdmin(options?: { email?: string; acceptTerms?: boolean }): Promise<TestUser>;
   close(): Promise<void>;
 }
 
@@ -43,6 +44,7 @@ export async function buildTestApp(overrides: Partial<Omit<AppDeps, 'db' | 'veri
       email,
       ...(options.displayName && { name: options.displayName }),
     });
+    if (options.acceptTerms !== false) await users.acceptTerms(row.id);
     return { userId: row.id, uid: localId, email, token: idToken, headers: { authorization: `Bearer ${idToken}` } };
   };
 

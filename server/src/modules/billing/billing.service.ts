@@ -535,6 +535,9 @@ export function createBillingService(deps: BillingServiceDeps) {
       priceId: string,
       orgId?: string,
     ): Promise<CheckoutCreated> {
+      if (!actor.termsAccepted) {
+        throw new AppError(403, 'terms_not_accepted', 'Accept the terms and conditions before buying.');
+      }
       if (orgId !== undefined && !canBuyForOrganization(await memberRole(actor, orgId))) {
         throw forbidden('Only owners and admins of the organisation may buy for it.');
       }

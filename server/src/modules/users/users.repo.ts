@@ -4,6 +4,9 @@ import type { VerifiedIdentity } from '../../http/auth.ts';
 
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 
+/** What a request's authentication reads of its user. */
+const identityColumns = ['id', 'firebase_uid', 'email', 'is_admin', 'disabled', 'terms_accepted_at'] as const;
+
 export function createUsersRepo(db: Database) {
   return {
     /**
@@ -31,12 +34,12 @@ export function createUsersRepo(db: Database) {
             // A disabled (or deleted and anonymised) account never gets its profile back from a token.
             .where('users.disabled', '=', false),
         )
-        .returning(['id', 'firebase_uid', 'email', 'is_admin', 'disabled'])
+        .returning(identityColumns)
         .executeTakeFirst();
       if (row) return row;
       return db
         .selectFrom('users')
-        .select(['id', 'firebase_uid', 'email', 'is_admin', 'disabled'])
+        .select(identityColumns)
         .where('firebase_uid', '=', identity.uid)
         .executeTakeFirstOrThrow();
     },
