@@ -213,7 +213,7 @@ describe('account deletion needs a recent sign-in', () => {
     uid: 'f1',
     email: 'a@example.test',
     isAdmin: false,
-    termsAccepted: true,
+    termsAcceptedAt: new Date(),
     ...(authTime !== undefined && { authTime }),
   });
   const repo = {

@@ -25,8 +25,8 @@ export interface Actor {
   uid: string;
   email: string | null;
   isAdmin: boolean;
-  /** Whether the user accepted the terms and conditions (docs/adr/0012-terms-acceptance.md). */
-  termsAccepted: boolean;
+  /** When the user accepted the terms and conditions, null if never (docs/adr/0012-terms-acceptance.md). */
+  termsAcceptedAt: Date | null;
   /** From the token: when the caller last signed in (seconds since the epoch). */
   authTime?: number;
 }
@@ -76,7 +76,7 @@ export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVer
       uid: user.firebase_uid,
       email: user.email,
       isAdmin: user.is_admin,
-      termsAccepted: user.terms_accepted_at !== null,
+      termsAcceptedAt: user.terms_accepted_at,
       ...(identity.authTime !== undefined && { authTime: identity.authTime }),
     };
     if (level === 'admin' && !user.is_admin) throw forbidden();

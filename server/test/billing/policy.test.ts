@@ -20,7 +20,7 @@ const actor = (userId: string, isAdmin = false): Actor => ({
   uid: userId,
   email: null,
   isAdmin,
-  termsAccepted: true,
+  termsAcceptedAt: new Date(),
 });
 const now = new Date('2026-11-23T12:00:00Z');
 const later = new Date('2026-12-23T12:00:00Z');

@@ -17,6 +17,7 @@ import type {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/iso.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {
@@ -80,8 +81,6 @@ const invalidTransition = (status: string, action: string) =>
 export const providerUnavailable = (
   message = 'The payment provider could not be reached. Nothing was changed; please try again later.',
 ) => new AppError(502, 'payment_provider_unavailable', message);
-
-const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 export function toPricingProduct(p: ProductRow): PricingProduct {
   return {
@@ -535,7 +534,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       priceId: string,
       orgId?: string,
     ): Promise<CheckoutCreated> {
-      if (!actor.termsAccepted) {
+      if (actor.termsAcceptedAt === null) {
         throw new AppError(403, 'terms_not_accepted', 'Accept the terms and conditions before buying.');
       }
       if (orgId !== undefined && !canBuyForOrganization(await memberRole(actor, orgId))) {

@@ -1,4 +1,5 @@
 import type { Feed, Network, Station, StationMarker } from '@portal/contract';
+import { iso } from '../../http/iso.ts';
 import type {
   FeedWithMountpointRow,
   Jsonified,
@@ -9,8 +10,6 @@ import type {
 } from './catalogue.repo.ts';
 
 /** Every catalogue response is built here, so a new column never reaches a client by accident. */
-
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 const WGS84_A = 6378137;
 const WGS84_F = 1 / 298.257223563;

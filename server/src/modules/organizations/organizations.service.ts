@@ -13,6 +13,7 @@ import {
 } from '@portal/contract';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/iso.ts';
 import { canManageOrganization, canUpdateMemberRole } from './organizations.policy.ts';
 import type { OrganizationsRepo } from './organizations.repo.ts';
 
@@ -36,7 +37,6 @@ export class OrganizationNameError extends AppError {
 }
 
 export const organizationUrl = (id: string) => `/settings/organization?org=${id}`;
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
 

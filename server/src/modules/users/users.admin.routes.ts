@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/iso.ts';
 import { canChangeUserFlags } from './users.policy.ts';
 import type { UsersRepo } from './users.repo.ts';
 
@@ -20,7 +21,7 @@ const present = (u: UserRow): AdminUser => ({
   displayName: u.display_name,
   isAdmin: u.is_admin,
   disabled: u.disabled,
-  createdAt: new Date(u.created_at).toISOString(),
+  createdAt: iso(u.created_at),
 });
 
 /** The admin back office's user list: search, and the admin and disabled flags of other users. */

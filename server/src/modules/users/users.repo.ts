@@ -44,15 +44,6 @@ export function createUsersRepo(db: Database) {
         .executeTakeFirstOrThrow();
     },
 
-    async termsAcceptedAt(userId: string) {
-      const row = await db
-        .selectFrom('users')
-        .select('terms_accepted_at')
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return row.terms_accepted_at;
-    },
-
     /** Keeps the first acceptance: accepting again (a retry, a second tab) answers the moment already recorded. */
     async acceptTerms(userId: string) {
       const row = await db

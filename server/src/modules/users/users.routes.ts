@@ -11,14 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Actor, actorOf } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
+import { iso } from '../../http/iso.ts';
 import { type AccountService, unsupportedImage } from './account.service.ts';
 import type { UsersRepo } from './users.repo.ts';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 export function usersRoutes(deps: {
   teamsOf(actor: Actor): Promise<Team[]>;
-  users: Pick<UsersRepo, 'termsAcceptedAt' | 'acceptTerms'>;
+  users: Pick<UsersRepo, 'acceptTerms'>;
   /** Photo upload and account deletion; without it only GET /user and POST /user/terms exist. */
   account?: AccountService;
 }): FastifyPluginAsyncZod {
@@ -28,11 +27,12 @@ export function usersRoutes(deps: {
       { config: { auth: 'user' }, schema: { tags: ['user'], response: { 200: userInfoSchema } } },
       async (request) => {
         const actor = actorOf(request);
-        const [teams, termsAcceptedAt] = await Promise.all([
-          deps.teamsOf(actor),
-          deps.users.termsAcceptedAt(actor.userId),
-        ]);
-        return { teams, isAdmin: actor.isAdmin, termsAcceptedAt: termsAcceptedAt && iso(termsAcceptedAt) };
+        const { termsAcceptedAt } = actor;
+        return {
+          teams: await deps.teamsOf(actor),
+          isAdmin: actor.isAdmin,
+          termsAcceptedAt: termsAcceptedAt && iso(termsAcceptedAt),
+        };
       },
     );
 
