@@ -36,7 +36,12 @@ const ports: CasterPorts = {
   usage: { recordSessions: async () => {}, stationStatus: async () => {}, feedStatus: async () => {} },
 };
 
-const caster = await createCaster({ ports, limits: { roverIdleMs: 600_000 } });
+// BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out.
+const caster = await createCaster({
+  ports,
+  limits: { roverIdleMs: 600_000 },
+  directWrites: process.env.BENCH_DIRECT !== '0',
+});
 const { port } = await caster.listen(0, '127.0.0.1');
 
 type Request = { type: 'stats'; gc: boolean } | { type: 'stop' };
@@ -55,6 +60,7 @@ process.on('message', async (message: Request) => {
       at: performance.now(),
       rovers: stats.rovers,
       fanOutMs: stats.fanOutMs,
+      directWrites: stats.directWrites.active,
     });
   } else if (message.type === 'stop') {
     await caster.close();

@@ -8,8 +8,8 @@ import { encodeFrame } from '../src/index.ts';
  * `npm run bench:caster`: the caster in one process, rovers (half NTRIP 1, half NTRIP 2) in separate load
  * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
  * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
- * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4 or 1 with BENCH_ISOLATE), BENCH_PRIORITY
- * and BENCH_ISOLATE adjust it.
+ * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4 or 1 with BENCH_ISOLATE), BENCH_PRIORITY,
+ * BENCH_ISOLATE and BENCH_DIRECT (0: the caster writes through Node instead of io_uring) adjust it.
  */
 
 interface Scenario {
@@ -46,6 +46,7 @@ interface CasterStats {
   at: number;
   rovers: number;
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
+  directWrites: boolean;
 }
 
 /**
@@ -192,6 +193,7 @@ async function run(s: Scenario) {
     cpuPercent: (100 * cpuMicros) / wallMicros,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
     fanOut: after.fanOutMs,
+    writes: after.directWrites ? 'io_uring' : 'Node',
     load: os.loadavg()[0] ?? 0,
   };
   for (const l of loaders) l.send({ type: 'stop' });
@@ -205,7 +207,7 @@ console.log(
   `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover  fan-out p50/p99 ms  load avg',
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover  fan-out p50/p99 ms  load avg  writes',
 );
 for (const s of SCENARIOS) {
   const r = await run(s);
@@ -225,6 +227,7 @@ for (const s of SCENARIOS) {
       `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
       `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
       r.load.toFixed(1).padStart(9),
+      r.writes.padStart(8),
     ].join(' '),
   );
 }

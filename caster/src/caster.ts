@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { ChunkedDecoder } from './chunked.ts';
+import { DirectWriter, loadDirectWrites } from './direct-write.ts';
 import { distanceKm, type Position, parseGga } from './gga.ts';
 import type {
   CasterPorts,
@@ -92,11 +93,19 @@ export interface CasterOptions {
   nodeId?: string;
   logger?: Logger;
   limits?: Partial<CasterLimits>;
+  /**
+   * Write each frame to all rovers that can take it with one io_uring system call (default), where the
+   * native addon is built and the kernel allows it; false, or either missing, writes rover by rover through Node.
+   */
+  directWrites?: boolean;
 }
 
 /** Message types a rover needs before it can use a station's observations: its position and antenna. */
 const STATION_MESSAGES = [1005, 1006, 1033];
 const NEAR_SUFFIX = '_NEAR';
+
+/** One batch per NTRIP version: NTRIP 1 rovers get a frame raw, NTRIP 2 rovers as one chunk. */
+type DirectWriters = { 1: DirectWriter; 2: DirectWriter };
 const EMPTY = Buffer.alloc(0);
 
 /** The NTRIP version of a head that could not be parsed, so even that refusal carries Ntrip-Version when asked. */
@@ -145,12 +154,14 @@ class Rover {
     private readonly onSlow: (rover: Rover) => void,
   ) {}
 
-  send(frame: Frame, now = Date.now()): void {
+  /** With `direct`, the frame joins the batch that `deliver` flushes, when the socket can take it directly. */
+  send(frame: Frame, now = Date.now(), direct?: DirectWriters): void {
     if (this.ended) return;
     const data = this.version === 2 ? frame.chunked : frame.data;
-    this.socket.write(data);
     this.bytesSent += data.length;
     this.lastSentAt = now;
+    if (direct?.[this.version].add(this.socket)) return;
+    this.socket.write(data);
     if (this.socket.writableLength > this.backlogLimit) this.onSlow(this);
   }
 
@@ -169,6 +180,8 @@ class Rover {
 
 export interface CasterStats {
   rovers: number;
+  /** Whether frames go to rovers through io_uring (`directWrites`), and if not, why not. */
+  directWrites: { active: boolean; reason: string | null };
   /** Milliseconds to write one frame to all rovers of its mountpoint, over the last 1024 frames that had rovers. */
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
   mounts: Array<{ mountpoint: string; rovers: number; online: boolean; source: 'push' | 'pull' | 'bus' | null }>;
@@ -196,6 +209,22 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
   const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
+  let direct: DirectWriters | undefined;
+  let directOff: string | null = options.directWrites === false ? 'turned off by the directWrites option' : null;
+  if (!directOff) {
+    const addon = loadDirectWrites();
+    if ('error' in addon) directOff = addon.error;
+    else {
+      const onFailure = (err: Error) => {
+        if (!direct) return;
+        logger.error({ err }, 'io_uring fan-out failed; frames go through Node from now on');
+        direct = undefined;
+        directOff = err.message;
+      };
+      direct = { 1: new DirectWriter(addon.native, onFailure), 2: new DirectWriter(addon.native, onFailure) };
+    }
+  }
+  logger.info({ directWrites: direct !== undefined, reason: directOff }, 'relay fan-out');
   const mounts = new Map<string, Mount>();
   const nearNetworks = new Map<string, string>();
   let networks: CatalogueNetwork[] = [];
@@ -326,7 +355,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     mount.bytesInWindow += frame.data.length;
     if (mount.rovers.size > 0) {
       const started = performance.now();
-      for (const rover of mount.rovers) rover.send(frame, now);
+      const writers = direct;
+      for (const rover of mount.rovers) rover.send(frame, now, writers);
+      if (writers) {
+        writers[1].flush(frame.data);
+        if (writers[2].pending) writers[2].flush(frame.chunked);
+      }
       fanOut[fanOutNext++ % fanOut.length] = performance.now() - started;
     }
     if (local) bus?.publishFrame(mount.name, frame.data);
@@ -825,6 +859,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         times.length ? (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number) : 0;
       return {
         rovers,
+        directWrites: { active: direct !== undefined, reason: directOff },
         mounts: list,
         fanOutMs: {
           frames: times.length,

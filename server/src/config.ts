@@ -76,6 +76,11 @@ const configSchema = z.object({
   ),
   /** Names this caster process on the bus; a random id per start when unset. */
   CASTER_NODE_ID: unsetIfEmpty(z.string().min(1).max(64).optional()),
+  /** `false` writes frames rover by rover through Node instead of one io_uring call per frame (ADR 0013). */
+  CASTER_IO_URING: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };

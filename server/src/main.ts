@@ -27,12 +27,19 @@ async function main(): Promise<void> {
       publicHost: config.CASTER_PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname,
       busUrl: config.CASTER_BUS_URL,
       nodeId: config.CASTER_NODE_ID,
+      directWrites: config.CASTER_IO_URING,
       logger: jsonLogger(config.LOG_LEVEL),
     });
     const started = caster;
     closers.push(() => started.close());
+    const { directWrites } = caster.caster.stats();
     console.log(
       `  NTRIP caster listening on port ${caster.port}${config.CASTER_BUS_URL ? ' (sharing sources over NATS)' : ''}`,
+    );
+    console.log(
+      directWrites.active
+        ? '  frames go to rovers through io_uring'
+        : `  frames go to rovers through Node (${directWrites.reason})`,
     );
   }
 

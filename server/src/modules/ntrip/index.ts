@@ -14,6 +14,8 @@ export interface CasterServiceOptions {
   publicHost: string;
   busUrl?: string;
   nodeId?: string;
+  /** Write frames through io_uring where the caster's native addon is built (default true). */
+  directWrites?: boolean;
   logger: Logger;
   limits?: Partial<CasterLimits>;
   authTtlMs?: number;
@@ -63,6 +65,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     ports,
     busUrl: options.busUrl,
     nodeId: options.nodeId,
+    directWrites: options.directWrites,
     logger: options.logger,
     limits: options.limits,
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
