@@ -15,3 +15,13 @@ describe('identity configuration', () => {
     expect(loadConfig({ FIREBASE_PROJECT_ID: 'acme-portal-prod' }).FIREBASE_PROJECT_ID).toBe('acme-portal-prod');
   });
 });
+
+describe('caster configuration', () => {
+  const base = { FIREBASE_PROJECT_ID: 'demo-gnss-portal' };
+
+  it('writes frames through io_uring unless CASTER_IO_URING is false, and refuses other values', () => {
+    expect(loadConfig(base).CASTER_IO_URING).toBe(true);
+    expect(loadConfig({ ...base, CASTER_IO_URING: 'false' }).CASTER_IO_URING).toBe(false);
+    expect(() => loadConfig({ ...base, CASTER_IO_URING: 'no' })).toThrow(/CASTER_IO_URING/);
+  });
+});
