@@ -9,7 +9,8 @@ import { encodeFrame } from '../src/index.ts';
  * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
  * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
  * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4 or 1 with BENCH_ISOLATE), BENCH_PRIORITY,
- * BENCH_ISOLATE and BENCH_DIRECT (0: the caster writes through Node instead of io_uring) adjust it.
+ * BENCH_ISOLATE, BENCH_DIRECT (0: the caster writes through Node instead of io_uring) and BENCH_ONLY (scenarios by
+ * rovers@hz, e.g. `1000@5,5000@1`) adjust it.
  */
 
 interface Scenario {
@@ -24,6 +25,8 @@ const SCENARIOS: Scenario[] = [
   { rovers: 10000, frameBytes: 933, hz: 1 },
   { rovers: 1000, frameBytes: 33, hz: 5 },
 ];
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const chosen = SCENARIOS.filter((s) => !ONLY || ONLY.includes(`${s.rovers}@${s.hz}`));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 /**
  * BENCH_ISOLATE=1 gives the caster a core of its own and the rovers the other, as on separate machines: on
@@ -209,7 +212,7 @@ console.log(
 console.log(
   'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover  fan-out p50/p99 ms  load avg  writes',
 );
-for (const s of SCENARIOS) {
+for (const s of chosen) {
   const r = await run(s);
   console.log(
     [
