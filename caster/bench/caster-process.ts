@@ -4,9 +4,17 @@ import { type CasterPorts, createCaster } from '../src/index.ts';
  * The caster under load, alone in its process so its CPU time and memory are its own. In-memory ports: one
  * account allowed everything, one mountpoint; what is measured is the relay, not the database.
  */
+const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
 const ports: CasterPorts = {
   auth: {
-    authorize: async () => ({ allowed: true, accountId: 'bench', ownerId: 'bench', maxConnections: 1_000_000 }),
+    authorize: async () => ({
+      allowed: true,
+      accountId: 'bench',
+      ownerId: 'bench',
+      maxConnections: 1_000_000,
+      until: FAR_FUTURE,
+    }),
+    access: async () => new Map([['bench', new Map([['bench', FAR_FUTURE]])]]),
   },
   catalogue: {
     snapshot: async () => ({

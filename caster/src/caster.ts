@@ -47,6 +47,11 @@ export interface CasterLimits {
   sourceSilenceMs: number;
   /** A rover that was sent nothing for this long is closed. */
   roverIdleMs: number;
+  /**
+   * How often every connected rover's access is asked again (a grant ended early, an account disabled elsewhere);
+   * a rover whose access reaches its end is asked about within a second of it, whatever this says.
+   */
+  accessRecheckMs: number;
   /** Longest NMEA line a rover may send; longer input is discarded. */
   maxRoverLineBytes: number;
   failedLoginsPerIp: number;
@@ -69,6 +74,7 @@ export const DEFAULT_LIMITS: CasterLimits = {
   roverBacklogBytes: 64 * 1024,
   sourceSilenceMs: 15_000,
   roverIdleMs: 120_000,
+  accessRecheckMs: 30_000,
   maxRoverLineBytes: 1024,
   failedLoginsPerIp: 10,
   failedLoginWindowMs: 60_000,
@@ -147,6 +153,9 @@ class Rover {
     readonly socket: net.Socket,
     readonly version: 1 | 2,
     readonly accountId: string,
+    /** The network slug the login was allowed for, and until when (ms); both are what access re-checks test. */
+    readonly network: string,
+    public accessUntil: number,
     readonly requested: string,
     readonly nearNetwork: string | null,
     readonly remoteAddress: string,
@@ -617,6 +626,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       socket,
       v,
       decision.accountId,
+      mount ? mount.info.network : (nearNetwork as string),
+      decision.until.getTime(),
       name,
       nearNetwork ?? null,
       ip,
@@ -759,6 +770,52 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     socket.on('data', onHead);
   }
 
+  // ---- access of connected rovers ----
+  let lastFullCheck = Date.now();
+  let checking = false;
+  /**
+   * Asks the auth port again for rovers whose access reached its end (within a second) and, every
+   * accessRecheckMs, for all of them, in one batch; a rover whose network is no longer granted is closed.
+   * A failed check keeps the rovers and is tried again: a database hiccup must not cut every paying user off.
+   */
+  const checkAccess = async () => {
+    if (checking || roversByAccount.size === 0) return;
+    const now = Date.now();
+    const full = now - lastFullCheck >= limits.accessRecheckMs;
+    const accounts: string[] = [];
+    for (const [accountId, rovers] of roversByAccount) {
+      if (full) accounts.push(accountId);
+      else
+        for (const rover of rovers) {
+          if (rover.accessUntil > now) continue;
+          accounts.push(accountId);
+          break;
+        }
+    }
+    if (accounts.length === 0) return;
+    checking = true;
+    try {
+      const access = await auth.access(accounts, new Date(now));
+      if (full) lastFullCheck = now;
+      for (const accountId of accounts) {
+        for (const rover of [...(roversByAccount.get(accountId) ?? [])]) {
+          const until = access.get(accountId)?.get(rover.network);
+          if (until && until.getTime() > now) rover.accessUntil = until.getTime();
+          else {
+            logger.info({ account: accountId, mountpoint: rover.requested }, 'rover disconnected: access ended');
+            endRover(rover, 'access_revoked');
+          }
+        }
+      }
+    } catch (err) {
+      logger.error({ err }, 'access check failed; rovers kept until the next check');
+    } finally {
+      checking = false;
+    }
+  };
+  const accessTimer = setInterval(() => void checkAccess(), Math.min(1000, limits.accessRecheckMs));
+  accessTimer.unref();
+
   // ---- periodic work ----
   const tick = setInterval(() => {
     const now = Date.now();
@@ -824,6 +881,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       if (closed) return;
       closed = true;
       clearInterval(tick);
+      clearInterval(accessTimer);
       clearInterval(catalogueTimer);
       clearInterval(announceTimer);
       pulls.stop();

@@ -6,12 +6,18 @@
 export type DenyReason = 'bad_credentials' | 'disabled' | 'no_grant' | 'too_many_connections';
 
 export type AuthDecision =
-  | { allowed: true; accountId: string; ownerId: string; maxConnections: number }
+  /** `until`: when the access that allowed this login ends (its latest grant valid now), unless renewed. */
+  | { allowed: true; accountId: string; ownerId: string; maxConnections: number; until: Date }
   | { allowed: false; reason: DenyReason };
 
 export interface AuthorizePort {
   /** `mountpoint` is a station's mountpoint or a network's automatic `{NETWORK}_NEAR` mountpoint. */
   authorize(username: string, password: string, mountpoint: string, now: Date): Promise<AuthDecision>;
+  /**
+   * For connected rovers: per account, the networks (by slug) it may use now and until when. An account that is
+   * gone or disabled, or has no grant valid now, is absent. One call for every connected account.
+   */
+  access(accountIds: string[], now: Date): Promise<Map<string, Map<string, Date>>>;
 }
 
 /** The fields of an STR record beyond mountpoint, position and network, as the catalogue keeps them. */

@@ -402,6 +402,51 @@ describe('limits', () => {
   });
 });
 
+describe('access of connected rovers', () => {
+  it('closes a rover when its access ends and keeps one whose access was extended before its end', async () => {
+    const ports = standardPorts();
+    const soon = new Date(Date.now() + 1200);
+    const alice = ports.accounts.find((a) => a.username === 'alice');
+    const carol = ports.accounts.find((a) => a.username === 'carol');
+    if (!alice || !carol) throw new Error('standard accounts missing');
+    alice.until = soon;
+    carol.until = soon;
+    const { peer } = await start(ports, { sessionFlushMs: 50 });
+    const ending = await v1Rover(peer, 'AMS1');
+    const extended = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
+    carol.until = new Date(Date.now() + 3_600_000);
+    await ending.closedWith('the rover whose access ended to be closed', 5000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(extended.closed).toBe(false);
+    const source = await v1Source(peer, 'AMS1');
+    const frame = encodeFrame(Buffer.from([0x3e, 0xd0, 9, 9]));
+    source.write(frame);
+    await extended.until((p) => p.body().equals(frame), 'the extended rover to keep receiving');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ports.sessions.find((s) => s.accountId === 'acc-alice')?.endReason).toBe('access_revoked');
+  });
+
+  it('re-checks every connected rover at the interval, and keeps them while the check fails', async () => {
+    const ports = standardPorts();
+    const logger = new TestLogger();
+    const { peer } = await start(ports, { accessRecheckMs: 300 }, logger);
+    const rover = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
+    const access = ports.auth.access;
+    ports.auth.access = async () => {
+      throw new Error('database unavailable');
+    };
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(rover.closed).toBe(false);
+    expect(logger.lines.some((l) => l.level === 'error' && /access check failed/.test(l.message))).toBe(true);
+
+    ports.auth.access = access;
+    const carol = ports.accounts.find((a) => a.username === 'carol');
+    if (carol) carol.networks = ['de'];
+    await rover.closedWith('the rover whose network was taken away to be closed', 3000);
+    expect(ports.accessCalls.at(-1)).toEqual(['acc-carol']);
+  });
+});
+
 describe('relay writes', () => {
   /** Frames whose payload carries their number, so a reordered or repeated frame shows. */
   const numbered = (count: number) =>

@@ -88,7 +88,10 @@ beforeAll(async () => {
       },
     ])
     .execute();
-  service = await startTestCaster(db, { authEpochPollMs: 50, limits: { sessionFlushMs: 60_000 } });
+  service = await startTestCaster(db, {
+    authEpochPollMs: 50,
+    limits: { sessionFlushMs: 60_000, accessRecheckMs: 300 },
+  });
 });
 
 afterAll(async () => {
@@ -184,6 +187,27 @@ describe('caster on the portal database', () => {
     const ok = await exchange(rover('AMS1', 'rover-three', 'rover-password'), (t) => t.includes('\r\n\r\n'));
     expect(ok.text).toMatch(/^HTTP\/1\.1 200 OK/);
     ok.socket.destroy();
+  });
+
+  it('closes a connected rover once billing ends its grant, and tells a login when its access ends', async () => {
+    // An owner of its own: the owner above holds an all-accounts subscription grant from the test before.
+    await createUsersRepo(handle.db).upsertFromIdentity({ uid: randomUUID(), email: 'rover-five@example.test' });
+    const account = await createAccountWithGrant(handle.db, {
+      email: 'rover-five@example.test',
+      username: 'rover-five',
+      password: 'rover-password',
+      network: 'nl-rtk',
+      days: 2,
+    });
+    const decision = await service.authorizer.authorize('rover-five', 'rover-password', 'NL-RTK_NEAR', new Date());
+    expect(decision).toMatchObject({ allowed: true, until: account.validUntil });
+
+    const connected = exchange(rover('AMS1', 'rover-five', 'rover-password'));
+    await waitFor(() => service.caster.connectionsByAccount([account.accountId]).size === 1, 'the rover');
+    await sql`UPDATE access_grants SET ended_at = now() WHERE account_id = ${account.accountId}`.execute(handle.db);
+    const closed = await connected;
+    expect(closed.text).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(service.caster.connectionsByAccount([account.accountId]).size).toBe(0);
   });
 
   it('checks a password once for a burst of identical logins', async () => {

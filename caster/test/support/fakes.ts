@@ -16,7 +16,11 @@ export interface FakeAccount {
   enabled?: boolean;
   networks: string[];
   maxConnections?: number;
+  /** End of the account's access to its networks; far in the future unless a test sets it. */
+  until?: Date;
 }
+
+const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
 
 export function station(mountpoint: string, network: string, latitude: number, longitude: number): CatalogueMountpoint {
   return {
@@ -49,6 +53,8 @@ export class FakePorts implements CasterPorts {
   statuses: StationStatus[] = [];
   feedStatuses: FeedStatus[] = [];
   authorizeCalls = 0;
+  /** The account ids of each access check the caster made. */
+  accessCalls: string[][] = [];
 
   auth = {
     authorize: async (username: string, password: string, mountpoint: string): Promise<AuthDecision> => {
@@ -65,7 +71,18 @@ export class FakePorts implements CasterPorts {
         accountId: account.accountId,
         ownerId: `owner-${account.accountId}`,
         maxConnections: account.maxConnections ?? 1,
+        until: account.until ?? FAR_FUTURE,
       };
+    },
+    access: async (accountIds: string[], now: Date): Promise<Map<string, Map<string, Date>>> => {
+      this.accessCalls.push(accountIds);
+      const access = new Map<string, Map<string, Date>>();
+      for (const account of this.accounts) {
+        const until = account.until ?? FAR_FUTURE;
+        if (!accountIds.includes(account.accountId) || account.enabled === false || until <= now) continue;
+        access.set(account.accountId, new Map(account.networks.map((n) => [n, until])));
+      }
+      return access;
     },
   };
 

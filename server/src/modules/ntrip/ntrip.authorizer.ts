@@ -5,7 +5,7 @@ import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secr
 import type { NtripRepo } from './ntrip.repo.ts';
 
 export interface AuthorizerOptions {
-  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'grantValidUntil'>;
+  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'accessOf'>;
   /** How long a decision is reused; an allowed decision never outlives the grant behind it. */
   ttlMs?: number;
   /** How often the auth epoch (moved by every account or grant change) is read. */
@@ -80,7 +80,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     if (!account.enabled || account.owner_disabled) return deny('disabled');
     const networkId = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
     if (!networkId) return deny('no_grant');
-    const until = await repo.grantValidUntil({ id: account.id, ownerUserId: account.owner_user_id }, networkId, now);
+    const until = (await repo.accessOf([account.id], now)).find((row) => row.network_id === networkId)?.until;
     if (!until) return deny('no_grant');
     return {
       decision: {
@@ -88,6 +88,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         accountId: account.id,
         ownerId: account.owner_user_id,
         maxConnections: account.max_connections,
+        until,
       },
       expiresAt: Math.min(now.getTime() + ttlMs, until.getTime()),
     };
@@ -99,6 +100,15 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     },
     invalidate,
     close: () => clearInterval(poll),
+    async access(accountIds, now) {
+      const byAccount = new Map<string, Map<string, Date>>();
+      for (const row of await repo.accessOf(accountIds, now)) {
+        const networks = byAccount.get(row.account_id) ?? new Map<string, Date>();
+        networks.set(row.network_slug, row.until);
+        byAccount.set(row.account_id, networks);
+      }
+      return byAccount;
+    },
     async authorize(username, password, mountpoint, now) {
       const key = createHmac('sha256', secret)
         .update(`${username.toLowerCase()}\0${password}\0${mountpoint.toUpperCase()}`)

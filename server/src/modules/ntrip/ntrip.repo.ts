@@ -16,6 +16,13 @@ export interface AccountForLogin {
   max_connections: number;
 }
 
+export interface AccessRow {
+  account_id: string;
+  network_id: string;
+  network_slug: string;
+  until: Date;
+}
+
 export interface SnapshotNetworkRow {
   id: string;
   slug: string;
@@ -94,19 +101,27 @@ export function createNtripRepo(db: Database) {
     },
 
     /**
-     * End of the latest grant that covers this account on this network now, or null: the account's own, its
+     * Per account and network, the end of the latest grant that covers the account now: the account's own, its
      * owner's all-accounts grants, and the all-accounts grants of organisations the owner is a member of now.
+     * Accounts that are deleted or disabled, or whose owner is, get no rows; nor do retired networks.
      */
-    async grantValidUntil(account: { id: string; ownerUserId: string }, networkId: string, now: Date) {
-      const r = await sql<{ until: Date | null }>`
-        SELECT max(valid_until) AS until FROM access_grants
-        WHERE network_id = ${networkId} AND ended_at IS NULL AND valid_from <= ${now} AND valid_until > ${now}
-          AND (account_id = ${account.id}
-            OR (account_id IS NULL AND organization_id IS NULL AND owner_user_id = ${account.ownerUserId})
-            OR (account_id IS NULL AND organization_id IN (
-              SELECT organization_id FROM organization_members WHERE user_id = ${account.ownerUserId})))`.execute(db);
-      const until = r.rows[0]?.until;
-      return until ? new Date(until) : null;
+    async accessOf(accountIds: string[], now: Date): Promise<AccessRow[]> {
+      if (accountIds.length === 0) return [];
+      const r = await sql<AccessRow>`
+        SELECT a.id::text AS account_id, n.id::text AS network_id, n.slug AS network_slug,
+          max(g.valid_until) AS until
+        FROM ntrip_accounts a
+        JOIN users u ON u.id = a.owner_user_id
+        JOIN access_grants g ON g.ended_at IS NULL AND g.valid_from <= ${now} AND g.valid_until > ${now}
+          AND (g.account_id = a.id
+            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
+            OR (g.account_id IS NULL AND g.organization_id IN (
+              SELECT m.organization_id FROM organization_members m WHERE m.user_id = a.owner_user_id)))
+        JOIN networks n ON n.id = g.network_id AND n.status <> 'retired'
+        WHERE a.id::text = ANY(${sql.val(accountIds)}::text[]) AND a.deleted_at IS NULL AND a.enabled
+          AND NOT u.disabled
+        GROUP BY a.id, n.id, n.slug`.execute(db);
+      return r.rows.map((row) => ({ ...row, until: new Date(row.until) }));
     },
 
     async snapshotNetworks(): Promise<SnapshotNetworkRow[]> {
