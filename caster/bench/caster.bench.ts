@@ -3,14 +3,24 @@ import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { encodeFrame } from '../src/index.ts';
+import {
+  cLoader,
+  compileRoverLoad,
+  type Loader,
+  type LoaderOptions,
+  monotonicMs,
+  nextMessage,
+  nodeLoader,
+} from './rover-loaders.ts';
 
 /**
  * `npm run bench:caster`: the caster in one process, rovers (half NTRIP 1, half NTRIP 2) in separate load
  * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
  * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
- * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes, 4 or 1 with BENCH_ISOLATE), BENCH_PRIORITY,
- * BENCH_ISOLATE, BENCH_DIRECT (0: the caster writes through Node instead of io_uring) and BENCH_ONLY (scenarios by
- * rovers@hz, e.g. `1000@5,5000@1`) adjust it.
+ * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated),
+ * BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT (0: the caster writes through Node instead of io_uring), BENCH_ONLY
+ * (scenarios by rovers@hz, e.g. `1000@5,5000@1`) and BENCH_ROVERS (`c`, the default, or `node`: which load
+ * generator) adjust it.
  */
 
 interface Scenario {
@@ -35,12 +45,19 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
  * the last core, and its load process keeps its event loop turning instead of sleeping.
  */
 const ISOLATE = Boolean(process.env.BENCH_ISOLATE);
-const LOADERS = Number(process.env.BENCH_LOADERS ?? (ISOLATE ? 1 : 4));
+
 const lastCore = os.availableParallelism() - 1;
 if (ISOLATE) execFileSync('taskset', ['-pc', String(lastCore), String(process.pid)], { stdio: 'ignore' });
 const WARMUP_MS = 3000;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const clock = () => performance.timeOrigin + performance.now();
+/** The C load generator unless BENCH_ROVERS=node: on two shared cores, the rovers' own cost shows as latency. */
+const ROVERS = process.env.BENCH_ROVERS === 'node' ? 'node' : 'c';
+const roverBinary = ROVERS === 'c' ? compileRoverLoad() : '';
+/**
+ * One C process reads all the rovers: while it is awake reading, the caster's next sends find it running instead of
+ * waking it again, which on loopback the caster's core would pay for. Node needs four to keep up.
+ */
+const LOADERS = Number(process.env.BENCH_LOADERS ?? (ISOLATE || ROVERS === 'c' ? 1 : 4));
 
 interface CasterStats {
   rss: number;
@@ -59,31 +76,19 @@ interface CasterStats {
 const PRIORITY = process.env.BENCH_PRIORITY === undefined ? undefined : Number(process.env.BENCH_PRIORITY);
 if (PRIORITY !== undefined) os.setPriority(PRIORITY);
 
-function child(file: string, args: string[] = [], gc = false): ChildProcess {
-  const proc = fork(here(file), args, {
-    execArgv: ['--import', 'tsx', ...(gc ? ['--expose-gc'] : [])],
+/** The caster with `--expose-gc`, so its memory figures are read after a collection. */
+function casterProcess(): ChildProcess {
+  const proc = fork(here('./caster-process.ts'), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: 'inherit',
   });
   if (PRIORITY !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, PRIORITY);
   return proc;
 }
 
-function next<T>(proc: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { type: string; message?: string }) => {
-      if (message.type === 'error') return reject(new Error(message.message));
-      if (message.type !== type) return;
-      proc.off('message', onMessage);
-      resolve(message as T);
-    };
-    proc.on('message', onMessage);
-    proc.once('exit', (code) => reject(new Error(`${type}: process exited with ${code}`)));
-  });
-}
-
 /** With `gc`, garbage is collected first (memory figures); never inside the measuring window, where it would pause. */
 async function casterStats(caster: ChildProcess, gc: boolean): Promise<CasterStats> {
-  const reply = next<CasterStats>(caster, 'stats');
+  const reply = nextMessage<CasterStats>(caster, 'stats');
   caster.send({ type: 'stats', gc });
   return reply;
 }
@@ -92,7 +97,7 @@ function frame(bytes: number): Buffer {
   const payload = Buffer.alloc(bytes - 6);
   payload[0] = 0x43;
   payload[1] = 0x50;
-  payload.writeDoubleLE(clock(), 2);
+  payload.writeDoubleLE(monotonicMs(), 2);
   return encodeFrame(payload);
 }
 
@@ -125,12 +130,12 @@ async function warmUp(port: number, count: number) {
 }
 
 async function run(s: Scenario) {
-  const caster = child('./caster-process.ts', [], true);
+  const caster = casterProcess();
   if (ISOLATE && caster.pid !== undefined) {
     const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
     execFileSync('taskset', ['-pc', casterCores, String(caster.pid)], { stdio: 'ignore' });
   }
-  const { port } = await next<{ port: number }>(caster, 'ready');
+  const { port } = await nextMessage<{ port: number }>(caster, 'ready');
   // The baseline is read after a first round of rovers came and went, so what the first connections cost once
   // (compiled code, buffer pools) does not count as per-rover memory.
   await warmUp(port, 200);
@@ -153,33 +158,39 @@ async function run(s: Scenario) {
     source.write(frame(s.frameBytes));
     if (measuring) sentInWindow++;
   }, 1000 / s.hz);
-  const loaders: ChildProcess[] = [];
+  const loaders: Loader[] = [];
   const share = Math.ceil(s.rovers / LOADERS);
   for (let first = 0; first < s.rovers; first += share) {
-    loaders.push(child('./rover-load.ts', [String(port), String(Math.min(share, s.rovers - first)), String(first)]));
+    const options: LoaderOptions = {
+      port,
+      count: Math.min(share, s.rovers - first),
+      first,
+      spin: ISOLATE,
+      priority: PRIORITY,
+    };
+    loaders.push(ROVERS === 'c' ? cLoader(roverBinary, options) : nodeLoader(options));
   }
   const connectStart = Date.now();
-  await Promise.all(loaders.map((l) => next(l, 'connected')));
+  await Promise.all(loaders.map((l) => l.connected));
   const connectMs = Date.now() - connectStart;
 
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  for (const l of loaders) l.send({ type: 'measure' });
+  await Promise.all(loaders.map((l) => l.measure()));
   measuring = true;
   const before = await casterStats(caster, false);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   const after = await casterStats(caster, false);
   measuring = false;
-  const reports = await Promise.all(
-    loaders.map((l) => {
-      const reply = next<{ samples: number[]; frames: number; disconnected: number }>(l, 'report');
-      l.send({ type: 'report' });
-      return reply;
-    }),
-  );
+  const reports = await Promise.all(loaders.map((l) => l.report()));
   clearInterval(timer);
 
   const loaded = await casterStats(caster, true);
-  const samples = Float64Array.from(reports.flatMap((r) => r.samples)).sort();
+  const samples = new Float64Array(reports.reduce((n, r) => n + r.samples.length, 0));
+  reports.reduce((offset, r) => {
+    samples.set(r.samples, offset);
+    return offset + r.samples.length;
+  }, 0);
+  samples.sort();
   const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
   const wallMicros = (after.at - before.at) * 1000;
   const result = {
@@ -194,12 +205,13 @@ async function run(s: Scenario) {
     p99: percentile(samples, 99),
     max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
     cpuPercent: (100 * cpuMicros) / wallMicros,
+    roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / wallMicros,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
     fanOut: after.fanOutMs,
     writes: after.directWrites ? 'io_uring' : 'Node',
     load: os.loadavg()[0] ?? 0,
   };
-  for (const l of loaders) l.send({ type: 'stop' });
+  for (const l of loaders) l.stop();
   source.destroy();
   caster.send({ type: 'stop' });
   await new Promise((r) => caster.once('exit', r));
@@ -207,10 +219,10 @@ async function run(s: Scenario) {
 }
 
 console.log(
-  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  RSS/rover  fan-out p50/p99 ms  load avg  writes',
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  load avg  writes',
 );
 for (const s of chosen) {
   const r = await run(s);
@@ -227,6 +239,7 @@ for (const s of chosen) {
       `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
       String(r.disconnected).padStart(8),
       `${r.cpuPercent.toFixed(1)} %`.padStart(11),
+      `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
       `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
       `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
       r.load.toFixed(1).padStart(9),

@@ -9,13 +9,15 @@ const [portArg, countArg, firstArg] = process.argv.slice(2);
 const port = Number(portArg);
 const count = Number(countArg);
 const first = Number(firstArg);
-const clock = () => performance.timeOrigin + performance.now();
+/** CLOCK_MONOTONIC in milliseconds, the clock the bench stamps frames with. */
+const clock = () => Number(process.hrtime.bigint()) / 1e6;
 const auth = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
 
 let measuring = false;
 let samples: number[] = [];
 let frames = 0;
 let disconnected = 0;
+let cpuAtMeasure = process.cpuUsage();
 
 function onFrame(data: Buffer) {
   frames++;
@@ -123,9 +125,11 @@ process.on('message', (message: { type: string }) => {
     samples = [];
     frames = 0;
     measuring = true;
+    cpuAtMeasure = process.cpuUsage();
+    process.send?.({ type: 'measuring' });
   } else if (message.type === 'report') {
-    measuring = false;
-    process.send?.({ type: 'report', samples, frames, disconnected });
+    const cpu = process.cpuUsage(cpuAtMeasure);
+    process.send?.({ type: 'report', samples, frames, disconnected, cpuMicros: cpu.user + cpu.system });
   } else if (message.type === 'stop') {
     process.exit(0);
   }

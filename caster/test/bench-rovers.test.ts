@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  cLoader,
+  compileRoverLoad,
+  type Loader,
+  type LoaderOptions,
+  type LoadReport,
+  monotonicMs,
+  nodeLoader,
+} from '../bench/rover-loaders.ts';
+import { type Caster, createCaster, encodeFrame } from '../src/index.ts';
+import { Peer } from './support/client.ts';
+import { FakePorts } from './support/fakes.ts';
+
+/**
+ * The figures in docs/performance.md are only as good as the load generators that measure them: each must read
+ * every frame of NTRIP 1 and NTRIP 2 rovers and take the delay on the clock the bench stamps frames with.
+ */
+const open: Array<{ close(): unknown }> = [];
+const loaders: Loader[] = [];
+afterEach(async () => {
+  for (const l of loaders.splice(0)) l.stop();
+  for (const c of open.splice(0).reverse()) await c.close();
+});
+
+function stampedFrame(bytes: number): Buffer {
+  const payload = Buffer.alloc(bytes - 6);
+  payload.writeDoubleLE(monotonicMs(), 2);
+  return encodeFrame(payload);
+}
+
+async function until(report: () => Promise<LoadReport>, done: (r: LoadReport) => boolean): Promise<LoadReport> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = await report();
+    if (done(r) || Date.now() > deadline) return r;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const generators: Array<[string, (o: LoaderOptions) => Loader]> = [
+  ['C', (o) => cLoader(compileRoverLoad(), o)],
+  ['Node', nodeLoader],
+];
+
+describe('bench load generators', () => {
+  it.each(generators)('%s: every frame to every rover, delays on the bench clock', async (_, start) => {
+    const ports = new FakePorts().addNetwork('bench').addStation('BENCH', 'bench', 52, 5, 'bench');
+    ports.accounts.push({
+      username: 'bench',
+      password: 'bench',
+      accountId: 'bench',
+      networks: ['bench'],
+      maxConnections: 100,
+    });
+    const caster: Caster = await createCaster({ ports });
+    open.push(caster);
+    const { port } = await caster.listen(0, '127.0.0.1');
+    const source = await Peer.connect(port);
+    open.push(source);
+    source.write('SOURCE bench /BENCH\r\nSource-Agent: NTRIP test\r\n\r\n');
+    await source.until((p) => p.text().startsWith('ICY 200 OK'), 'source accepted');
+
+    const rovers = 6;
+    const loader = start({ port, count: rovers, first: 0, spin: false });
+    loaders.push(loader);
+    await loader.connected;
+    await loader.measure();
+    // Large frames too, so NTRIP 2 chunks and reads cut frames apart.
+    const sizes = [33, 933, 1029, 33, 933, 1029, 33, 933];
+    for (const size of sizes) {
+      source.write(stampedFrame(size));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const expected = rovers * sizes.length;
+    const report = await until(loader.report, (r) => r.samples.length >= expected);
+
+    expect(report.frames).toBe(expected);
+    expect(report.samples.length).toBe(expected);
+    expect(report.disconnected).toBe(0);
+    for (const delay of report.samples) {
+      expect(delay).toBeGreaterThanOrEqual(0);
+      expect(delay).toBeLessThan(5_000);
+    }
+  });
+});
