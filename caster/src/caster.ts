@@ -365,7 +365,11 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     if (mount.rovers.size > 0) {
       const started = performance.now();
       const writers = direct;
-      for (const rover of mount.rovers) rover.send(frame, now, writers);
+      // forEach, not for-of: a Set's iterator can allocate a result per rover, and collecting that garbage
+      // pauses every rover.
+      mount.rovers.forEach((rover) => {
+        rover.send(frame, now, writers);
+      });
       if (writers) {
         writers[1].flush(frame.data);
         if (writers[2].pending) writers[2].flush(frame.chunked);
@@ -636,6 +640,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     );
     ofAccount.add(rover);
     roversByAccount.set(decision.accountId, ofAccount);
+    nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
       const position = parseGga(line);
@@ -774,6 +779,17 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   let lastFullCheck = Date.now();
   let checking = false;
   /**
+   * No connected rover's access ends before this (ms); rovers that left may make it early, which costs one
+   * needless check. The check every second then looks at one number instead of every rover.
+   */
+  let nextAccessEnd = Number.POSITIVE_INFINITY;
+  const findNextAccessEnd = () => {
+    nextAccessEnd = Number.POSITIVE_INFINITY;
+    for (const rovers of roversByAccount.values()) {
+      for (const rover of rovers) nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
+    }
+  };
+  /**
    * Asks the auth port again for rovers whose access reached its end (within a second) and, every
    * accessRecheckMs, for all of them, in one batch; a rover whose network is no longer granted is closed.
    * A failed check keeps the rovers and is tried again: a database hiccup must not cut every paying user off.
@@ -782,6 +798,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     if (checking || roversByAccount.size === 0) return;
     const now = Date.now();
     const full = now - lastFullCheck >= limits.accessRecheckMs;
+    if (!full && nextAccessEnd > now) return;
     const accounts: string[] = [];
     for (const [accountId, rovers] of roversByAccount) {
       if (full) accounts.push(accountId);
@@ -792,7 +809,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
           break;
         }
     }
-    if (accounts.length === 0) return;
+    if (accounts.length === 0) return findNextAccessEnd();
     checking = true;
     try {
       const access = await auth.access(accounts, new Date(now));
@@ -807,6 +824,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
           }
         }
       }
+      findNextAccessEnd();
     } catch (err) {
       logger.error({ err }, 'access check failed; rovers kept until the next check');
     } finally {

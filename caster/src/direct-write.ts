@@ -43,7 +43,11 @@ const descriptorOf = (socket: net.Socket): number | undefined =>
 export class DirectWriter {
   private fds = new Int32Array(256);
   private results = new Int32Array(256);
-  private sockets: net.Socket[] = [];
+  /**
+   * Kept at its size between frames and cleared slot by slot: emptying it would free its storage and regrow it
+   * for every frame, garbage in proportion to the rovers, and the collections it causes pause every rover.
+   */
+  private sockets = new Array<net.Socket | undefined>(256).fill(undefined);
   private count = 0;
   private failure: Error | null = null;
 
@@ -66,6 +70,7 @@ export class DirectWriter {
       fds.set(this.fds);
       this.fds = fds;
       this.results = new Int32Array(this.count * 2);
+      this.sockets = this.sockets.concat(new Array<undefined>(this.count).fill(undefined));
     }
     this.fds[this.count] = fd;
     this.sockets[this.count++] = socket;
@@ -87,10 +92,10 @@ export class DirectWriter {
     for (let i = 0; i < count; i++) {
       const sent = this.results[i] as number;
       const socket = this.sockets[i] as net.Socket;
+      this.sockets[i] = undefined;
       if (sent === data.length) continue;
       // A full socket (-EAGAIN) queues in Node; a broken one (-EPIPE, -ECONNRESET) fails there the usual way.
       socket.write(sent > 0 ? data.subarray(sent) : data);
     }
-    this.sockets.length = 0;
   }
 }
