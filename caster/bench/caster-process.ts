@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import { type CasterPorts, createCaster } from '../src/index.ts';
 
 /**
@@ -52,11 +53,22 @@ const caster = await createCaster({
 });
 const { port } = await caster.listen(0, '127.0.0.1');
 
+/**
+ * The caster's garbage collections since the last stats request: a collection pauses the fan-out, so a pause
+ * inside the measured window delays a whole frame for every rover.
+ */
+let collections: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collections.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
 type Request = { type: 'stats'; gc: boolean } | { type: 'stop' };
 const send = (message: object) => process.send?.(message);
 
 process.on('message', async (message: Request) => {
   if (message.type === 'stats') {
+    const gcPausesMs = collections;
+    collections = [];
     if (message.gc) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     const stats = caster.stats();
@@ -69,6 +81,7 @@ process.on('message', async (message: Request) => {
       rovers: stats.rovers,
       fanOutMs: stats.fanOutMs,
       directWrites: stats.directWrites.active,
+      gcPausesMs,
     });
   } else if (message.type === 'stop') {
     await caster.close();

@@ -67,6 +67,8 @@ interface CasterStats {
   rovers: number;
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
   directWrites: boolean;
+  /** Pauses of the caster's garbage collections since the previous stats request. */
+  gcPausesMs: number[];
 }
 
 /**
@@ -93,11 +95,11 @@ async function casterStats(caster: ChildProcess, gc: boolean): Promise<CasterSta
   return reply;
 }
 
-function frame(bytes: number): Buffer {
+function frame(bytes: number, sentAt: number): Buffer {
   const payload = Buffer.alloc(bytes - 6);
   payload[0] = 0x43;
   payload[1] = 0x50;
-  payload.writeDoubleLE(monotonicMs(), 2);
+  payload.writeDoubleLE(sentAt, 2);
   return encodeFrame(payload);
 }
 
@@ -151,12 +153,16 @@ async function run(s: Scenario) {
     source.once('data', (d) => (d.toString().startsWith('ICY 200 OK') ? resolve() : reject(new Error(d.toString()))));
   });
 
-  // Frames flow while the rovers connect, so the source is never dropped as silent.
+  // Frames flow while the rovers connect, so the source is never dropped as silent. The window is a span of send
+  // times: a frame counts when its stamp lies in it, however late it arrives, so none is lost at either edge.
+  let windowStart = Number.POSITIVE_INFINITY;
+  let windowEnd = Number.POSITIVE_INFINITY;
+  const inWindow = (sentAt: number) => sentAt >= windowStart && sentAt < windowEnd;
   let sentInWindow = 0;
-  let measuring = false;
   const timer = setInterval(() => {
-    source.write(frame(s.frameBytes));
-    if (measuring) sentInWindow++;
+    const sentAt = monotonicMs();
+    source.write(frame(s.frameBytes, sentAt));
+    if (inWindow(sentAt)) sentInWindow++;
   }, 1000 / s.hz);
   const loaders: Loader[] = [];
   const share = Math.ceil(s.rovers / LOADERS);
@@ -176,20 +182,22 @@ async function run(s: Scenario) {
 
   await new Promise((r) => setTimeout(r, WARMUP_MS));
   await Promise.all(loaders.map((l) => l.measure()));
-  measuring = true;
+  const loadStart = monotonicMs();
+  windowStart = loadStart;
   const before = await casterStats(caster, false);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   const after = await casterStats(caster, false);
-  measuring = false;
+  windowEnd = monotonicMs();
+  // Time for the window's last frame to reach every rover; frames sent meanwhile are outside the window.
+  await new Promise((r) => setTimeout(r, 500));
+  const loadWallMicros = (monotonicMs() - loadStart) * 1000;
   const reports = await Promise.all(loaders.map((l) => l.report()));
   clearInterval(timer);
 
   const loaded = await casterStats(caster, true);
-  const samples = new Float64Array(reports.reduce((n, r) => n + r.samples.length, 0));
-  reports.reduce((offset, r) => {
-    samples.set(r.samples, offset);
-    return offset + r.samples.length;
-  }, 0);
+  const samples = Float64Array.from(
+    reports.flatMap((r) => [...r.delays.filter((_, i) => inWindow(r.sentAt[i] as number))]),
+  );
   samples.sort();
   const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
   const wallMicros = (after.at - before.at) * 1000;
@@ -205,10 +213,11 @@ async function run(s: Scenario) {
     p99: percentile(samples, 99),
     max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
     cpuPercent: (100 * cpuMicros) / wallMicros,
-    roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / wallMicros,
+    roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / loadWallMicros,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
     fanOut: after.fanOutMs,
     writes: after.directWrites ? 'io_uring' : 'Node',
+    gc: after.gcPausesMs,
     load: os.loadavg()[0] ?? 0,
   };
   for (const l of loaders) l.stop();
@@ -222,7 +231,7 @@ console.log(
   `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  load avg  writes',
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  load avg  writes',
 );
 for (const s of chosen) {
   const r = await run(s);
@@ -242,6 +251,7 @@ for (const s of chosen) {
       `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
       `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
       `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
+      `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}`.padStart(12),
       r.load.toFixed(1).padStart(9),
       r.writes.padStart(8),
     ].join(' '),

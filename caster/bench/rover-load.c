@@ -5,7 +5,8 @@
  * spends reading is a microsecond the caster waits for; real rovers read on their own hosts.
  *
  * usage: rover-load PORT COUNT FIRST SPIN
- * stdin, one command a line: "measure" (start afresh), "report PATH" (the samples so far as float64 to PATH), "stop".
+ * stdin, one command a line: "measure" (start afresh), "report PATH" (the samples so far to PATH as float64
+ * pairs: send time, delay), "stop".
  * stdout: "connected N", "measuring", "report FRAMES DISCONNECTED CPU_MICROSECONDS SAMPLES", "error MESSAGE".
  */
 #define _GNU_SOURCE
@@ -78,11 +79,12 @@ static void on_frame(const uint8_t *frame, size_t len, double received) {
   if (!measuring || len < 13) return;
   double sent;
   memcpy(&sent, frame + 5, sizeof sent);
-  if (samples_len == samples_cap) {
+  if (samples_len + 2 > samples_cap) {
     samples_cap = samples_cap ? samples_cap * 2 : 65536;
     samples = realloc(samples, samples_cap * sizeof *samples);
     if (!samples) fail("out of memory");
   }
+  samples[samples_len++] = sent;
   samples[samples_len++] = received - sent;
 }
 
@@ -224,7 +226,7 @@ static void on_command(char *line) {
     FILE *out = fopen(path, "wb");
     if (!out || fwrite(samples, sizeof *samples, samples_len, out) != samples_len || fclose(out) != 0)
       fail("cannot write %s", path);
-    printf("report %ld %ld %ld %zu\n", frames, disconnected, cpu_micros() - cpu_at_measure, samples_len);
+    printf("report %ld %ld %ld %zu\n", frames, disconnected, cpu_micros() - cpu_at_measure, samples_len / 2);
     fflush(stdout);
   } else if (strncmp(line, "stop", 4) == 0) {
     exit(0);

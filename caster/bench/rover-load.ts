@@ -22,7 +22,8 @@ let cpuAtMeasure = process.cpuUsage();
 function onFrame(data: Buffer) {
   frames++;
   if (!measuring || data.length < 13) return;
-  samples.push(clock() - data.readDoubleLE(5));
+  const sent = data.readDoubleLE(5);
+  samples.push(sent, clock() - sent);
 }
 
 /**

@@ -14,10 +14,25 @@ import { fileURLToPath } from 'node:url';
  */
 
 export interface LoadReport {
-  samples: Float64Array;
+  /** Per frame received since `measure`: the send time stamped in it, and its delay (ms, monotonic clock). */
+  sentAt: Float64Array;
+  delays: Float64Array;
   frames: number;
   disconnected: number;
   cpuMicros: number;
+}
+
+type LoadNumbers = Omit<LoadReport, 'sentAt' | 'delays'>;
+
+/** Both generators report [send time, delay] pairs. */
+function unpair(pairs: Float64Array): Pick<LoadReport, 'sentAt' | 'delays'> {
+  const sentAt = new Float64Array(pairs.length / 2);
+  const delays = new Float64Array(pairs.length / 2);
+  for (let i = 0; i < sentAt.length; i++) {
+    sentAt[i] = pairs[2 * i] as number;
+    delays[i] = pairs[2 * i + 1] as number;
+  }
+  return { sentAt, delays };
 }
 
 export interface Loader {
@@ -80,10 +95,10 @@ export function nodeLoader(o: LoaderOptions): Loader {
       return reply;
     },
     report: async () => {
-      const reply = nextMessage<Omit<LoadReport, 'samples'> & { samples: number[] }>(proc, 'report');
+      const reply = nextMessage<LoadNumbers & { samples: number[] }>(proc, 'report');
       proc.send({ type: 'report' });
-      const r = await reply;
-      return { ...r, samples: Float64Array.from(r.samples) };
+      const { samples, ...r } = await reply;
+      return { ...r, ...unpair(Float64Array.from(samples)) };
     },
     stop: () => proc.send({ type: 'stop' }),
   };
@@ -121,13 +136,9 @@ export function cLoader(binary: string, o: LoaderOptions): Loader {
       proc.stdin.write(`report ${samplesFile}\n`);
       const [frames = 0, disconnected = 0, cpuMicros = 0] = (await answer).map(Number);
       const bytes = readFileSync(samplesFile);
-      return {
-        // A copy: a small file's Buffer may sit in Node's pool at an offset a Float64Array cannot start at.
-        samples: new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
-        frames,
-        disconnected,
-        cpuMicros,
-      };
+      // A copy: a small file's Buffer may sit in Node's pool at an offset a Float64Array cannot start at.
+      const pairs = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      return { frames, disconnected, cpuMicros, ...unpair(pairs) };
     },
     stop: () => proc.stdin.write('stop\n'),
   };

@@ -23,9 +23,9 @@ afterEach(async () => {
   for (const c of open.splice(0).reverse()) await c.close();
 });
 
-function stampedFrame(bytes: number): Buffer {
+function stampedFrame(bytes: number, sentAt: number): Buffer {
   const payload = Buffer.alloc(bytes - 6);
-  payload.writeDoubleLE(monotonicMs(), 2);
+  payload.writeDoubleLE(sentAt, 2);
   return encodeFrame(payload);
 }
 
@@ -68,17 +68,21 @@ describe('bench load generators', () => {
     await loader.measure();
     // Large frames too, so NTRIP 2 chunks and reads cut frames apart.
     const sizes = [33, 933, 1029, 33, 933, 1029, 33, 933];
+    const stamps: number[] = [];
     for (const size of sizes) {
-      source.write(stampedFrame(size));
+      const sentAt = monotonicMs();
+      stamps.push(sentAt);
+      source.write(stampedFrame(size, sentAt));
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const expected = rovers * sizes.length;
-    const report = await until(loader.report, (r) => r.samples.length >= expected);
+    const report = await until(loader.report, (r) => r.delays.length >= expected);
 
     expect(report.frames).toBe(expected);
-    expect(report.samples.length).toBe(expected);
     expect(report.disconnected).toBe(0);
-    for (const delay of report.samples) {
+    // Every rover reported every frame once, by the send time stamped in it.
+    expect([...report.sentAt].sort((a, b) => a - b)).toEqual(stamps.flatMap((t) => Array(rovers).fill(t)));
+    for (const delay of report.delays) {
       expect(delay).toBeGreaterThanOrEqual(0);
       expect(delay).toBeLessThan(5_000);
     }
