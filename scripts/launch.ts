@@ -34,9 +34,13 @@ export function run(cmd: string, args: string[], env: Record<string, string> = {
   });
 }
 
+/**
+ * The caster runs in this process: V8's memory reducer, which compacts the heap when the process looks idle,
+ * pauses it for 10–28 ms, holding up a frame for every rover (ADR 0003).
+ */
 export function startServer(env: Record<string, string>): ChildProcess {
   const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-  return spawn(process.execPath, [tsx, join(root, 'server/src/main.ts')], {
+  return spawn(process.execPath, [tsx, '--no-memory-reducer', join(root, 'server/src/main.ts')], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },

@@ -78,10 +78,13 @@ interface CasterStats {
 const PRIORITY = process.env.BENCH_PRIORITY === undefined ? undefined : Number(process.env.BENCH_PRIORITY);
 if (PRIORITY !== undefined) os.setPriority(PRIORITY);
 
-/** The caster with `--expose-gc`, so its memory figures are read after a collection. */
+/**
+ * The caster with `--expose-gc`, so its memory figures are read after a collection, and without V8's memory
+ * reducer, as the server runs it (scripts/launch.ts, ADR 0003).
+ */
 function casterProcess(): ChildProcess {
   const proc = fork(here('./caster-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', '--no-memory-reducer'],
     stdio: 'inherit',
   });
   if (PRIORITY !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, PRIORITY);
