@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CASTER_NODE_FLAGS } from '../caster/src/node-flags.ts';
 import { startAuthEmulator } from '../server/src/dev/auth-emulator.ts';
 
 export const root = new URL('..', import.meta.url).pathname;
@@ -34,13 +35,10 @@ export function run(cmd: string, args: string[], env: Record<string, string> = {
   });
 }
 
-/**
- * The caster runs in this process: V8's memory reducer, which compacts the heap when the process looks idle,
- * pauses it for 10–28 ms, holding up a frame for every rover (ADR 0003).
- */
+/** The caster runs in this process, so it gets the caster's Node options. */
 export function startServer(env: Record<string, string>): ChildProcess {
   const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-  return spawn(process.execPath, [tsx, '--no-memory-reducer', join(root, 'server/src/main.ts')], {
+  return spawn(process.execPath, [tsx, ...CASTER_NODE_FLAGS, join(root, 'server/src/main.ts')], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { encodeFrame } from '../src/index.ts';
+import { CASTER_NODE_FLAGS, encodeFrame } from '../src/index.ts';
 import {
   cLoader,
   compileRoverLoad,
@@ -79,12 +79,12 @@ const PRIORITY = process.env.BENCH_PRIORITY === undefined ? undefined : Number(p
 if (PRIORITY !== undefined) os.setPriority(PRIORITY);
 
 /**
- * The caster with `--expose-gc`, so its memory figures are read after a collection, and without V8's memory
- * reducer, as the server runs it (scripts/launch.ts, ADR 0003).
+ * The caster with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read
+ * after a collection.
  */
 function casterProcess(): ChildProcess {
   const proc = fork(here('./caster-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc', '--no-memory-reducer'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...CASTER_NODE_FLAGS],
     stdio: 'inherit',
   });
   if (PRIORITY !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, PRIORITY);

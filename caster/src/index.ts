@@ -9,6 +9,7 @@ export {
 } from './caster.ts';
 export { ChunkedDecoder } from './chunked.ts';
 export { distanceKm, formatGga, type Position, parseGga } from './gga.ts';
+export { CASTER_NODE_FLAGS } from './node-flags.ts';
 export type * from './ports.ts';
 export { type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 export { crc24q, encodeFrame, Frame, MAX_FRAME, RtcmFramer, validFrames } from './rtcm.ts';

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { CASTER_NODE_FLAGS } from '@portal/caster';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 
@@ -23,5 +25,11 @@ describe('caster configuration', () => {
     expect(loadConfig(base).CASTER_IO_URING).toBe(true);
     expect(loadConfig({ ...base, CASTER_IO_URING: 'false' }).CASTER_IO_URING).toBe(false);
     expect(() => loadConfig({ ...base, CASTER_IO_URING: 'no' })).toThrow(/CASTER_IO_URING/);
+  });
+
+  it("starts the server (which runs the caster) with the caster's Node options", () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const start = (manifest.scripts.start as string).split(' ');
+    expect(start.slice(0, 1 + CASTER_NODE_FLAGS.length)).toEqual(['tsx', ...CASTER_NODE_FLAGS]);
   });
 });
