@@ -1,16 +1,15 @@
 import net from 'node:net';
 import { ChunkedDecoder } from '../src/index.ts';
+import { monotonicMs } from './rover-loaders.ts';
 
 /**
  * A load generator process: opens its share of rovers (alternately NTRIP 1 and NTRIP 2), reads every frame and
- * records receive time minus the send time stamped in the frame's payload.
+ * records the send time stamped in the frame's payload and the receive time minus it.
  */
 const [portArg, countArg, firstArg] = process.argv.slice(2);
 const port = Number(portArg);
 const count = Number(countArg);
 const first = Number(firstArg);
-/** CLOCK_MONOTONIC in milliseconds, the clock the bench stamps frames with. */
-const clock = () => Number(process.hrtime.bigint()) / 1e6;
 const auth = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
 
 let measuring = false;
@@ -23,7 +22,7 @@ function onFrame(data: Buffer) {
   frames++;
   if (!measuring || data.length < 13) return;
   const sent = data.readDoubleLE(5);
-  samples.push(sent, clock() - sent);
+  samples.push(sent, monotonicMs() - sent);
 }
 
 /**
