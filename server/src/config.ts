@@ -93,6 +93,31 @@ export function paymentProviderOf(config: {
   return config.PAYMENT_PROVIDER ?? (config.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox');
 }
 
+/**
+ * Settings that are right for a demo and wrong for customers: each lets someone in or gives something away, so
+ * production refuses to start with them, naming every one at once, instead of warning.
+ */
+function unsafeProductionSettings(config: z.infer<typeof configSchema>): string[] {
+  const unsafe: string[] = [];
+  if (config.FIREBASE_AUTH_EMULATOR_HOST) {
+    unsafe.push(
+      'FIREBASE_AUTH_EMULATOR_HOST: the Auth Emulator accepts unsigned tokens and its published demo accounts; unset it in production',
+    );
+  }
+  if (config.SEED_DEMO)
+    unsafe.push('SEED_DEMO: creates demo accounts with published passwords; unset it in production');
+  if (!config.FEED_SECRET_KEY) unsafe.push('FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
+  if (config.FEED_SECRET_KEY === DEV_FEED_SECRET_KEY) {
+    unsafe.push('FEED_SECRET_KEY: is the built-in development key, published with the code; generate your own');
+  }
+  if (paymentProviderOf(config) === 'sandbox') {
+    unsafe.push(
+      'PAYMENT_PROVIDER: the sandbox (PAYMENT_PROVIDER=sandbox, or no STRIPE_SECRET_KEY) hands out tokens and subscriptions for a test card; configure Stripe in production',
+    );
+  }
+  return unsafe;
+}
+
 /** Parses the environment once at boot; a bad value stops the process with the variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
@@ -114,9 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  FIREBASE_AUTH_EMULATOR_HOST: the Auth Emulator accepts unsigned tokens; use it only with a demo- project id',
     );
   }
-  if (config.NODE_ENV === 'production' && !config.FEED_SECRET_KEY) {
-    throw new Error('Invalid configuration:\n  FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
-  }
+  const unsafe = config.NODE_ENV === 'production' ? unsafeProductionSettings(config) : [];
+  if (unsafe.length) throw new Error(`Invalid configuration:\n${unsafe.map((line) => `  ${line}`).join('\n')}`);
   if (paymentProviderOf(config) === 'stripe' && !config.STRIPE_SECRET_KEY) {
     throw new Error('Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
   }

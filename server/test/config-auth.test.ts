@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CASTER_NODE_FLAGS } from '@portal/caster';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
 
 describe('identity configuration', () => {
   it('refuses the Auth Emulator with a real project id (it would accept unsigned tokens for that project)', () => {
@@ -31,5 +31,53 @@ describe('caster configuration', () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     const start = (manifest.scripts.start as string).split(' ');
     expect(start.slice(0, 1 + CASTER_NODE_FLAGS.length)).toEqual(['tsx', ...CASTER_NODE_FLAGS]);
+  });
+});
+
+describe('production configuration', () => {
+  /** Everything production needs, and nothing a demo uses. */
+  const production = {
+    NODE_ENV: 'production',
+    FIREBASE_PROJECT_ID: 'acme-portal-prod',
+    DATABASE_URL: 'postgres://portal@db.internal:5432/portal',
+    FEED_SECRET_KEY: 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=',
+    STRIPE_SECRET_KEY: 'sk_test_51ProdCheck',
+    STRIPE_WEBHOOK_SECRET: 'whsec_prodcheck',
+  };
+
+  it('starts with a complete configuration', () => {
+    const config = loadConfig(production);
+    expect(config.FEED_SECRET_KEY).toBe(production.FEED_SECRET_KEY);
+  });
+
+  it('names every unsafe setting at once', () => {
+    expect(() => loadConfig({ ...production, STRIPE_SECRET_KEY: undefined, FEED_SECRET_KEY: undefined })).toThrow(
+      /FEED_SECRET_KEY[\s\S]*PAYMENT_PROVIDER/,
+    );
+  });
+
+  it.each([
+    ['the sandbox payment provider', { PAYMENT_PROVIDER: 'sandbox' }, /PAYMENT_PROVIDER/],
+    ['no payment provider at all (the sandbox)', { STRIPE_SECRET_KEY: undefined }, /PAYMENT_PROVIDER/],
+    ['the Auth Emulator', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, /FIREBASE_AUTH_EMULATOR_HOST/],
+    [
+      'the Auth Emulator with the demo project',
+      { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', FIREBASE_PROJECT_ID: 'demo-gnss-portal' },
+      /FIREBASE_AUTH_EMULATOR_HOST/,
+    ],
+    [
+      'demo seeding',
+      { SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', FIREBASE_PROJECT_ID: 'demo-gnss-portal' },
+      /SEED_DEMO: creates demo accounts/,
+    ],
+    ['demo seeding without the emulator', { SEED_DEMO: 'true' }, /SEED_DEMO/],
+    ['no feed key', { FEED_SECRET_KEY: undefined }, /FEED_SECRET_KEY/],
+    [
+      'the built-in feed key',
+      { FEED_SECRET_KEY: DEV_FEED_SECRET_KEY },
+      /FEED_SECRET_KEY: is the built-in development key/,
+    ],
+  ])('refuses %s, naming the variable', (_, change, message) => {
+    expect(() => loadConfig({ ...production, ...change })).toThrow(message);
   });
 });
