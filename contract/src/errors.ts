@@ -12,6 +12,7 @@ export const errorCodes = [
   'payload_too_large',
   'unsupported_image',
   'recent_login_required',
+  'email_not_verified',
   'payment_provider_unavailable',
   'internal',
 ] as const;

@@ -72,11 +72,33 @@ export const orgInviteSchema = z.object({
   email: z.string(),
   status: z.enum(inviteStatuses),
   invitedBy: z.string().nullable(),
+  /** The e-mail of the user who accepted; with the invite's link that may differ from `email`. */
+  acceptedBy: z.string().nullable(),
   createdAt: z.string(),
 });
 export type OrgInvite = z.infer<typeof orgInviteSchema>;
 
 export const inviteEmailBodySchema = z.object({ email: z.email().max(254) });
+
+/**
+ * Sending an invite answers its secret link, once: only its hash is stored. Whoever opens it while logged in joins,
+ * whatever their e-mail (docs/adr/0007-organizations.md).
+ */
+export const inviteCreatedResponseSchema = z.object({ success: z.literal(true), link: z.string() });
+export type InviteCreatedResponse = z.infer<typeof inviteCreatedResponseSchema>;
+
+/** The path of the SPA page an invite link opens; the token rides in its `token` query parameter. */
+export const INVITE_LINK_PATH = '/invites/accept';
+
+export const acceptInviteLinkBodySchema = z.object({ token: z.string().min(1).max(128) });
+export type AcceptInviteLinkBody = z.infer<typeof acceptInviteLinkBodySchema>;
+export const acceptInviteLinkResponseSchema = z.object({
+  success: z.literal(true),
+  organization: z.object({ id: z.string(), name: z.string() }),
+  /** The organisation's page in the SPA. */
+  url: z.string(),
+});
+export type AcceptInviteLinkResponse = z.infer<typeof acceptInviteLinkResponseSchema>;
 
 export const myInviteSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),

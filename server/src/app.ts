@@ -45,6 +45,8 @@ export interface AppDeps {
   billing?: BillingOptions;
   /** NTRIP accounts: the caster side's access-change listener and live connection counts (both optional). */
   ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'>;
+  /** PUBLIC_URL: the portal's address in links and URLs the API makes, never taken from request headers. */
+  publicUrl?: string;
 }
 
 export const API_PREFIX = '/api';
@@ -82,7 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const users = createUsersRepo(deps.db);
   registerAuth(app, { verifier: deps.verifier, users });
-  const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db) });
+  const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
+  const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db), publicUrl });
   const billing = createBillingModule(deps.db, organizations, {
     ...deps.billing,
     log: app.log.child({ module: 'billing' }),

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       db: handle.db,
       verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
       staticDir: config.STATIC_DIR,
+      publicUrl: config.PUBLIC_URL,
       billing: {
         provider: paymentProviderOf(config),
         stripeSecretKey: config.STRIPE_SECRET_KEY,

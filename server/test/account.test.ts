@@ -212,6 +212,7 @@ describe('account deletion needs a recent sign-in', () => {
     userId: 'u1',
     uid: 'f1',
     email: 'a@example.test',
+    emailVerified: true,
     isAdmin: false,
     termsAcceptedAt: new Date(),
     ...(authTime !== undefined && { authTime }),

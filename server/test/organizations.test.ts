@@ -95,7 +95,7 @@ describe(`organisations, invites and members on ${testDatabaseKind()}`, () => {
     let orgId: string;
     beforeAll(async () => {
       owner = await t.buildUser();
-      invitee = await t.buildUser();
+      invitee = await t.buildUser({ emailVerified: true });
       outsider = await t.buildUser();
       orgId = orgIdOf((await create(owner, uniqueName('Survey'))).json().value);
     });

@@ -114,6 +114,9 @@ export interface OrganizationInvitesTable {
   invited_by: string | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+  /** SHA-256 (hex) of the invite link's secret; null once used, and for invites sent before links existed. */
+  token_hash: string | null;
+  accepted_by: string | null;
 }
 
 export interface DemoRequestsTable {

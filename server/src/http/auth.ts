@@ -6,6 +6,8 @@ import { AppError, forbidden, unauthenticated } from './errors.ts';
 export interface VerifiedIdentity {
   uid: string;
   email?: string;
+  /** Whether the identity provider has seen the bearer prove they receive mail at `email`. */
+  emailVerified?: boolean;
   name?: string;
   picture?: string;
   /** When the bearer last signed in (seconds since the epoch), for calls that need a recent sign-in. */
@@ -24,6 +26,11 @@ export interface Actor {
   userId: string;
   uid: string;
   email: string | null;
+  /**
+   * From the token: the bearer proved they own `email`. Anyone may sign up with any address, so nothing addressed to
+   * an e-mail (invites) is handed over on an unverified one.
+   */
+  emailVerified: boolean;
   isAdmin: boolean;
   /** When the user accepted the terms and conditions, null if never (docs/adr/0012-terms-acceptance.md). */
   termsAcceptedAt: Date | null;
@@ -75,6 +82,8 @@ export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVer
       userId: user.id,
       uid: user.firebase_uid,
       email: user.email,
+      // The row keeps an older address when a token carries none; only the token's own address counts as proven.
+      emailVerified: identity.email !== undefined && identity.emailVerified === true,
       isAdmin: user.is_admin,
       termsAcceptedAt: user.terms_accepted_at,
       ...(identity.authTime !== undefined && { authTime: identity.authTime }),

@@ -15,6 +15,7 @@ export function firebaseVerifier(projectId: string): IdentityVerifier {
       return {
         uid: decoded.uid,
         ...(decoded.email && { email: decoded.email }),
+        ...(decoded.email_verified !== undefined && { emailVerified: decoded.email_verified }),
         ...(typeof decoded.name === 'string' && { name: decoded.name }),
         ...(decoded.picture && { picture: decoded.picture }),
         ...(typeof decoded.auth_time === 'number' && { authTime: decoded.auth_time }),

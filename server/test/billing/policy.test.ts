@@ -19,6 +19,7 @@ const actor = (userId: string, isAdmin = false): Actor => ({
   userId,
   uid: userId,
   email: null,
+  emailVerified: false,
   isAdmin,
   termsAcceptedAt: new Date(),
 });

@@ -19,9 +19,16 @@ export interface TestUser {
 export interface TestContext {
   app: FastifyInstance;
   db: Database;
-  /** A new Firebase user in the emulator with its users row, ready to call the API. */
-  /** A user who signed up through the form, so accepted the terms, unless `acceptTerms` is false. */
-  buildUser(options?: { email?: string; displayName?: string; acceptTerms?: boolean }): Promise<TestUser>;
+  /**
+   * A new Firebase user in the emulator with its users row, ready to call the API. Signed up through the form, so
+   * accepted the terms unless `acceptTerms` is false; its e-mail unverified, as after sign-up, unless `emailVerified`.
+   */
+  buildUser(options?: {
+    email?: string;
+    displayName?: string;
+    acceptTerms?: boolean;
+    emailVerified?: boolean;
+  }): Promise<TestUser>;
   buildAdmin(options?: { email?: string; acceptTerms?: boolean }): Promise<TestUser>;
   close(): Promise<void>;
 }
@@ -38,7 +45,13 @@ export async function buildTestApp(overrides: Partial<Omit<AppDeps, 'db' | 'veri
 
   const buildUser: TestContext['buildUser'] = async (options = {}) => {
     const email = options.email ?? `user-${randomUUID()}@example.test`;
-    const { idToken, localId } = await emulator.signUp(email, 'correct-horse-battery', options.displayName);
+    const password = 'correct-horse-battery';
+    let { idToken, localId } = await emulator.signUp(email, password, options.displayName);
+    if (options.emailVerified) {
+      await emulator.markEmailVerified(localId);
+      // Only a token minted after the verification carries email_verified: true.
+      idToken = (await emulator.signIn(email, password)).idToken;
+    }
     const row = await users.upsertFromIdentity({
       uid: localId,
       email,

@@ -114,7 +114,8 @@ function organizationsQueries(db: Database) {
       return db
         .selectFrom('organization_invites as i')
         .leftJoin('users as u', 'u.id', 'i.invited_by')
-        .select(['i.email', 'i.status', 'u.email as invited_by', 'i.created_at'])
+        .leftJoin('users as a', 'a.id', 'i.accepted_by')
+        .select(['i.email', 'i.status', 'u.email as invited_by', 'a.email as accepted_by', 'i.created_at'])
         .where('i.organization_id', '=', orgId)
         .orderBy('i.created_at', 'desc')
         .execute();
@@ -127,17 +128,31 @@ function organizationsQueries(db: Database) {
         .where('email', '=', email)
         .executeTakeFirst();
     },
-    /** A declined or revoked invitation can be sent again; it starts over as pending. */
-    async upsertInvite(orgId: string, email: string, invitedBy: string) {
+    /** A declined or revoked invitation can be sent again; it starts over as pending, with a new link. */
+    async upsertInvite(orgId: string, email: string, invitedBy: string, tokenHash: string) {
       await db
         .insertInto('organization_invites')
-        .values({ organization_id: orgId, email, invited_by: invitedBy })
+        .values({ organization_id: orgId, email, invited_by: invitedBy, token_hash: tokenHash })
         .onConflict((oc) =>
-          oc
-            .columns(['organization_id', 'email'])
-            .doUpdateSet({ status: 'pending', invited_by: invitedBy, updated_at: sql`now()` }),
+          oc.columns(['organization_id', 'email']).doUpdateSet({
+            status: 'pending',
+            invited_by: invitedBy,
+            token_hash: tokenHash,
+            accepted_by: null,
+            updated_at: sql`now()`,
+          }),
         )
         .execute();
+    },
+    /** Locks the invite a link opens, so two uses of one link are answered one after the other. */
+    async lockInviteByToken(tokenHash: string) {
+      return db
+        .selectFrom('organization_invites as i')
+        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+        .select(['i.organization_id', 'i.email', 'i.status', 'o.name'])
+        .where('i.token_hash', '=', tokenHash)
+        .forUpdate('i')
+        .executeTakeFirst();
     },
     async deleteInvite(orgId: string, email: string) {
       const result = await db
@@ -157,10 +172,15 @@ function organizationsQueries(db: Database) {
         .orderBy('i.created_at', 'desc')
         .execute();
     },
-    async setInviteStatus(orgId: string, email: string, status: InviteStatus) {
+    /** Accepting records who joined and spends the link, whichever way the invite was accepted. */
+    async setInviteStatus(orgId: string, email: string, status: InviteStatus, acceptedBy?: string) {
       await db
         .updateTable('organization_invites')
-        .set({ status, updated_at: sql`now()` })
+        .set({
+          status,
+          updated_at: sql`now()`,
+          ...(status === 'accepted' && { accepted_by: acceptedBy ?? null, token_hash: null }),
+        })
         .where('organization_id', '=', orgId)
         .where('email', '=', email)
         .execute();

@@ -1,8 +1,11 @@
 import {
+  acceptInviteLinkBodySchema,
+  acceptInviteLinkResponseSchema,
   adminOrganizationSchema,
   createOrganizationBodySchema,
   createOrganizationResponseSchema,
   inviteActionBodySchema,
+  inviteCreatedResponseSchema,
   inviteEmailBodySchema,
   memberSchema,
   myInviteSchema,
@@ -68,11 +71,16 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId/invites',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: inviteEmailBodySchema, response: { 201: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: inviteEmailBodySchema,
+          response: { 201: inviteCreatedResponseSchema },
+        },
       },
       async (request, reply) => {
-        await service.invite(actorOf(request), request.params.orgId, request.body.email);
-        return reply.status(201).send({ success: true });
+        const link = await service.invite(actorOf(request), request.params.orgId, request.body.email);
+        return reply.status(201).send({ success: true, link });
       },
     );
 
@@ -105,6 +113,15 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         await service.answerInvite(actorOf(request), request.body);
         return { success: true as const };
       },
+    );
+
+    app.post(
+      '/invites/accept',
+      {
+        config: user,
+        schema: { tags, body: acceptInviteLinkBodySchema, response: { 200: acceptInviteLinkResponseSchema } },
+      },
+      (request) => service.acceptInviteLink(actorOf(request), request.body.token),
     );
   };
 }

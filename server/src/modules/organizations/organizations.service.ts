@@ -1,5 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import {
+  type AcceptInviteLinkResponse,
   type AdminOrganization,
+  INVITE_LINK_PATH,
   type InviteActionBody,
   MAX_ORGANIZATIONS_PER_USER,
   type Member,
@@ -38,9 +41,21 @@ export class OrganizationNameError extends AppError {
 
 export const organizationUrl = (id: string) => `/settings/organization?org=${id}`;
 
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** An invite addressed to an e-mail is only handed to a user who proved they own it (docs/adr/0007). */
+const emailNotVerified = () =>
+  new AppError(
+    403,
+    'email_not_verified',
+    'Verify your e-mail address to see and answer the invitations sent to it, or open the invite link you were given.',
+  );
+const inviteLinkInvalid = () =>
+  new AppError(404, 'invite_link_invalid', 'This invite link is not valid or has already been used.');
+
 export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
 
-export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }) {
+export function createOrganizationsService({ repo, publicUrl }: { repo: OrganizationsRepo; publicUrl: string }) {
   async function requireRole(orgId: string, actor: Actor) {
     const role = await repo.roleOf(orgId, actor.userId);
     // Outsiders learn nothing, not even that the organisation exists.
@@ -134,11 +149,13 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
         email: i.email,
         status: i.status,
         invitedBy: i.invited_by,
+        acceptedBy: i.accepted_by,
         createdAt: iso(i.created_at),
       }));
     },
 
-    async invite(actor: Actor, orgId: string, rawEmail: string): Promise<void> {
+    /** Answers the invite's secret link; it is not stored, so this is the only time anyone sees it. */
+    async invite(actor: Actor, orgId: string, rawEmail: string): Promise<string> {
       await requireManager(orgId, actor);
       const email = rawEmail.trim().toLowerCase();
       if (await repo.isMemberByEmail(orgId, email)) {
@@ -148,7 +165,11 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
       if (existing?.status === 'pending') {
         throw conflict('already_invited', `${email} has already been invited.`, 'email');
       }
-      await repo.upsertInvite(orgId, email, actor.userId);
+      const token = randomBytes(32).toString('base64url');
+      await repo.upsertInvite(orgId, email, actor.userId, hashToken(token));
+      const link = new URL(INVITE_LINK_PATH, publicUrl);
+      link.searchParams.set('token', token);
+      return link.toString();
     },
 
     async revokeInvite(actor: Actor, orgId: string, rawEmail: string): Promise<void> {
@@ -156,8 +177,9 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
       if (!(await repo.deleteInvite(orgId, rawEmail.trim().toLowerCase()))) throw notFound('Invite');
     },
 
+    /** Empty for an unverified address: its invites would show organisation names to whoever registered it. */
     async myInvites(actor: Actor): Promise<MyInvite[]> {
-      if (!actor.email) return [];
+      if (!actor.email || !actor.emailVerified) return [];
       const rows = await repo.invitesFor(actor.email.toLowerCase());
       return rows.map((r) => ({
         organization: { id: r.id, name: r.name },
@@ -167,6 +189,8 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
     },
 
     async answerInvite(actor: Actor, body: InviteActionBody): Promise<void> {
+      // Checked first, so an unverified caller learns nothing about which invites exist.
+      if (!actor.emailVerified) throw emailNotVerified();
       const email = actor.email?.toLowerCase();
       const invite = email ? await repo.findInvite(body.organization, email) : undefined;
       if (!email || !invite) throw notFound('Invite');
@@ -178,8 +202,29 @@ export function createOrganizationsService({ repo }: { repo: OrganizationsRepo }
         );
       }
       await repo.transaction(async (tx) => {
-        await tx.setInviteStatus(body.organization, email, body.action === 'decline' ? 'declined' : 'accepted');
+        await tx.setInviteStatus(
+          body.organization,
+          email,
+          body.action === 'decline' ? 'declined' : 'accepted',
+          actor.userId,
+        );
         if (body.action !== 'decline') await tx.addMember(body.organization, actor.userId);
+      });
+    },
+
+    /** The link is the proof: any logged-in user who holds it joins, once, whatever their e-mail. */
+    async acceptInviteLink(actor: Actor, token: string): Promise<AcceptInviteLinkResponse> {
+      return repo.transaction(async (tx) => {
+        const invite = await tx.lockInviteByToken(hashToken(token));
+        // A declined invite keeps its link for the verified owner's acceptDeclined, but the link no longer opens it.
+        if (invite?.status !== 'pending') throw inviteLinkInvalid();
+        const orgId = invite.organization_id;
+        if (await tx.roleOf(orgId, actor.userId)) {
+          throw conflict('already_member', 'You are already a member of this organisation.');
+        }
+        await tx.setInviteStatus(orgId, invite.email, 'accepted', actor.userId);
+        await tx.addMember(orgId, actor.userId);
+        return { success: true, organization: { id: orgId, name: invite.name }, url: organizationUrl(orgId) };
       });
     },
   };
