@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
@@ -15,6 +15,7 @@ import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
@@ -45,6 +46,10 @@ export interface AppDeps {
   billing?: BillingOptions;
   /** NTRIP accounts: the caster side's access-change listener and live connection counts (both optional). */
   ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'>;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (addresses/ranges or a hop count); none when unset. */
+  trustProxy?: string[] | number | undefined;
+  /** Production: send Strict-Transport-Security. */
+  strictTransportSecurity?: boolean;
   /** PUBLIC_URL: the portal's address in links and URLs the API makes, never taken from request headers. */
   publicUrl?: string;
 }
@@ -57,17 +62,32 @@ function devFeedSecretKey(): string {
   return DEV_FEED_SECRET_KEY;
 }
 
+/** Fastify takes a hop count at run time but its types do not: the same rule as a function. */
+function trustedProxies(
+  setting: AppDeps['trustProxy'],
+): string[] | boolean | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
+}
+
 /** Builds the portal API without listening, so tests drive it with inject() and main.ts decides the port. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: true,
+    trustProxy: trustedProxies(deps.trustProxy),
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  const spaRoot = deps.staticDir && resolve(deps.staticDir);
+  const spaIndex = spaRoot && resolve(spaRoot, 'index.html');
+  const spaServed = spaIndex && existsSync(spaIndex);
+  registerSecurityHeaders(app, {
+    spaPolicy: spaServed ? spaContentSecurityPolicy(readFileSync(spaIndex, 'utf8')) : undefined,
+    strictTransportSecurity: deps.strictTransportSecurity ?? false,
+  });
   // The coverage map loads every station in one answer (1.8 MB of JSON for 10,000): gzip makes it a fifth of that,
   // brotli a sixth. Small answers are not worth the CPU.
   await app.register(compress, { threshold: 1024 });
@@ -123,8 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
 
-  const spaRoot = deps.staticDir && resolve(deps.staticDir);
-  if (spaRoot && existsSync(resolve(spaRoot, 'index.html'))) {
+  if (spaRoot && spaServed) {
     await app.register(fastifyStatic, {
       root: spaRoot,
       wildcard: false,

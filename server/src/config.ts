@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -31,6 +32,38 @@ export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=
 /** An empty value in .env (`STRIPE_SECRET_KEY=`) means unset. */
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
 
+/** An address, a CIDR range, or one of proxy-addr's names for the private ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * The proxies whose X-Forwarded-For the API believes: addresses, CIDR ranges and proxy-addr's names, comma
+ * separated, or a hop count. Trusting every hop would let any client name its own address (and so its own rate
+ * limit), so `true` is refused.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    if (/^\d+$/.test(value) && Number(value) > 0) return Number(value);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.find((entry) => !isProxyAddress(entry));
+    if (entries.length && bad === undefined) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${bad ?? value} is not a proxy address, CIDR range, loopback/linklocal/uniquelocal or hop count`,
+    });
+    return z.NEVER;
+  });
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -49,6 +82,8 @@ const configSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  /** Unset: no proxy is trusted, each request's address is its socket's. */
+  TRUST_PROXY: unsetIfEmpty(trustProxy.optional()),
   // Payments: the offline sandbox unless Stripe is configured (docs/adr/0005-billing.md).
   PAYMENT_PROVIDER: unsetIfEmpty(z.enum(['sandbox', 'stripe']).optional()),
   STRIPE_SECRET_KEY: unsetIfEmpty(

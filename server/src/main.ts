@@ -1,5 +1,6 @@
+import { apiOptionsOf } from './api-options.ts';
 import { buildApp } from './app.ts';
-import { loadConfig, paymentProviderOf } from './config.ts';
+import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
@@ -47,20 +48,12 @@ async function main(): Promise<void> {
     const app = await buildApp({
       db: handle.db,
       verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
-      staticDir: config.STATIC_DIR,
+      ...apiOptionsOf(config),
       publicUrl: config.PUBLIC_URL,
-      billing: {
-        provider: paymentProviderOf(config),
-        stripeSecretKey: config.STRIPE_SECRET_KEY,
-        stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
-        publicUrl: config.PUBLIC_URL,
-      },
-      anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       // In one process the accounts module talks to the caster directly: live connection counts, and closing the
       // connections of a disabled or deleted account at once. Casters in other processes drop their cached
       // decisions when the auth epoch moves (any account or grant change).
       ntripAccounts: caster && { access: caster, live: caster.caster },
-      logger: { level: config.LOG_LEVEL },
     });
     if (applied.length) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.HOST, port: config.PORT });

@@ -81,3 +81,23 @@ describe('production configuration', () => {
     expect(() => loadConfig({ ...production, ...change })).toThrow(message);
   });
 });
+
+describe('proxy configuration', () => {
+  const base = { FIREBASE_PROJECT_ID: 'demo-gnss-portal' };
+
+  it('trusts no proxy unless TRUST_PROXY names them, as addresses, ranges or a hop count', () => {
+    expect(loadConfig(base).TRUST_PROXY).toBeUndefined();
+    expect(loadConfig({ ...base, TRUST_PROXY: '' }).TRUST_PROXY).toBeUndefined();
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(loadConfig({ ...base, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+  });
+
+  it.each(['true', '*', '10.0.0.0/33', 'proxy.internal', '0'])('refuses TRUST_PROXY=%s, naming it', (value) => {
+    expect(() => loadConfig({ ...base, TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});

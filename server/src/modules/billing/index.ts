@@ -70,7 +70,7 @@ export function createBillingModule(
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));
-    if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox));
+    if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox, publicUrl));
   };
   return { service, provider, routes };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { formatMoney } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,11 +8,7 @@ import type { SandboxProvider } from './providers/sandbox.ts';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
+const STYLE = `
 body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:2rem 1rem;color:#1b1f24}
 main{max-width:420px;margin:0 auto;background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 2px 12px #0002}
 h1{font-size:1.2rem;margin:0 0 .25rem}.amount{font-size:1.8rem;font-weight:700;margin:.5rem 0 1rem}
@@ -20,7 +17,23 @@ label{display:block;font-size:.85rem;margin:.75rem 0 .25rem}input{width:100%;box
 .error{background:#fde8e8;color:#9b1c1c;padding:.6rem;border-radius:8px;margin-top:1rem}.note{font-size:.8rem;color:#555;margin-top:1rem}
 .badge{display:inline-block;background:#fff3c4;color:#7a5a00;border-radius:6px;padding:.1rem .5rem;font-size:.75rem;font-weight:600}
 a{color:#1b1f24}
-</style></head><body><main>${body}</main></body></html>`;
+`;
+
+/**
+ * The sandbox's pages run no script and load nothing; their one stylesheet is allowed by its hash. Above all no
+ * other site may frame the card form (clickjacking). The form posts here and the payment redirects to the portal.
+ */
+function pagePolicy(publicUrl: string): string {
+  const style = createHash('sha256').update(STYLE).digest('base64');
+  const portal = new URL(publicUrl).origin;
+  return `default-src 'none'; style-src 'sha256-${style}'; form-action 'self' ${portal}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 const paramsSchema = z.object({ id: z.string().min(1).max(100) });
@@ -30,8 +43,17 @@ const paramsSchema = z.object({ id: z.string().min(1).max(100) });
  * 4000 0000 0000 0002 is declined) and its simple invoices. A successful payment is handed to the billing
  * service as a provider event, the same path a verified Stripe webhook takes.
  */
-export function sandboxRoutes(service: BillingService, sandbox: SandboxProvider): FastifyPluginAsyncZod {
+export function sandboxRoutes(
+  service: BillingService,
+  sandbox: SandboxProvider,
+  publicUrl: string,
+): FastifyPluginAsyncZod {
+  const policy = pagePolicy(publicUrl);
   return async (app) => {
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('content-security-policy', policy);
+      return payload;
+    });
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },

@@ -1,0 +1,34 @@
+import type { AppDeps } from './app.ts';
+import { type Config, paymentProviderOf } from './config.ts';
+
+/**
+ * What the API takes from the configuration, in one place a test can check: the key that seals pull-feed
+ * credentials must be the caster's (config.FEED_SECRET_KEY) in every mode, or the caster cannot open them.
+ */
+export function apiOptionsOf(
+  config: Config,
+): Pick<
+  AppDeps,
+  | 'staticDir'
+  | 'billing'
+  | 'anonymousRequestsPerMinute'
+  | 'feedSecretKey'
+  | 'trustProxy'
+  | 'strictTransportSecurity'
+  | 'logger'
+> {
+  return {
+    staticDir: config.STATIC_DIR,
+    billing: {
+      provider: paymentProviderOf(config),
+      stripeSecretKey: config.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      publicUrl: config.PUBLIC_URL,
+    },
+    anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    feedSecretKey: config.FEED_SECRET_KEY,
+    trustProxy: config.TRUST_PROXY,
+    strictTransportSecurity: config.NODE_ENV === 'production',
+    logger: { level: config.LOG_LEVEL },
+  };
+}

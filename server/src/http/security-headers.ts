@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+
+/** JSON, files and errors run no script and load nothing; no page may frame any answer. */
+export const API_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** A meta tag cannot forbid framing (browsers ignore frame-ancestors there), so only the header can. */
+const FRAMING = "frame-ancestors 'none'";
+
+/**
+ * The SPA's header policy: the one its build wrote into index.html (src/lib/content-security-policy.ts), which
+ * knows what the build loads, plus frame-ancestors. A build without one still gets the rules that need no list.
+ */
+export function spaContentSecurityPolicy(indexHtml: string): string {
+  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(indexHtml)?.[1];
+  const built = meta?.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+  return `${built ?? "object-src 'none'; base-uri 'self'"}; ${FRAMING}`;
+}
+
+export interface SecurityHeadersOptions {
+  /** The SPA's policy, for the HTML the server answers (index.html on every client-side route). */
+  spaPolicy?: string | undefined;
+  /** Production: browsers then only ever come back over HTTPS. */
+  strictTransportSecurity?: boolean;
+}
+
+/**
+ * Headers on every answer. A route that renders its own page (the sandbox checkout) sets its own policy first;
+ * every other HTML answer is the SPA, everything else gets the policy that allows nothing.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeadersOptions): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    // For browsers that predate frame-ancestors.
+    reply.header('x-frame-options', 'DENY');
+    if (options.strictTransportSecurity)
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    if (!reply.hasHeader('content-security-policy')) {
+      const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+      reply.header(
+        'content-security-policy',
+        html && options.spaPolicy ? options.spaPolicy : API_CONTENT_SECURITY_POLICY,
+      );
+    }
+    return payload;
+  });
+}
