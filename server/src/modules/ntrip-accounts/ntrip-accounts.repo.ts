@@ -82,6 +82,11 @@ export function createNtripAccountsRepo(db: Database) {
       return r.rows;
     },
 
+    /** Holds the owner's users row until the transaction ends: one owner's creations count one after the other. */
+    async lockOwner(ownerUserId: string, trx: Database): Promise<void> {
+      await sql`SELECT id FROM users WHERE id = ${ownerUserId} FOR UPDATE`.execute(trx);
+    },
+
     async countByOwner(ownerUserId: string, trx: Database = db): Promise<number> {
       const r = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM ntrip_accounts WHERE owner_user_id = ${ownerUserId} AND deleted_at IS NULL`.execute(
@@ -103,17 +108,20 @@ export function createNtripAccountsRepo(db: Database) {
       return r.rows.length > 0;
     },
 
+    /**
+     * Undefined when the username is taken: a unique violation would abort the caller's transaction, so a taken
+     * name is answered by ON CONFLICT and the caller tries another.
+     */
     async insert(
       values: { ownerUserId: string; username: string; passwordHash: string; label: string },
       trx: Database = db,
-    ): Promise<AccountRow> {
+    ): Promise<AccountRow | undefined> {
       const r = await sql<AccountRow>`
         INSERT INTO ntrip_accounts AS a (owner_user_id, username, password_hash, label, enabled)
         VALUES (${values.ownerUserId}, ${values.username}, ${values.passwordHash}, ${values.label}, true)
+        ON CONFLICT DO NOTHING
         RETURNING ${ACCOUNT_COLUMNS}`.execute(trx);
-      const row = r.rows[0];
-      if (!row) throw new Error('ntrip account not inserted');
-      return row;
+      return r.rows[0];
     },
 
     async update(

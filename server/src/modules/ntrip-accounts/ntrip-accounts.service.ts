@@ -163,17 +163,15 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     return row;
   }
 
-  async function insertWithFreshUsername(ownerUserId: string, label: string, passwordHash: string) {
-    for (let attempt = 0; ; attempt++) {
+  async function insertWithFreshUsername(ownerUserId: string, label: string, passwordHash: string, trx: Database) {
+    for (let attempt = 0; attempt < 10; attempt++) {
       const username = generateUsername();
-      if (await repo.usernameExists(username)) continue;
-      try {
-        return await repo.insert({ ownerUserId, username, passwordHash, label });
-      } catch (err) {
-        // A concurrent insert took the name between the check and the insert.
-        if (attempt >= 5 || (err as { code?: string }).code !== '23505') throw err;
-      }
+      if (await repo.usernameExists(username, trx)) continue;
+      // Undefined: a concurrent insert took the name between the check and the insert.
+      const row = await repo.insert({ ownerUserId, username, passwordHash, label }, trx);
+      if (row) return row;
     }
+    throw new Error('no free NTRIP username after 10 attempts');
   }
 
   async function grantDays(
@@ -220,11 +218,20 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     async create(actor: Actor, label: string): Promise<NtripAccountWithPassword> {
-      if ((await repo.countByOwner(actor.userId)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
-        throw conflict('account_limit_reached', `You can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`);
-      }
       const password = generatePassword();
-      const row = await insertWithFreshUsername(actor.userId, label, await hashAccountPassword(password));
+      // Hashed before the transaction: the owner's lock is held only for the count and the insert.
+      const passwordHash = await hashAccountPassword(password);
+      const row = await repo.transaction(async (trx) => {
+        // Without the lock concurrent creations all count the same total and all insert (issue 16: 87 of 50).
+        await repo.lockOwner(actor.userId, trx);
+        if ((await repo.countByOwner(actor.userId, trx)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
+          throw conflict(
+            'account_limit_reached',
+            `You can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`,
+          );
+        }
+        return insertWithFreshUsername(actor.userId, label, passwordHash, trx);
+      });
       return { account: await presentOne(row), password };
     },
 
