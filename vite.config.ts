@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { resolveBrand } from './src/lib/brand/brands.ts';
 import type { Brand } from './src/lib/brand/schema.ts';
+import { spaContentSecurityPolicy } from './src/lib/content-security-policy.ts';
 
 const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
 
@@ -22,12 +23,35 @@ function brandHtml(brand: Brand): Plugin {
   };
 }
 
+/**
+ * Puts the build's Content Security Policy right after the charset, before any script, so it covers the whole page
+ * wherever dist/ is served; the portal server sends it as a header too. Not in the dev server, whose inline
+ * scripts it would block.
+ */
+function contentSecurityPolicy(policy: string): Plugin {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replaceAll('"', '&quot;')}" />`;
+  return {
+    name: 'portal-content-security-policy',
+    apply: 'build',
+    transformIndexHtml: (html) => {
+      const charset = /<meta charset="[^"]*" \/>/;
+      if (!charset.test(html)) throw new Error('index.html: the charset meta tag the CSP goes after is missing');
+      return html.replace(charset, (tag) => `${tag}\n    ${meta}`);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), '');
   const brand = resolveBrand(env.VITE_BRAND);
   const apiTarget = env.DEV_API_TARGET ?? 'http://localhost:8080';
   return {
-    plugins: [react(), tailwindcss(), brandHtml(brand)],
+    plugins: [
+      react(),
+      tailwindcss(),
+      brandHtml(brand),
+      contentSecurityPolicy(spaContentSecurityPolicy(env, { tagManager: Boolean(brand.gtmContainerId) })),
+    ],
     define: { 'import.meta.env.VITE_BRAND': JSON.stringify(brand.key) },
     server: { port: 5173, proxy: { '/api': { target: apiTarget, changeOrigin: true } } },
     build: { sourcemap: true, chunkSizeWarningLimit: 900 },

@@ -85,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const spaIndex = spaRoot && resolve(spaRoot, 'index.html');
   const spaServed = spaIndex && existsSync(spaIndex);
   registerSecurityHeaders(app, {
+    apiPrefix: API_PREFIX,
     spaPolicy: spaServed ? spaContentSecurityPolicy(readFileSync(spaIndex, 'utf8')) : undefined,
     strictTransportSecurity: deps.strictTransportSecurity ?? false,
   });

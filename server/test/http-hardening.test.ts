@@ -52,6 +52,15 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
       expect(res.headers['content-security-policy']).toBe(`${builtPolicy}; frame-ancestors 'none'`);
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
+    // A reload is answered 304 without a content type; the browser takes the policy of that answer.
+    const first = await t.app.inject({ method: 'GET', url: '/' });
+    const reload = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(reload.statusCode).toBe(304);
+    expect(reload.headers['content-security-policy']).toBe(`${builtPolicy}; frame-ancestors 'none'`);
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['x-content-type-options']).toBe('nosniff');

@@ -18,18 +18,22 @@ export function spaContentSecurityPolicy(indexHtml: string): string {
 }
 
 export interface SecurityHeadersOptions {
-  /** The SPA's policy, for the HTML the server answers (index.html on every client-side route). */
+  /** Answers under this path are the API's. */
+  apiPrefix: string;
+  /** The SPA's policy, for everything outside the API (index.html on every client-side route, its files). */
   spaPolicy?: string | undefined;
   /** Production: browsers then only ever come back over HTTPS. */
   strictTransportSecurity?: boolean;
 }
 
 /**
- * Headers on every answer. A route that renders its own page (the sandbox checkout) sets its own policy first;
- * every other HTML answer is the SPA, everything else gets the policy that allows nothing.
+ * Headers on every answer. A route that renders its own page (the sandbox checkout) sets its own policy; the API
+ * gets the policy that allows nothing, everything else is the SPA. Chosen by path, not by content type: a reload
+ * answered 304 has no content type, and the browser takes the policy of the 304.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeadersOptions): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  const api = new RegExp(`^${options.apiPrefix}([/?]|$)`);
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     // For browsers that predate frame-ancestors.
@@ -37,11 +41,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     if (options.strictTransportSecurity)
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     if (!reply.hasHeader('content-security-policy')) {
-      const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-      reply.header(
-        'content-security-policy',
-        html && options.spaPolicy ? options.spaPolicy : API_CONTENT_SECURITY_POLICY,
-      );
+      const spa = options.spaPolicy && !api.test(request.url);
+      reply.header('content-security-policy', spa ? options.spaPolicy : API_CONTENT_SECURITY_POLICY);
     }
     return payload;
   });
