@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../src/db/client.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { migrate, readMigrations } from '../src/db/migrate.ts';
-import { createTestDatabase, testDatabaseKind } from './support/database.ts';
+import { createTestDatabase, TEST_POSTGRES_URL, testDatabaseKind } from './support/database.ts';
 
 // Each test builds a fresh database from every migration: seconds on an idle machine, and past the default limit
 // on a loaded two-core one (seen in a full server run beside other suites).
@@ -46,5 +48,33 @@ describe(`migrations on ${testDatabaseKind()}`, { timeout: 60_000 }, () => {
       .where('name', '=', broken.name)
       .execute();
     expect(recorded).toEqual([]);
+  });
+});
+
+describe('migrations of processes starting together', { timeout: 120_000 }, () => {
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+
+  // Production starts the API and the caster as two processes on one empty database at the same moment.
+  it.skipIf(testDatabaseKind() !== 'postgres')('lets two processes migrate one empty database at once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = `portal_test_${randomBytes(6).toString('hex')}`;
+      await admin(`CREATE DATABASE ${name}`);
+      const url = new URL(TEST_POSTGRES_URL);
+      url.pathname = `/${name}`;
+      const handles = await Promise.all(
+        [1, 2].map(() => openDatabase({ databaseUrl: url.toString(), pgliteDataDir: 'memory://' })),
+      );
+      try {
+        const [a, b] = await Promise.all(handles.map((h) => migrate(h.db)));
+        expect([...(a ?? []), ...(b ?? [])].sort()).toEqual(readMigrations().map((f) => f.name));
+      } finally {
+        await Promise.all(handles.map((h) => h.close()));
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }
+    }
   });
 });

@@ -27,19 +27,20 @@ export function readMigrations(dir = migrationsDir): MigrationFile[] {
 
 /**
  * Applies pending migrations in order, each in its own transaction, under an advisory lock so that
- * two processes starting against one PostgreSQL server do not race. A changed, already-applied file is an error:
- * history is never rewritten.
+ * two processes starting against one PostgreSQL server do not race. The lock comes first: even
+ * CREATE TABLE IF NOT EXISTS fails in one of two processes creating the table at the same moment (the API and the
+ * caster starting together on an empty database). A changed, already-applied file is an error: history is never
+ * rewritten.
  */
 export async function migrate(db: Database, files = readMigrations()): Promise<string[]> {
-  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    checksum text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`.execute(db);
-
   return db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(727274)`.execute(conn);
     try {
+      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+        name text PRIMARY KEY,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`.execute(conn);
       const applied = new Map(
         (await conn.selectFrom('schema_migrations').select(['name', 'checksum']).execute()).map((r) => [
           r.name,
