@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
@@ -31,6 +32,21 @@ export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=
 
 /** An empty value in .env (`STRIPE_SECRET_KEY=`) means unset. */
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
+/**
+ * firebase-admin reads its credentials only when it first needs them (deleting a user), so a wrong path or a
+ * broken file would only show then; read it at start instead.
+ */
+const credentialsFile = path.refine(
+  (file) => {
+    try {
+      return typeof JSON.parse(readFileSync(file, 'utf8')).type === 'string';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must name a readable Google credentials JSON file (a service-account key)' },
+);
 
 /** An address, a CIDR range, or one of proxy-addr's names for the private ranges. */
 function isProxyAddress(entry: string): boolean {
@@ -75,7 +91,7 @@ const configSchema = z.object({
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-gnss-portal'),
   FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
-  GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
+  GOOGLE_APPLICATION_CREDENTIALS: unsetIfEmpty(credentialsFile.optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: z
     .enum(['true', 'false'])

@@ -10,6 +10,9 @@ import { seedDemo } from './seed/demo.ts';
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // firebase-admin reads this variable itself, relative to its own working directory; give it the file checked.
+  if (config.GOOGLE_APPLICATION_CREDENTIALS)
+    process.env.GOOGLE_APPLICATION_CREDENTIALS = config.GOOGLE_APPLICATION_CREDENTIALS;
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
   const applied = await migrate(handle.db);
   const demoAccounts = config.SEED_DEMO

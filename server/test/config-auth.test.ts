@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CASTER_NODE_FLAGS } from '@portal/caster';
 import { describe, expect, it } from 'vitest';
 import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
@@ -79,6 +81,31 @@ describe('production configuration', () => {
     ],
   ])('refuses %s, naming the variable', (_, change, message) => {
     expect(() => loadConfig({ ...production, ...change })).toThrow(message);
+  });
+});
+
+describe('Google credentials', () => {
+  const base = { FIREBASE_PROJECT_ID: 'acme-portal-prod' };
+
+  it('reads the credentials file at start: a missing or broken file is refused, naming the variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-credentials-'));
+    try {
+      const good = join(dir, 'service-account.json');
+      writeFileSync(good, JSON.stringify({ type: 'service_account', project_id: 'acme-portal-prod' }));
+      const broken = join(dir, 'broken.json');
+      writeFileSync(broken, '{ not json');
+      expect(loadConfig({ ...base, GOOGLE_APPLICATION_CREDENTIALS: good }).GOOGLE_APPLICATION_CREDENTIALS).toBe(good);
+      expect(
+        loadConfig({ ...base, GOOGLE_APPLICATION_CREDENTIALS: '' }).GOOGLE_APPLICATION_CREDENTIALS,
+      ).toBeUndefined();
+      for (const file of [broken, join(dir, 'missing.json')]) {
+        expect(() => loadConfig({ ...base, GOOGLE_APPLICATION_CREDENTIALS: file })).toThrow(
+          /GOOGLE_APPLICATION_CREDENTIALS: must name a readable Google credentials JSON file/,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

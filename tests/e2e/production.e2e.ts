@@ -254,6 +254,11 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
     ['the Auth Emulator', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
     ['demo seeding', { SEED_DEMO: 'true' }, 'SEED_DEMO'],
     ['no feed key', { FEED_SECRET_KEY: '' }, 'FEED_SECRET_KEY'],
+    [
+      'a missing service-account file',
+      { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/sa.json' },
+      'GOOGLE_APPLICATION_CREDENTIALS',
+    ],
     ['the built-in feed key', { FEED_SECRET_KEY: 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=' }, 'FEED_SECRET_KEY'],
   ])('refuses to start with %s, naming the variable', async (_, change, variable) => {
     const refused = start({ ...env, SERVICES: 'api', PORT: '0', ...change });
