@@ -86,7 +86,8 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SERVICES: services.default(['api', 'caster']),
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DATA_DIR: z.union([z.literal('memory://'), path]).default('./data/db'),
+  // prefault, not default: zod's default is the parsed value and would skip the path transform (server/data/db).
+  PGLITE_DATA_DIR: z.union([z.literal('memory://'), path]).prefault('./data/db'),
   STATIC_DIR: path.optional(),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-gnss-portal'),

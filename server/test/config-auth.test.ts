@@ -128,3 +128,19 @@ describe('proxy configuration', () => {
     expect(() => loadConfig({ ...base, TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe('PGlite data directory', () => {
+  it('defaults to data/db in the folder npm was started in, like every relative path (not server/data/db)', () => {
+    const before = process.env.INIT_CWD;
+    process.env.INIT_CWD = '/srv/portal';
+    try {
+      expect(loadConfig({ FIREBASE_PROJECT_ID: 'demo-gnss-portal' }).PGLITE_DATA_DIR).toBe('/srv/portal/data/db');
+      expect(loadConfig({ FIREBASE_PROJECT_ID: 'demo-gnss-portal', PGLITE_DATA_DIR: 'x/db' }).PGLITE_DATA_DIR).toBe(
+        '/srv/portal/x/db',
+      );
+    } finally {
+      if (before === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = before;
+    }
+  });
+});
