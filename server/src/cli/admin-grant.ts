@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
+import { openOperatorDatabase } from './database.ts';
 
 /**
  * `npm run admin:grant -- <email> [--revoke]`: the admin flag lives only on the server, so this is the way to set it.
@@ -14,7 +14,7 @@ if (!email) {
   process.exit(2);
 }
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
+const handle = await openOperatorDatabase(config);
 try {
   await migrate(handle.db);
   const users = createUsersRepo(handle.db);

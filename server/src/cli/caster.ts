@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createAccountWithGrant, OperatorError, setPushFeed } from '../modules/ntrip/ntrip.admin.ts';
+import { openOperatorDatabase } from './database.ts';
 
 const USAGE = `Usage:
   npm run caster -- account --email E --username U --password P --network SLUG [--days N]
@@ -40,7 +40,7 @@ const missing = required.filter((name) => !values[name]);
 if (missing.length) fail(`Missing ${missing.map((m) => `--${m}`).join(', ')}.`);
 
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
+const handle = await openOperatorDatabase(config);
 const casterHost = config.CASTER_PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname;
 try {
   await migrate(handle.db);

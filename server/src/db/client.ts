@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { pgliteDialect } from './pglite-dialect.ts';
+import { lockPgliteDir } from './pglite-lock.ts';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
@@ -25,9 +26,26 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDataDi
   }
   const inMemory = options.pgliteDataDir === 'memory://';
   if (!inMemory) mkdirSync(options.pgliteDataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : options.pgliteDataDir, {
-    parsers: { 20: (v: string) => Number.parseInt(v, 10) },
-  });
+  const unlock = inMemory ? () => {} : lockPgliteDir(options.pgliteDataDir);
+  let client: PGlite;
+  try {
+    client = await PGlite.create(inMemory ? undefined : options.pgliteDataDir, {
+      parsers: { 20: (v: string) => Number.parseInt(v, 10) },
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = new Kysely<DB>({ dialect: pgliteDialect(client) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
