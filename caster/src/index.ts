@@ -14,4 +14,4 @@ export type * from './ports.ts';
 export { type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 export { crc24q, encodeFrame, Frame, MAX_FRAME, RtcmFramer, validFrames } from './rtcm.ts';
 export type { Logger } from './session-log.ts';
-export { type CasterIdentity, filterRecords, renderSourcetable } from './sourcetable.ts';
+export { type CasterIdentity, filterRecords, renderSourcetable, wildcardMatch } from './sourcetable.ts';

@@ -265,6 +265,29 @@ describe('NTRIP 2', () => {
     bad.write('GET /?FOO;1 HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\n\r\n');
     expect(await bad.closedWith('bad filter')).toMatch(/^HTTP\/1\.1 400 [\s\S]*must start with STR, CAS or NET/);
   });
+
+  it('answers filters of many wildcards at once and keeps serving others meanwhile (issue 16)', async () => {
+    const ports = standardPorts();
+    // A real station's message list: a long field is what made the stars' regular expression backtrack.
+    const amsterdam = ports.stations[0];
+    if (!amsterdam) throw new Error('no station');
+    amsterdam.str.formatDetails =
+      '1004(1),1005(10),1008(10),1012(1),1019(5),1020(5),1033(10),1042(5),1045(5),1046(5),1077(1),1087(1),1097(1),1127(1),1230(10)';
+    const { peer } = await start(ports);
+    const stars = await peer();
+    stars.write('GET /?STR;;;;*****%23 HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\n\r\n');
+    const many = await peer();
+    many.write(`GET /?STR;;;;${'*'.repeat(30)}x HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\n\r\n`);
+    // A regular expression of these stars took 18 s for five and hours for thirty, the whole process frozen.
+    const rover = await peer();
+    rover.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text().startsWith('HTTP/1.1 200'), 'another client served');
+    for (const client of [stars, many]) {
+      const text = await client.closedWith('sourcetable');
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('ENDSOURCETABLE\r\n');
+    }
+  });
 });
 
 describe('GGA and the nearest-station mountpoint', () => {

@@ -10,6 +10,7 @@ import {
   RequestError,
   RtcmFramer,
   validFrames,
+  wildcardMatch,
 } from '../src/index.ts';
 import { fixture } from './support/client.ts';
 
@@ -151,5 +152,29 @@ describe('sourcetable filters', () => {
     expect(mounts('STR;;~rotterdam')).toEqual([]);
     // Plain text stays an exact match: only '~' relaxes it.
     expect(mounts('STR;;ams')).toEqual([]);
+  });
+  it('matches * wildcards as a whole, ignoring case, and an even number of ! cancels out', () => {
+    const mounts = (query: string) => filterRecords(records, query).map((r) => r[1]);
+    expect(mounts('STR;a*')).toEqual(['AMS1']);
+    expect(mounts('STR;*1')).toEqual(['AMS1', 'BER1']);
+    expect(mounts('STR;*m*')).toEqual(['AMS1']);
+    expect(mounts('STR;;;rtcm 3.?')).toEqual([]);
+    expect(mounts('STR;;;RTCM*3')).toEqual(['AMS1']);
+    expect(mounts('STR;!!AMS1')).toEqual(['AMS1']);
+    expect(mounts('STR;!!!AMS1')).toEqual(['BER1']);
+    expect(mounts('STR;;;;;;;;;;;;;;;;;;;;****')).toEqual(['AMS1', 'BER1']);
+  });
+  it('matches wildcards without backtracking on many stars (issue 16)', () => {
+    expect(wildcardMatch('', '')).toBe(true);
+    expect(wildcardMatch('*', '')).toBe(true);
+    expect(wildcardMatch('', 'a')).toBe(false);
+    expect(wildcardMatch('a*b*c', 'axxbyyc')).toBe(true);
+    expect(wildcardMatch('a*b*c', 'axxbyyc!')).toBe(false);
+    expect(wildcardMatch('*ab*ab', 'abab')).toBe(true);
+    expect(wildcardMatch('*aab', 'aaaab')).toBe(true);
+    expect(wildcardMatch('.*', 'xyz')).toBe(false);
+    // Exponential for a regular expression made of the stars; here a few million steps at most.
+    expect(wildcardMatch(`${'*'.repeat(30)}#`, 'a'.repeat(5000))).toBe(false);
+    expect(wildcardMatch(`${'*a'.repeat(30)}#`, 'a'.repeat(5000))).toBe(false);
   });
 });
