@@ -40,9 +40,11 @@ export function parseGga(sentence: string): Position | null {
 /** Builds a GGA sentence with a valid checksum (tests and the bench). */
 export function formatGga(position: Position, talker: 'GP' | 'GN' = 'GN', quality = 1): string {
   const part = (value: number, degreeDigits: number) => {
-    const abs = Math.abs(value);
-    const deg = Math.floor(abs);
-    const min = (abs - deg) * 60;
+    // Rounded to the printed 0.00001 minute before splitting, so 52.99999999° carries to 53° 00.00000' instead
+    // of printing 52° 60.00000', which parseGga rightly refuses.
+    const units = Math.round(Math.abs(value) * 60 * 1e5);
+    const deg = Math.floor(units / 6e6);
+    const min = (units % 6e6) / 1e5;
     return `${String(deg).padStart(degreeDigits, '0')}${min.toFixed(5).padStart(8, '0')}`;
   };
   const body = [

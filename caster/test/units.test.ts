@@ -70,6 +70,12 @@ describe('GGA', () => {
     expect(p?.longitude).toBeCloseTo(151.25, 6);
   });
 
+  it('formats a position just below a whole degree as the next degree (found by properties.test.ts)', () => {
+    const sentence = formatGga({ latitude: 52.99999999, longitude: -4.999999999 });
+    expect(sentence).toMatch(/^\$GNGGA,120000\.00,5300\.00000,N,00500\.00000,W,/);
+    expect(parseGga(sentence)).toEqual({ latitude: 53, longitude: -5 });
+  });
+
   it('ignores empty, no-fix, other and corrupted sentences', () => {
     expect(parseGga('$GPGGA,,,,,,0,,,,,,,,*66')).toBeNull();
     expect(parseGga(formatGga({ latitude: 52, longitude: 5 }, 'GP', 0))).toBeNull();
