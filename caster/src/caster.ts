@@ -4,6 +4,7 @@ import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { ChunkedDecoder } from './chunked.ts';
 import { DirectWriter, loadDirectWrites } from './direct-write.ts';
 import { distanceKm, type Position, parseGga } from './gga.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import type {
   CasterPorts,
   CatalogueMountpoint,
@@ -54,6 +55,11 @@ export interface CasterLimits {
   accessRecheckMs: number;
   /** Longest NMEA line a rover may send; longer input is discarded. */
   maxRoverLineBytes: number;
+  /** Failed-login throttling by (address, name), name and address: see LoginThrottleLimits and ADR 0015. */
+  failedLoginsPerPair: number;
+  failedLoginBackoffMs: number;
+  failedLoginBackoffMaxMs: number;
+  failedLoginsPerName: number;
   failedLoginsPerIp: number;
   failedLoginWindowMs: number;
   catalogueRefreshMs: number;
@@ -76,7 +82,11 @@ export const DEFAULT_LIMITS: CasterLimits = {
   roverIdleMs: 120_000,
   accessRecheckMs: 30_000,
   maxRoverLineBytes: 1024,
-  failedLoginsPerIp: 10,
+  failedLoginsPerPair: 5,
+  failedLoginBackoffMs: 1_000,
+  failedLoginBackoffMaxMs: 60_000,
+  failedLoginsPerName: 50,
+  failedLoginsPerIp: 300,
   failedLoginWindowMs: 60_000,
   catalogueRefreshMs: 10_000,
   statusIntervalMs: 10_000,
@@ -239,7 +249,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   let networks: CatalogueNetwork[] = [];
   let snapshotAt = 0;
   const roversByAccount = new Map<string, Set<Rover>>();
-  const failedLogins = new Map<string, { count: number; since: number }>();
   const sockets = new Set<net.Socket>();
   let closed = false;
   let identity: CasterIdentity = {
@@ -502,21 +511,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   }
   const onSlowRover = (rover: Rover) => endRover(rover, 'slow_client');
 
-  // ---- failed logins per address ----
-  const loginBlocked = (ip: string) => {
-    const entry = failedLogins.get(ip);
-    return (
-      entry !== undefined &&
-      Date.now() - entry.since < limits.failedLoginWindowMs &&
-      entry.count >= limits.failedLoginsPerIp
-    );
-  };
-  const loginFailed = (ip: string) => {
-    const now = Date.now();
-    const entry = failedLogins.get(ip);
-    if (!entry || now - entry.since >= limits.failedLoginWindowMs) failedLogins.set(ip, { count: 1, since: now });
-    else entry.count++;
-  };
+  const logins = new LoginThrottle(limits, logger);
+  const THROTTLED = {
+    address: 'Too many failed logins from this address',
+    pair: 'Too many failed logins for this name from this address; wait before trying again',
+    name: 'Too many failed logins for this name from this address; wait before trying again',
+  } as const;
 
   // ---- sources ----
   /** Attaches a source to a mount; returns a function that feeds it bytes, or null when the mount is taken. */
@@ -608,12 +608,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
     const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
-    if (loginBlocked(ip)) return reject(socket, errorResponse(v, 429, 'Too many failed logins from this address'));
     if (!req.credentials) return reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
+    const throttled = logins.refusal(ip, req.credentials.username);
+    if (throttled) return reject(socket, errorResponse(v, 429, THROTTLED[throttled]));
     const decision = await auth.authorize(req.credentials.username, req.credentials.password, name, new Date());
     if (socket.destroyed) return;
     if (!decision.allowed) {
-      if (decision.reason === 'bad_credentials') loginFailed(ip);
+      if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
       const denial = DENIAL[decision.reason];
       return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     }
@@ -673,14 +674,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         : errorResponse(2, 401, 'Unauthorized: wrong source password', {
             'WWW-Authenticate': `Basic realm="/${mount.name}"`,
           });
-    if (loginBlocked(ip))
-      return reject(
-        socket,
-        v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, 'Too many failed logins from this address'),
-      );
+    // Sources are throttled like rovers, the mountpoint standing for the account name.
+    const sourceName = `source:${mount.name}`;
+    const throttled = logins.refusal(ip, sourceName);
+    if (throttled) return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED[throttled]));
     const password = v === 1 ? req.sourcePassword : req.credentials?.password;
     if (!password || !(await catalogue.verifySourcePassword(mount.name, password))) {
-      loginFailed(ip);
+      logins.failed(ip, sourceName);
       return reject(socket, badPassword());
     }
     if (socket.destroyed) return;
@@ -854,9 +854,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const rover of mount.rovers) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
     }
     for (const rover of nearWaiting) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
-    for (const [ip, entry] of failedLogins) {
-      if (now - entry.since >= limits.failedLoginWindowMs) failedLogins.delete(ip);
-    }
+    logins.sweep();
     for (const [node, entry] of remoteConnections) {
       if (now - entry.at >= limits.announceIntervalMs * 3) remoteConnections.delete(node);
     }

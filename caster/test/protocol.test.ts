@@ -425,6 +425,67 @@ describe('limits', () => {
   });
 });
 
+describe('failed-login throttling behind a shared address (issue 25)', () => {
+  const answer = async (port: number, version: 1 | 2, user: string, password: string, from = '127.0.0.1') => {
+    const p = await Peer.connect(port, from);
+    open.push(p);
+    p.write(roverRequest('AMS1', version, [user, password]));
+    await p.until((c) => c.text().includes('\r\n\r\n') || c.closed, 'rover answer');
+    p.close();
+    return p.text().split('\r\n')[0];
+  };
+
+  for (const version of [1, 2] as const) {
+    const ok = version === 1 ? 'ICY 200 OK' : 'HTTP/1.1 200 OK';
+    const status = (code: number) => `${version === 1 ? 'HTTP/1.0' : 'HTTP/1.1'} ${code}`;
+
+    it(`NTRIP ${version}: 50 wrong passwords for one account slow only that account from that address`, async () => {
+      const logger = new TestLogger();
+      // A long first lock, so a slow machine cannot see it end within the 45 refused attempts.
+      const { port } = await start(standardPorts(), { failedLoginBackoffMs: 30_000 }, logger);
+      const answers: Array<string | undefined> = [];
+      for (let i = 0; i < 50; i++) answers.push(await answer(port, version, 'alice', 'stale'));
+      // Five wrong passwords are told so; then the pair is locked, for longer with each further failure.
+      expect(answers.slice(0, 5).every((a) => a?.startsWith(status(401)))).toBe(true);
+      expect(answers.slice(5).every((a) => a?.startsWith(status(429)))).toBe(true);
+      expect(await answer(port, version, 'carol', 'carol-pw')).toBe(ok);
+      expect(await answer(port, version, 'alice', 'alice-pw', '127.0.0.2')).toBe(ok);
+      expect(await answer(port, version, 'alice', 'alice-pw')).toMatch(new RegExp(`^${status(429)}`));
+      // One log line for the account, not one per refused attempt.
+      expect(logger.lines.filter((l) => l.message === 'failed logins throttled')).toHaveLength(1);
+    });
+  }
+
+  it('refuses an address past the ceiling after wrong passwords for 1,000 made-up names', async () => {
+    const ports = standardPorts();
+    const { port } = await start(ports);
+    const answers: Array<string | undefined> = [];
+    for (let batch = 0; batch < 1000; batch += 50) {
+      const names = Array.from({ length: 50 }, (_, i) => `user${batch + i}`);
+      answers.push(...(await Promise.all(names.map((name) => answer(port, 2, name, 'guess')))));
+    }
+    expect(answers.filter((a) => a?.startsWith('HTTP/1.1 401'))).toHaveLength(300);
+    expect(answers.filter((a) => a?.startsWith('HTTP/1.1 429'))).toHaveLength(700);
+    expect(ports.authorizeCalls).toBe(300);
+    expect(await answer(port, 2, 'carol', 'carol-pw')).toMatch(/^HTTP\/1\.1 429/);
+    expect(await answer(port, 2, 'carol', 'carol-pw', '127.0.0.2')).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('lets 200 rovers of different accounts behind one address reconnect at once after a restart', async () => {
+    const ports = standardPorts();
+    for (let i = 0; i < 200; i++) {
+      ports.accounts.push({ username: `fleet${i}`, password: `pw${i}`, accountId: `acc-fleet${i}`, networks: ['nl'] });
+    }
+    const first = await start(ports);
+    await first.caster.close();
+    const { port } = await start(ports);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => answer(port, i % 2 === 0 ? 1 : 2, `fleet${i}`, `pw${i}`)),
+    );
+    expect(answers.filter((a) => a === 'ICY 200 OK' || a === 'HTTP/1.1 200 OK')).toHaveLength(200);
+  }, 20_000);
+});
+
 describe('access of connected rovers', () => {
   it('closes a rover when its access ends and keeps one whose access was extended before its end', async () => {
     const ports = standardPorts();

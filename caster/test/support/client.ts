@@ -25,9 +25,10 @@ export class Peer {
     socket.on('error', () => {});
   }
 
-  static connect(port: number): Promise<Peer> {
+  /** `localAddress` (another 127.0.0.x) stands for a client behind a different public address. */
+  static connect(port: number, localAddress?: string): Promise<Peer> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ port, host: '127.0.0.1' }, () => resolve(new Peer(socket)));
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(new Peer(socket)));
       socket.once('error', reject);
     });
   }
