@@ -56,16 +56,17 @@ export class LoginThrottle {
     return reason;
   }
 
+  /** A pair is remembered for a window after its lock ends, so a stale rover's next failure locks it longer. */
   failed(ip: string, name: string): void {
     const now = this.now();
     const key = name.toLowerCase();
     this.bump(this.addresses, ip, now);
     this.bump(this.names, key, now);
     const pairKey = `${ip}\n${key}`;
-    const pair = this.pairs.get(pairKey);
-    if (!pair || (now - pair.since >= this.limits.failedLoginWindowMs && pair.lockedUntil <= now)) {
-      this.pairs.set(pairKey, { count: 1, since: now, lockedUntil: 0 });
-      return;
+    let pair = this.pairs.get(pairKey);
+    if (!pair || now - Math.max(pair.since, pair.lockedUntil) >= this.limits.failedLoginWindowMs) {
+      pair = { count: 0, since: now, lockedUntil: 0 };
+      this.pairs.set(pairKey, pair);
     }
     pair.count++;
     const beyond = pair.count - this.limits.failedLoginsPerPair;
@@ -75,7 +76,6 @@ export class LoginThrottle {
         this.limits.failedLoginBackoffMaxMs,
       );
       pair.lockedUntil = now + lock;
-      // A locked pair stays remembered for its lock, so its count (and the next, longer lock) survives the window.
       pair.since = now;
     }
   }
@@ -86,7 +86,7 @@ export class LoginThrottle {
     const window = this.limits.failedLoginWindowMs;
     for (const [k, e] of this.addresses) if (now - e.since >= window) this.addresses.delete(k);
     for (const [k, e] of this.names) if (now - e.since >= window) this.names.delete(k);
-    for (const [k, e] of this.pairs) if (now - e.since >= window && e.lockedUntil <= now) this.pairs.delete(k);
+    for (const [k, e] of this.pairs) if (now - Math.max(e.since, e.lockedUntil) >= window) this.pairs.delete(k);
     for (const [k, e] of this.logged) {
       if (now - e.at >= 60_000) {
         if (e.refused > 0)

@@ -133,6 +133,14 @@ const configSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Failed NTRIP logins (docs/adr/0015-login-throttling.md): free wrong passwords per address and name … */
+  CASTER_FAILED_LOGINS_PER_PAIR: z.coerce.number().int().min(1).default(5),
+  /** … the longest lock of such a pair, doubling from one second … */
+  CASTER_FAILED_LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** … wrong passwords a minute for one name, past which only addresses that failed for it are refused … */
+  CASTER_FAILED_LOGINS_PER_NAME: z.coerce.number().int().min(1).default(50),
+  /** … and for one address across all names, the ceiling against credential stuffing. */
+  CASTER_FAILED_LOGINS_PER_IP: z.coerce.number().int().min(1).default(300),
 });
 
 export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };
