@@ -32,6 +32,12 @@ async function main(): Promise<void> {
       busUrl: config.CASTER_BUS_URL,
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
+      limits: {
+        failedLoginsPerPair: config.CASTER_FAILED_LOGINS_PER_PAIR,
+        failedLoginBackoffMaxMs: config.CASTER_FAILED_LOGIN_BACKOFF_MAX_SECONDS * 1000,
+        failedLoginsPerName: config.CASTER_FAILED_LOGINS_PER_NAME,
+        failedLoginsPerIp: config.CASTER_FAILED_LOGINS_PER_IP,
+      },
       logger: jsonLogger(config.LOG_LEVEL),
     });
     const started = caster;
