@@ -1,5 +1,6 @@
 import { apiOptionsOf } from './api-options.ts';
 import { buildApp } from './app.ts';
+import { listenForOperators } from './cli/control-socket.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
@@ -20,6 +21,10 @@ async function main(): Promise<void> {
     : [];
   const closers: Array<() => Promise<void>> = [];
   let caster: CasterService | undefined;
+  // The operator CLIs cannot open a PGlite directory this process owns; they hand their command to it instead,
+  // from before the ready line on.
+  if (handle.kind === 'pglite' && config.PGLITE_DATA_DIR !== 'memory://')
+    closers.push(await listenForOperators(handle.db, config, config.PGLITE_DATA_DIR));
 
   if (config.SERVICES.includes('caster')) {
     caster = await startCasterService({
