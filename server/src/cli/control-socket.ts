@@ -6,7 +6,7 @@ import { type OperatorAnswer, type OperatorRequest, operatorRequest, runOperator
 
 /**
  * The portal owning a PGlite directory answers the operator commands on a unix socket inside it, so whoever may
- * write the database files may use them, and no one else (ADR 0015). One JSON request per connection.
+ * write the database files may use them, and no one else (ADR 0016). One JSON request per connection.
  */
 export function controlSocketPath(pgliteDataDir: string): string {
   return join(pgliteDataDir, 'portal.sock');

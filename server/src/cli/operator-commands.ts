@@ -7,7 +7,7 @@ import { createUsersRepo } from '../modules/users/users.repo.ts';
 
 /**
  * The operator commands, run the same way by the CLI on its own database connection and by the running portal for
- * a CLI that found the PGlite directory in use (its control socket, ADR 0015). Nothing else is accepted there.
+ * a CLI that found the PGlite directory in use (its control socket, ADR 0016). Nothing else is accepted there.
  */
 export const operatorRequest = z.discriminatedUnion('command', [
   z.strictObject({

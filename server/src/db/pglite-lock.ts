@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /**
  * A PGlite data directory has one owner process: a second PGlite on the same files writes over the first one's
  * pages, and what it wrote is lost or corrupts the database at the owner's next checkpoint. PGlite itself does not
- * stop that, so the owner keeps `portal.lock` in the directory with its PID (ADR 0015).
+ * stop that, so the owner keeps `portal.lock` in the directory with its PID (ADR 0016).
  */
 export class PgliteInUseError extends Error {
   constructor(
