@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Machine-readable codes of every error the portal API answers with. Clients switch on these, never on messages. */
 export const errorCodes = [
   'validation_failed',
+  'invalid_character',
   'unauthenticated',
   'forbidden',
   'account_disabled',

@@ -15,6 +15,7 @@ import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerNulByteGuard(app);
   const spaRoot = deps.staticDir && resolve(deps.staticDir);
   const spaIndex = spaRoot && resolve(spaRoot, 'index.html');
   const spaServed = spaIndex && existsSync(spaIndex);
