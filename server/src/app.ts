@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         identity: deps.verifier,
         billing: billing.service,
       });
-      await api.register(usersRoutes({ teamsOf: organizations.teams, users, account }));
+      await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
       await api.register(organizationsRoutes(organizations));
       await api.register(adminUsersRoutes(users));
       await api.register(billing.routes);

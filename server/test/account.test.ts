@@ -14,27 +14,44 @@ const PNG = Buffer.from(
 );
 const JPEG_START = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
 
+const PUBLIC_URL = 'https://portal.example.test';
+
 describe(`profile photo and account deletion on ${testDatabaseKind()}`, () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ publicUrl: PUBLIC_URL });
   });
   afterAll(() => t.close());
 
-  const upload = (user: TestUser | undefined, body: Buffer, contentType = 'image/png') =>
+  const upload = (user: TestUser | undefined, body: Buffer, contentType = 'image/png', extra = {}) =>
     t.app.inject({
       method: 'POST',
       url: '/api/user/photo',
-      headers: { ...(user?.headers ?? {}), 'content-type': contentType },
+      headers: { ...(user?.headers ?? {}), 'content-type': contentType, ...extra },
       payload: body,
     });
+
+  // Issue 16: the stored address took its host from a client-sent X-Forwarded-Host.
+  it('builds the photo address on PUBLIC_URL whatever Host and X-Forwarded-Host say', async () => {
+    const user = await t.buildUser();
+    const res = await upload(user, PNG, 'image/png', {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'http',
+    });
+    expect(res.statusCode).toBe(200);
+    const { photoURL } = res.json() as { photoURL: string };
+    expect(photoURL.startsWith(`${PUBLIC_URL}/api/users/${user.userId}/photo?v=`)).toBe(true);
+    const row = await t.db.selectFrom('users').select('photo_url').where('id', '=', user.userId).executeTakeFirst();
+    expect(row?.photo_url).toBe(photoURL);
+  });
 
   it('stores an uploaded photo and serves it publicly with an ETag', async () => {
     const user = await t.buildUser();
     const res = await upload(user, PNG);
     expect(res.statusCode).toBe(200);
     const { photoURL } = res.json() as { photoURL: string };
-    expect(photoURL).toMatch(new RegExp(`^http://localhost(:\\d+)?/api/users/${user.userId}/photo\\?v=[0-9a-f]{12}$`));
+    expect(photoURL).toMatch(new RegExp(`^${PUBLIC_URL}/api/users/${user.userId}/photo\\?v=[0-9a-f]{12}$`));
     const path = new URL(photoURL).pathname;
     const served = await t.app.inject({ method: 'GET', url: path });
     expect(served.statusCode).toBe(200);

@@ -20,6 +20,8 @@ export function usersRoutes(deps: {
   users: Pick<UsersRepo, 'acceptTerms'>;
   /** Photo upload and account deletion; without it only GET /user and POST /user/terms exist. */
   account?: AccountService;
+  /** PUBLIC_URL: photo addresses are built on it, never on the request's (client-set) Host or X-Forwarded-Host. */
+  publicUrl: string;
 }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -67,7 +69,7 @@ export function usersRoutes(deps: {
       },
       async (request) => {
         if (!Buffer.isBuffer(request.body)) throw unsupportedImage();
-        const base = `${request.protocol}://${request.host}/api`;
+        const base = `${deps.publicUrl.replace(/\/$/, '')}/api`;
         return account.setPhoto(actorOf(request), request.headers['content-type'] ?? '', request.body, base);
       },
     );
