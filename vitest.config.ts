@@ -31,6 +31,9 @@ export default defineConfig({
         test: { name: 'contract', root: 'contract', include: ['test/**/*.test.ts'], environment: 'node' },
       },
       {
+        test: { name: 'gnss', root: 'gnss', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+      },
+      {
         test: {
           name: 'caster',
           root: 'caster',

@@ -7,7 +7,7 @@ import { root, run } from './launch.ts';
  * emulator and servers, and two cores do not run them well side by side), then one closing count line.
  */
 const groups: Array<{ name: string; projects: string[] }> = [
-  { name: 'unit', projects: ['spa', 'contract', 'caster'] },
+  { name: 'unit', projects: ['spa', 'contract', 'gnss', 'caster'] },
   { name: 'server', projects: ['server-pglite', 'server-postgres'] },
   { name: 'e2e', projects: ['e2e'] },
 ];

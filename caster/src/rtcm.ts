@@ -1,30 +1,6 @@
-/** RTCM 3 transport layer: preamble 0xD3, 6 reserved bits, 10-bit length, payload, CRC-24Q. */
+import { RtcmFramer as ByteFramer, frameMessageType } from '@portal/gnss';
 
-const PREAMBLE = 0xd3;
-const HEADER = 3;
-const CRC = 3;
-export const MAX_FRAME = HEADER + 1023 + CRC;
-
-const CRC24Q_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let crc = i << 16;
-    for (let bit = 0; bit < 8; bit++) {
-      crc <<= 1;
-      if (crc & 0x1000000) crc ^= 0x1864cfb;
-    }
-    table[i] = crc & 0xffffff;
-  }
-  return table;
-})();
-
-export function crc24q(data: Uint8Array, start = 0, end = data.length): number {
-  let crc = 0;
-  for (let i = start; i < end; i++) {
-    crc = ((crc << 8) & 0xffffff) ^ (CRC24Q_TABLE[((crc >>> 16) ^ (data[i] as number)) & 0xff] as number);
-  }
-  return crc;
-}
+export { crc24q, encodeFrame, MAX_FRAME, validFrames } from '@portal/gnss';
 
 /**
  * One checked frame, shared by every rover that receives it. The chunked-encoding form for NTRIP 2 rovers is
@@ -35,7 +11,7 @@ export class Frame {
   private chunkedForm: Buffer | undefined;
 
   constructor(readonly data: Buffer) {
-    this.messageType = data.length >= HEADER + 2 ? ((data[3] as number) << 4) | ((data[4] as number) >> 4) : 0;
+    this.messageType = frameMessageType(data);
   }
 
   get chunked(): Buffer {
@@ -51,71 +27,9 @@ export class Frame {
   }
 }
 
-/** Builds a valid frame around a payload (tests, the bench and the NATS bus use it). */
-export function encodeFrame(payload: Uint8Array): Buffer {
-  if (payload.length > 1023) throw new Error(`RTCM 3 payload of ${payload.length} bytes exceeds 1023`);
-  const out = Buffer.alloc(HEADER + payload.length + CRC);
-  out[0] = PREAMBLE;
-  out[1] = (payload.length >> 8) & 0x03;
-  out[2] = payload.length & 0xff;
-  out.set(payload, HEADER);
-  const crc = crc24q(out, 0, HEADER + payload.length);
-  out.writeUIntBE(crc, HEADER + payload.length, 3);
-  return out;
-}
-
-/**
- * Cuts a byte stream into CRC-checked frames. Bytes outside valid frames are dropped and counted; a frame that
- * lies whole inside one received chunk is passed on as a view of that chunk, without copying.
- */
-export class RtcmFramer {
-  private pending: Buffer | null = null;
-  droppedBytes = 0;
-
-  constructor(private readonly onFrame: (frame: Frame) => void) {}
-
-  push(chunk: Buffer): void {
-    let data = chunk;
-    if (this.pending) {
-      data = Buffer.concat([this.pending, chunk]);
-      this.pending = null;
-    }
-    let i = 0;
-    const n = data.length;
-    while (i < n) {
-      if (data[i] !== PREAMBLE) {
-        const next = data.indexOf(PREAMBLE, i);
-        const skipTo = next < 0 ? n : next;
-        this.droppedBytes += skipTo - i;
-        i = skipTo;
-        continue;
-      }
-      if (n - i < HEADER) break;
-      const b1 = data[i + 1] as number;
-      if (b1 & 0xfc) {
-        this.droppedBytes++;
-        i++;
-        continue;
-      }
-      const total = HEADER + (((b1 & 0x03) << 8) | (data[i + 2] as number)) + CRC;
-      if (n - i < total) break;
-      const crcAt = i + total - CRC;
-      if (crc24q(data, i, crcAt) === data.readUIntBE(crcAt, 3)) {
-        this.onFrame(new Frame(data.subarray(i, i + total)));
-        i += total;
-      } else {
-        this.droppedBytes++;
-        i++;
-      }
-    }
-    // Copy the tail so the rest of a large socket chunk is not kept alive for a few bytes.
-    if (i < n) this.pending = Buffer.from(data.subarray(i));
+/** The caster's framer: the transport layer's, handing on each frame wrapped for fan-out. */
+export class RtcmFramer extends ByteFramer {
+  constructor(onFrame: (frame: Frame) => void) {
+    super((data) => onFrame(new Frame(data)));
   }
-}
-
-/** Splits a whole capture into its valid frames (tests and tools). */
-export function validFrames(capture: Buffer): Buffer[] {
-  const frames: Buffer[] = [];
-  new RtcmFramer((f) => frames.push(f.data)).push(capture);
-  return frames;
 }

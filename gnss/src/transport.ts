@@ -1,0 +1,112 @@
+/** RTCM 3 transport layer: preamble 0xD3, 6 reserved bits, 10-bit length, payload, CRC-24Q. */
+
+const PREAMBLE = 0xd3;
+export const FRAME_HEADER = 3;
+const CRC = 3;
+export const MAX_FRAME = FRAME_HEADER + 1023 + CRC;
+
+const CRC24Q_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let crc = i << 16;
+    for (let bit = 0; bit < 8; bit++) {
+      crc <<= 1;
+      if (crc & 0x1000000) crc ^= 0x1864cfb;
+    }
+    table[i] = crc & 0xffffff;
+  }
+  return table;
+})();
+
+export function crc24q(data: Uint8Array, start = 0, end = data.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) {
+    crc = ((crc << 8) & 0xffffff) ^ (CRC24Q_TABLE[((crc >>> 16) ^ (data[i] as number)) & 0xff] as number);
+  }
+  return crc;
+}
+
+/** Builds a valid frame around a payload (tests, the bench and the NATS bus use it). */
+export function encodeFrame(payload: Uint8Array): Buffer {
+  if (payload.length > 1023) throw new Error(`RTCM 3 payload of ${payload.length} bytes exceeds 1023`);
+  const out = Buffer.alloc(FRAME_HEADER + payload.length + CRC);
+  out[0] = PREAMBLE;
+  out[1] = (payload.length >> 8) & 0x03;
+  out[2] = payload.length & 0xff;
+  out.set(payload, FRAME_HEADER);
+  const crc = crc24q(out, 0, FRAME_HEADER + payload.length);
+  out.writeUIntBE(crc, FRAME_HEADER + payload.length, 3);
+  return out;
+}
+
+/** The message number of a whole frame (header included), 0 when it is too short to carry one. */
+export function frameMessageType(frame: Uint8Array): number {
+  return frame.length >= FRAME_HEADER + 2 ? ((frame[3] as number) << 4) | ((frame[4] as number) >> 4) : 0;
+}
+
+/** The payload of a whole frame, as a view. */
+export function framePayload(frame: Buffer): Buffer {
+  return frame.subarray(FRAME_HEADER, frame.length - CRC);
+}
+
+/**
+ * Cuts a byte stream into CRC-checked frames. Bytes outside valid frames (junk, a frame cut at a file's start or
+ * end, a CRC failure) are dropped and counted; a frame that lies whole inside one received chunk is passed on as a
+ * view of that chunk, without copying, so a consumer that keeps it must copy it.
+ */
+export class RtcmFramer {
+  private pending: Buffer | null = null;
+  droppedBytes = 0;
+
+  constructor(private readonly onFrame: (frame: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    let data = chunk;
+    if (this.pending) {
+      data = Buffer.concat([this.pending, chunk]);
+      this.pending = null;
+    }
+    let i = 0;
+    const n = data.length;
+    while (i < n) {
+      if (data[i] !== PREAMBLE) {
+        const next = data.indexOf(PREAMBLE, i);
+        const skipTo = next < 0 ? n : next;
+        this.droppedBytes += skipTo - i;
+        i = skipTo;
+        continue;
+      }
+      if (n - i < FRAME_HEADER) break;
+      const b1 = data[i + 1] as number;
+      if (b1 & 0xfc) {
+        this.droppedBytes++;
+        i++;
+        continue;
+      }
+      const total = FRAME_HEADER + (((b1 & 0x03) << 8) | (data[i + 2] as number)) + CRC;
+      if (n - i < total) break;
+      const crcAt = i + total - CRC;
+      if (crc24q(data, i, crcAt) === data.readUIntBE(crcAt, 3)) {
+        this.onFrame(data.subarray(i, i + total));
+        i += total;
+      } else {
+        this.droppedBytes++;
+        i++;
+      }
+    }
+    // Copy the tail so the rest of a large socket chunk is not kept alive for a few bytes.
+    if (i < n) this.pending = Buffer.from(data.subarray(i));
+  }
+
+  /** Bytes held back waiting for the rest of a frame; at the end of a file they are a cut frame. */
+  get pendingBytes(): number {
+    return this.pending?.length ?? 0;
+  }
+}
+
+/** Splits a whole capture into its valid frames. */
+export function validFrames(capture: Buffer): Buffer[] {
+  const frames: Buffer[] = [];
+  new RtcmFramer((f) => frames.push(f)).push(capture);
+  return frames;
+}
