@@ -2,6 +2,7 @@
  * The route table (spec §2). One line per page; pages load lazily, each in its own chunk.
  * To put a real page in: `{ path: 'map', lazy: page(() => import('../features/catalogue/MapPage'), 'MapPage') },`
  */
+import { INVITE_LINK_PATH } from '@portal/contract';
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { RequireAdmin, RequireUser } from './guards';
@@ -53,6 +54,11 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
           { path: 'marketplace', lazy: page(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', lazy: page(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
+          // An invite's secret link; logged out, the page asks to log in or sign up first.
+          {
+            path: INVITE_LINK_PATH,
+            lazy: page(() => import('../features/organizations/AcceptInvitePage'), 'AcceptInvitePage'),
+          },
 
           // Logged in, personal
           {

@@ -44,6 +44,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       uid: firebaseUser.uid,
       username: firebaseUser.displayName ?? '',
       ...(firebaseUser.email && { email: firebaseUser.email }),
+      emailVerified: firebaseUser.emailVerified,
       ...(firebaseUser.photoURL && { photoURL: firebaseUser.photoURL }),
       teams: userInfo.data?.teams,
       isAdmin: userInfo.data?.isAdmin,

@@ -2,6 +2,7 @@ import {
   createUserWithEmailAndPassword,
   GoogleAuthProvider,
   getRedirectResult,
+  sendEmailVerification,
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signInWithRedirect,
@@ -32,6 +33,16 @@ export async function signUpWithEmail(input: { email: string; username: string; 
 /** Sends Firebase's password-reset e-mail. */
 export async function sendPasswordReset(email: string): Promise<void> {
   await sendPasswordResetEmail(firebaseAuth(), email.trim());
+}
+
+/**
+ * Sends Firebase's verification e-mail to the signed-in user. Its page offers a way back to `continueUrl` (an
+ * authorised domain, as the portal's own must be for Google sign-in).
+ */
+export async function sendVerificationEmail(continueUrl: string): Promise<void> {
+  const user = firebaseAuth().currentUser;
+  if (!user) throw new Error('User is not logged in');
+  await sendEmailVerification(user, { url: continueUrl });
 }
 
 /** Leaves the page for Google's (or the Auth Emulator's) account chooser; the result is read on return. */

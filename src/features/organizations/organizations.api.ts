@@ -1,9 +1,12 @@
 import {
+  type AcceptInviteLinkResponse,
   type AdminOrganization,
+  acceptInviteLinkResponseSchema,
   adminOrganizationSchema,
   type CreateOrganizationBody,
   createOrganizationResponseSchema,
   type InviteActionBody,
+  inviteCreatedResponseSchema,
   type Member,
   type MyInvite,
   memberSchema,
@@ -57,8 +60,10 @@ export async function fetchOrgInvites(orgId: string): Promise<OrgInvite[]> {
   return z.array(orgInviteSchema).parse((await api.get(`/org/${orgId}/invites`)).data);
 }
 
-export async function sendInvite(orgId: string, email: string): Promise<void> {
-  await api.post(`/org/${orgId}/invites`, { email });
+/** Answers the invite's secret link, which the server shows only this once. */
+export async function sendInvite(orgId: string, email: string): Promise<string> {
+  const { data } = await api.post(`/org/${orgId}/invites`, { email });
+  return inviteCreatedResponseSchema.parse(data).link;
 }
 
 export async function revokeInvite(orgId: string, email: string): Promise<void> {
@@ -71,6 +76,10 @@ export async function fetchMyInvites(): Promise<MyInvite[]> {
 
 export async function answerInvite(body: InviteActionBody): Promise<void> {
   await api.put('/invites', body);
+}
+
+export async function acceptInviteLink(token: string): Promise<AcceptInviteLinkResponse> {
+  return acceptInviteLinkResponseSchema.parse((await api.post('/invites/accept', { token })).data);
 }
 
 export async function fetchAllOrganizations(): Promise<AdminOrganization[]> {

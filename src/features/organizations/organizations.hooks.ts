@@ -1,7 +1,9 @@
 import type { InviteActionBody, UpdateMemberBody } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sendVerificationEmail } from '../auth/auth-actions';
 import { useUser } from '../auth/auth-context';
 import {
+  acceptInviteLink,
   answerInvite,
   fetchAllOrganizations,
   fetchMembers,
@@ -74,6 +76,39 @@ export function useAnswerInvite() {
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: keys.myInvites });
       await user?.refetch();
+    },
+  });
+}
+
+/** Joining by an invite's link changes the caller's teams, so the user data is refetched too. */
+export function useAcceptInviteLink() {
+  const client = useQueryClient();
+  const user = useUser();
+  return useMutation({
+    mutationFn: acceptInviteLink,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.myInvites });
+      await user?.refetch();
+    },
+  });
+}
+
+/** Firebase's verification e-mail; its page leads back to the page the user asked from. */
+export function useSendVerificationEmail() {
+  return useMutation({ mutationFn: () => sendVerificationEmail(window.location.href) });
+}
+
+/**
+ * After the user opened the verification link: the Firebase user and a new ID token say so, and only then does the
+ * server list the invites addressed to the e-mail.
+ */
+export function useRefreshVerification() {
+  const client = useQueryClient();
+  const user = useUser();
+  return useMutation({
+    mutationFn: async () => {
+      await user?.refetch();
+      await client.invalidateQueries({ queryKey: keys.myInvites });
     },
   });
 }
