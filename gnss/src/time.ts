@@ -124,9 +124,11 @@ export function leapSecondsAtGpst(t: GpsTime): number {
 
 /** A UTC instant (Unix milliseconds, e.g. Date.getTime()) as GPS time. */
 export function utcToGpst(unixMs: number): GpsTime {
-  const unixSeconds = unixMs / 1000;
-  const seconds = unixSeconds - GPS_EPOCH_UNIX_MS / 1000 + leapSecondsAtUtc(unixSeconds);
-  return gpsTime(0, seconds);
+  const whole = Math.floor(unixMs / 1000);
+  const seconds = whole - GPS_EPOCH_UNIX_MS / 1000 + leapSecondsAtUtc(whole);
+  const week = Math.floor(seconds / SECONDS_PER_WEEK);
+  // Whole seconds and the fraction are kept apart so a millisecond survives the week arithmetic exactly.
+  return gpsTime(week, seconds - week * SECONDS_PER_WEEK + (unixMs - whole * 1000) / 1000);
 }
 
 /** A GPS time as a UTC instant in Unix milliseconds. */
@@ -159,15 +161,15 @@ export function resolveBdsTow(bdsTow: number, ref: GpsTime, bdtIsGpst = false): 
  * that puts it nearest to `ref` (within half a day).
  */
 export function resolveGlonassTod(tod: number, ref: GpsTime): GpsTime {
-  const refUtc = gpstToUtc(ref) / 1000;
-  const refMoscow = refUtc + MOSCOW_OFFSET_SECONDS;
-  const dayStart = Math.floor(refMoscow / SECONDS_PER_DAY) * SECONDS_PER_DAY;
+  // Week and seconds of week on a scale without leap seconds keep sub-nanosecond precision through the conversion.
+  const moscowRef = gpsTime(ref.week, ref.tow - leapSecondsAtGpst(ref) + MOSCOW_OFFSET_SECONDS);
+  const dayStart = Math.floor(moscowRef.tow / SECONDS_PER_DAY) * SECONDS_PER_DAY;
   let t = tod;
-  const d = tod - (refMoscow - dayStart);
+  const d = tod - (moscowRef.tow - dayStart);
   if (d < -HALF_DAY) t += SECONDS_PER_DAY;
   else if (d > HALF_DAY) t -= SECONDS_PER_DAY;
-  const utcSeconds = dayStart + t - MOSCOW_OFFSET_SECONDS;
-  return utcToGpst(utcSeconds * 1000);
+  const utc = gpsTime(moscowRef.week, dayStart + t - MOSCOW_OFFSET_SECONDS);
+  return addSeconds(utc, leapSecondsAtUtc(GPS_EPOCH_UNIX_MS / 1000 + gpsSeconds(utc)));
 }
 
 /**

@@ -62,6 +62,10 @@ describe('GPS time', () => {
       minute: 0,
       second: 17,
     });
+    // A GLONASS epoch at x.001 s is the very same instant as the GPS epoch at x.001 s, to well below a nanosecond.
+    const gps = resolveTow(59_901_001 * 0.001, ref);
+    const glo = resolveGlonassTod(70_683_001 * 0.001, gps);
+    expect(Math.abs(diffSeconds(glo, gps))).toBeLessThan(1e-9);
   });
 
   it('restores truncated week numbers of GPS, Galileo and BeiDou near the reference', () => {
