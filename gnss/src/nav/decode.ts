@@ -123,11 +123,18 @@ interface WeekRule {
   offset: number;
   /** Seconds the scale runs behind GPS time (BeiDou: 14). */
   lag: number;
+  /** The GPS week RINEX counts the record's week from: BDT's week 0 for BeiDou, GPS's for the others. */
+  rinexWeekZero: number;
 }
 
-const GPS_WEEK: WeekRule = { bits: 10, offset: 0, lag: 0 };
-const GST_WEEK: WeekRule = { bits: 12, offset: GST_WEEK_OFFSET, lag: 0 };
-const BDT_WEEK: WeekRule = { bits: 13, offset: BDT_WEEK_OFFSET, lag: BDT_OFFSET_SECONDS };
+const GPS_WEEK: WeekRule = { bits: 10, offset: 0, lag: 0, rinexWeekZero: 0 };
+const GST_WEEK: WeekRule = { bits: 12, offset: GST_WEEK_OFFSET, lag: 0, rinexWeekZero: 0 };
+const BDT_WEEK: WeekRule = {
+  bits: 13,
+  offset: BDT_WEEK_OFFSET,
+  lag: BDT_OFFSET_SECONDS,
+  rinexWeekZero: BDT_WEEK_OFFSET,
+};
 
 /**
  * toe and toc as GPS time. The broadcast week is the week of transmission, which near a week's end differs from
@@ -148,7 +155,7 @@ function ephemerisTimes(
   const toeScale = gpsTime(toeWeek, toeSeconds);
   const tocScale = resolveTow(tocSeconds, toeScale);
   return {
-    week: toeWeek - (rule === BDT_WEEK ? BDT_WEEK_OFFSET : 0),
+    week: toeWeek - rule.rinexWeekZero,
     toe: addSeconds(toeScale, rule.lag),
     toc: addSeconds(tocScale, rule.lag),
   };
