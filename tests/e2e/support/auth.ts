@@ -45,13 +45,21 @@ export async function signUp(
   session: Session,
   options: { email?: string; password?: string; username?: string } = {},
 ): Promise<Credentials & { username: string }> {
+  await session.goto('/signup');
+  return signUpInOpenModal(session, options);
+}
+
+/** Like signUp, in the sign-up modal a page has already opened, so the visitor stays on that page. */
+export async function signUpInOpenModal(
+  session: Session,
+  options: { email?: string; password?: string; username?: string } = {},
+): Promise<Credentials & { username: string }> {
   const id = randomUUID().slice(0, 8);
   const account = {
     email: options.email ?? `e2e-${id}@example.test`,
     password: options.password ?? `pw-${id}-secret`,
     username: options.username ?? `rover-${id}`,
   };
-  await session.goto('/signup');
   const form = session.page.getByTestId('signup-form');
   await form.getByTestId('auth-email').fill(account.email);
   await form.getByTestId('auth-username').fill(account.username);
