@@ -57,6 +57,8 @@ export function framePayload(frame: Buffer): Buffer {
 export class RtcmFramer {
   private pending: Buffer | null = null;
   droppedBytes = 0;
+  /** Candidate frames (preamble, length, all bytes present) whose CRC did not match: damage rather than junk. */
+  crcFailures = 0;
 
   constructor(private readonly onFrame: (frame: Buffer) => void) {}
 
@@ -90,6 +92,7 @@ export class RtcmFramer {
         this.onFrame(data.subarray(i, i + total));
         i += total;
       } else {
+        this.crcFailures++;
         this.droppedBytes++;
         i++;
       }

@@ -1,0 +1,437 @@
+/**
+ * RTCM 3 observation decoder: MSM4–7 of every constellation and the legacy 1001–1004 / 1009–1012 messages, assembled
+ * into epochs. Decisions (how time is resolved, when an epoch is complete, how LLI is derived) follow RTKLIB's
+ * convbin so our RINEX matches it; where convbin is wrong the reason is in docs/adr (RINEX engine).
+ */
+import { diffSeconds, type GpsTime, resolveBdsTow, resolveGlonassTod, resolveTow } from '../time.ts';
+import { BitReader } from './bit-reader.ts';
+import { carrierFrequency, type GnssSystem, msmKind, msmSatellite, msmSignal, SPEED_OF_LIGHT } from './signals.ts';
+import {
+  LLI_HALF_CYCLE,
+  LLI_SLIP,
+  type ObservationEpoch,
+  type SatelliteObservation,
+  type SignalObservation,
+} from './types.ts';
+
+const RANGE_MS = SPEED_OF_LIGHT * 0.001;
+const P2_10 = 2 ** -10;
+const P2_24 = 2 ** -24;
+const P2_29 = 2 ** -29;
+const P2_31 = 2 ** -31;
+/** Legacy messages count whole light-milliseconds (GPS) and two-millisecond units (GLONASS) in these metres. */
+const PR_UNIT_GPS = 299_792.458;
+const PR_UNIT_GLO = 599_584.916;
+const SAME_EPOCH = 1e-9;
+
+export type BeidouTimeTag = 'auto' | 'bdt' | 'gpst';
+
+export interface ObservationDecoderOptions {
+  /** Any time within half a week of the data (half a day for GLONASS); never the wall clock. */
+  approxTime: GpsTime;
+  /**
+   * How BeiDou MSM epochs are tagged. RTCM says BeiDou time (BDT = GPST − 14 s); some old firmware (Trimble NETR9
+   * 4.x) sends GPST. 'auto' switches to GPST when a BeiDou MSM is exactly 14 s off the epoch it belongs to.
+   */
+  beidouTime?: BeidouTimeTag;
+  /** GLONASS slot → frequency channel known beforehand (from 1020 or MSM5/7 seen in an earlier pass). */
+  glonassChannels?: ReadonlyMap<number, number>;
+}
+
+export interface DecoderStats {
+  /** Epochs whose last message (multiple-message bit clear) never came; dropped like convbin drops them. */
+  incompleteEpochs: number;
+  /** MSM or legacy messages too short for the satellites and cells they announce. */
+  malformedMessages: number;
+  /** True once BeiDou epochs were found tagged in GPST. */
+  beidouTaggedGpst: boolean;
+}
+
+interface Pending {
+  time: GpsTime;
+  stationId: number;
+  satellites: Map<string, SatelliteObservation>;
+  /** Set while every satellite so far is BeiDou, for the GPST-tag detection. */
+  beidouOnly: boolean;
+}
+
+/** Is this message one the observation decoder reads? (1020 only for its GLONASS frequency channel.) */
+export function isObservationMessage(type: number): boolean {
+  return (type >= 1001 && type <= 1004) || (type >= 1009 && type <= 1012) || type === 1020 || msmKind(type) !== null;
+}
+
+export class ObservationDecoder {
+  /** The last decoded epoch time: each message's time of week is resolved against it. */
+  private ref: GpsTime;
+  private pending: Pending | null = null;
+  /** The previous message closed its epoch (multiple-message bit clear). */
+  private closed = true;
+  private beidouMode: BeidouTimeTag;
+  private readonly lock = new Map<string, number>();
+  private readonly legacyPhase = new Map<string, number>();
+  readonly glonassChannels: Map<number, number>;
+  readonly stats: DecoderStats = { incompleteEpochs: 0, malformedMessages: 0, beidouTaggedGpst: false };
+
+  constructor(
+    options: ObservationDecoderOptions,
+    private readonly onEpoch: (epoch: ObservationEpoch) => void,
+  ) {
+    this.ref = options.approxTime;
+    this.beidouMode = options.beidouTime ?? 'auto';
+    this.glonassChannels = new Map(options.glonassChannels ?? []);
+  }
+
+  /**
+   * The receiver's time as far as the stream has told: the last observation epoch decoded, or the approximate time
+   * before the first. Ephemerides are stamped with it (RTCM carries no transmission time).
+   */
+  get time(): GpsTime {
+    return this.ref;
+  }
+
+  /** Feeds one message payload (message number first). Messages of other types are ignored. */
+  decode(payload: Uint8Array): void {
+    if (payload.length < 2) return;
+    const type = ((payload[0] as number) << 4) | ((payload[1] as number) >> 4);
+    const msm = msmKind(type);
+    if (msm) {
+      this.decodeMsm(payload, msm.sys, msm.kind);
+      return;
+    }
+    if (type === 1020) this.readGlonassChannel(payload);
+    else if (type >= 1001 && type <= 1004) this.decodeLegacy(payload, 'G', type);
+    else if (type >= 1009 && type <= 1012) this.decodeLegacy(payload, 'R', type);
+  }
+
+  /** A frequency channel learnt elsewhere (the navigation decoder's 1020); MSM5/7 still take precedence. */
+  setGlonassChannel(slot: number, channel: number): void {
+    this.glonassChannels.set(slot, channel);
+  }
+
+  /** End of input: an epoch still waiting for its last message is dropped, as convbin drops it. */
+  end(): void {
+    if (this.pending && !this.closed && this.pending.satellites.size > 0) this.stats.incompleteEpochs++;
+    this.pending = null;
+    this.closed = true;
+  }
+
+  private readGlonassChannel(payload: Uint8Array): void {
+    if (payload.length * 8 < 23) return;
+    const r = new BitReader(payload, 12);
+    const slot = r.u(6);
+    const channel = r.u(5) - 7;
+    if (slot >= 1) this.glonassChannels.set(slot, channel);
+  }
+
+  /** Opens (or continues) the epoch at `time`; convbin's rule: a new time or a closed epoch starts afresh. */
+  private epochFor(time: GpsTime, stationId: number): Pending {
+    const p = this.pending;
+    if (p && !this.closed && Math.abs(diffSeconds(p.time, time)) <= SAME_EPOCH) return p;
+    if (p && !this.closed && p.satellites.size > 0) this.stats.incompleteEpochs++;
+    const fresh: Pending = { time, stationId, satellites: new Map(), beidouOnly: true };
+    this.pending = fresh;
+    this.closed = false;
+    return fresh;
+  }
+
+  private finishMessage(sync: boolean): void {
+    if (sync) return;
+    this.closed = true;
+    const p = this.pending;
+    if (!p || p.satellites.size === 0) return;
+    this.pending = null;
+    this.onEpoch({ time: p.time, stationId: p.stationId, satellites: [...p.satellites.values()] });
+  }
+
+  private satellite(p: Pending, sys: GnssSystem, prn: number): SatelliteObservation {
+    const key = `${sys}${prn}`;
+    let sat = p.satellites.get(key);
+    if (!sat) {
+      sat = { sys, prn, signals: [] };
+      p.satellites.set(key, sat);
+      if (sys !== 'C') p.beidouOnly = false;
+    }
+    return sat;
+  }
+
+  private signal(sat: SatelliteObservation, code: string): SignalObservation {
+    let s = sat.signals.find((x) => x.code === code);
+    if (!s) {
+      s = { code, pseudorange: 0, phase: 0, doppler: 0, snrMilli: 0, lli: 0 };
+      sat.signals.push(s);
+    }
+    return s;
+  }
+
+  /**
+   * convbin's loss-of-lock rule on the lock-time indicator: a slip when it went down, or when it is 0 now and was 0
+   * before. A signal's first observation also counts as a slip: there is no earlier phase to be continuous with
+   * (convbin gets the same flag from comparing with the indicator its scan pass left behind).
+   */
+  private lossOfLock(key: string, indicator: number): number {
+    const previous = this.lock.get(key);
+    this.lock.set(key, indicator);
+    if (previous === undefined) return LLI_SLIP;
+    return (indicator === 0 && previous === 0) || indicator < previous ? LLI_SLIP : 0;
+  }
+
+  private msmTime(sys: GnssSystem, r: BitReader): GpsTime {
+    if (sys === 'R') {
+      r.skip(3); // day of week: the time of day resolved near the reference is enough
+      return resolveGlonassTod(r.u(27) * 0.001, this.ref);
+    }
+    const tow = r.u(30) * 0.001;
+    if (sys === 'C') return resolveBdsTow(tow, this.ref, this.beidouMode === 'gpst');
+    return resolveTow(tow, this.ref);
+  }
+
+  /**
+   * Recognises BeiDou MSM tagged in GPST: it lands exactly 14 s after the epoch it is part of, or the epoch's
+   * BeiDou-only start lies exactly 14 s after the next system's message. Returns the corrected time.
+   */
+  private checkBeidouTag(sys: GnssSystem, time: GpsTime, tow: number): GpsTime {
+    const p = this.pending;
+    if (this.beidouMode !== 'auto' || !p || this.closed) return time;
+    const d = diffSeconds(time, p.time);
+    if (sys === 'C' && Math.abs(d - 14) < 1e-6 && !p.beidouOnly) {
+      this.useBeidouGpst();
+      return resolveBdsTow(tow, p.time, true);
+    }
+    if (sys !== 'C' && p.beidouOnly && p.satellites.size > 0 && Math.abs(d + 14) < 1e-6) {
+      this.useBeidouGpst();
+      p.time = time;
+    }
+    return time;
+  }
+
+  private useBeidouGpst(): void {
+    this.beidouMode = 'gpst';
+    this.stats.beidouTaggedGpst = true;
+  }
+
+  private decodeMsm(payload: Uint8Array, sys: GnssSystem, kind: number): void {
+    const r = new BitReader(payload, 12);
+    if (r.remaining < 169) {
+      this.stats.malformedMessages++;
+      return;
+    }
+    const stationId = r.u(12);
+    const towStart = r.pos;
+    let time = this.msmTime(sys, r);
+    const sync = r.u(1) === 1;
+    r.skip(3 + 7 + 2 + 2 + 1 + 3); // IODS, reserved, clock steering, external clock, smoothing
+    const sats: number[] = [];
+    const sigs: number[] = [];
+    for (let id = 1; id <= 64; id++) if (r.u(1)) sats.push(id);
+    for (let id = 1; id <= 32; id++) if (r.u(1)) sigs.push(id);
+    const nsat = sats.length;
+    const nsig = sigs.length;
+    if (nsat * nsig > 64 || r.remaining < nsat * nsig) {
+      this.stats.malformedMessages++;
+      return;
+    }
+    const cellMask: boolean[] = [];
+    let ncell = 0;
+    for (let i = 0; i < nsat * nsig; i++) {
+      const on = r.u(1) === 1;
+      cellMask.push(on);
+      if (on) ncell++;
+    }
+    if (sys === 'C') {
+      const tow = new BitReader(payload, towStart).u(30) * 0.001;
+      time = this.checkBeidouTag(sys, time, tow);
+    }
+    this.ref = time;
+
+    if (kind < 4) {
+      // MSM1–3 carry no full observables but still close an epoch.
+      this.finishMessage(sync);
+      return;
+    }
+    const extended = kind === 5 || kind === 7;
+    const high = kind === 6 || kind === 7;
+    const satBits = extended ? 36 : 18;
+    const cellBits = (high ? 65 : 48) + (extended ? 15 : 0);
+    if (r.remaining < nsat * satBits + ncell * cellBits) {
+      this.stats.malformedMessages++;
+      return;
+    }
+
+    const range = new Float64Array(nsat);
+    const info = new Int32Array(nsat).fill(15);
+    const rate = new Float64Array(nsat);
+    const rateValid = new Uint8Array(nsat);
+    for (let i = 0; i < nsat; i++) {
+      const ms = r.u(8);
+      if (ms !== 255) range[i] = ms * RANGE_MS;
+    }
+    if (extended) for (let i = 0; i < nsat; i++) info[i] = r.u(4);
+    for (let i = 0; i < nsat; i++) {
+      const frac = r.u(10);
+      if (range[i] !== 0) range[i] = (range[i] as number) + frac * P2_10 * RANGE_MS;
+    }
+    if (extended) {
+      for (let i = 0; i < nsat; i++) {
+        const v = r.s(14);
+        if (v !== -8192) {
+          rate[i] = v;
+          rateValid[i] = 1;
+        }
+      }
+    }
+    const pr = new Float64Array(ncell).fill(Number.NaN);
+    const cp = new Float64Array(ncell).fill(Number.NaN);
+    const fineRate = new Float64Array(ncell).fill(Number.NaN);
+    const lock = new Int32Array(ncell);
+    const half = new Uint8Array(ncell);
+    const cnr = new Float64Array(ncell);
+    for (let j = 0; j < ncell; j++) {
+      const v = high ? r.s(20) : r.s(15);
+      if (v !== (high ? -524288 : -16384)) pr[j] = high ? v * P2_29 * RANGE_MS : v * P2_24 * RANGE_MS;
+    }
+    for (let j = 0; j < ncell; j++) {
+      const v = high ? r.s(24) : r.s(22);
+      if (v !== (high ? -8388608 : -2097152)) cp[j] = high ? v * P2_31 * RANGE_MS : v * P2_29 * RANGE_MS;
+    }
+    for (let j = 0; j < ncell; j++) lock[j] = r.u(high ? 10 : 4);
+    for (let j = 0; j < ncell; j++) half[j] = r.u(1);
+    for (let j = 0; j < ncell; j++) cnr[j] = high ? r.u(10) * 0.0625 : r.u(6);
+    if (extended) {
+      for (let j = 0; j < ncell; j++) {
+        const v = r.s(15);
+        if (v !== -16384) fineRate[j] = v * 0.0001;
+      }
+    }
+
+    const epoch = this.epochFor(time, stationId);
+    let j = 0;
+    for (let i = 0; i < nsat; i++) {
+      const prn = msmSatellite(sys, sats[i] as number);
+      let channel: number | undefined;
+      if (sys === 'R' && prn) {
+        const ex = info[i] as number;
+        if (ex <= 13) {
+          channel = ex - 7;
+          if (!this.glonassChannels.has(prn)) this.glonassChannels.set(prn, channel);
+        } else {
+          channel = this.glonassChannels.get(prn);
+        }
+      }
+      const sat = prn ? this.satellite(epoch, sys, prn) : null;
+      for (let k = 0; k < nsig; k++) {
+        if (!cellMask[i * nsig + k]) continue;
+        const code = msmSignal(sys, sigs[k] as number);
+        if (sat && code) {
+          const freq = carrierFrequency(sys, code, channel);
+          const s = this.signal(sat, code);
+          const rg = range[i] as number;
+          if (rg !== 0 && !Number.isNaN(pr[j] as number)) s.pseudorange = rg + (pr[j] as number);
+          if (rg !== 0 && !Number.isNaN(cp[j] as number)) s.phase = ((rg + (cp[j] as number)) * freq) / SPEED_OF_LIGHT;
+          if (extended && rateValid[i] && !Number.isNaN(fineRate[j] as number)) {
+            s.doppler = Math.fround((-((rate[i] as number) + (fineRate[j] as number)) * freq) / SPEED_OF_LIGHT);
+          }
+          s.lli = this.lossOfLock(`${sys}${prn}:${code}`, lock[j] as number) | (half[j] ? LLI_HALF_CYCLE : 0);
+          s.snrMilli = Math.floor((cnr[j] as number) / 0.001 + 0.5);
+        }
+        j++;
+      }
+    }
+    this.finishMessage(sync);
+  }
+
+  private decodeLegacy(payload: Uint8Array, sys: 'G' | 'R', type: number): void {
+    const r = new BitReader(payload, 12);
+    const glo = sys === 'R';
+    if (r.remaining < (glo ? 49 : 52)) {
+      this.stats.malformedMessages++;
+      return;
+    }
+    const stationId = r.u(12);
+    const time = glo ? resolveGlonassTod(r.u(27) * 0.001, this.ref) : resolveTow(r.u(30) * 0.001, this.ref);
+    const sync = r.u(1) === 1;
+    const nsat = r.u(5);
+    r.skip(glo ? 1 + 3 : 1 + 3);
+    this.ref = time;
+    const variant = glo ? type - 1008 : type - 1000;
+    if (variant === 1 || variant === 3) {
+      this.finishMessage(sync);
+      return;
+    }
+    const dual = variant === 4;
+    const satBits = glo ? (dual ? 130 : 79) : dual ? 125 : 74;
+    const epoch = this.epochFor(time, stationId);
+    for (let n = 0; n < nsat && r.remaining >= satBits; n++) {
+      let prn = r.u(6);
+      const code1 = r.u(1);
+      const channel = glo ? r.u(5) - 7 : 0;
+      const pr1 = r.u(glo ? 25 : 24);
+      const ppr1 = r.s(20);
+      const lock1 = r.u(7);
+      const amb = r.u(glo ? 7 : 8);
+      const cnr1 = r.u(8);
+      let code2 = 0;
+      let pr21 = 0;
+      let ppr2 = 0;
+      let lock2 = 0;
+      let cnr2 = 0;
+      if (dual) {
+        code2 = r.u(2);
+        pr21 = r.s(14);
+        ppr2 = r.s(20);
+        lock2 = r.u(7);
+        cnr2 = r.u(8);
+      }
+      let satSys: GnssSystem = sys;
+      if (!glo && prn >= 40) {
+        satSys = 'S';
+        prn -= 20; // SBAS PRN 120–138 → S20–S38
+      }
+      if (prn < 1 || (satSys === 'G' && prn > 32) || (satSys === 'R' && prn > 27) || (satSys === 'S' && prn > 38))
+        continue;
+      if (glo && !this.glonassChannels.has(prn)) this.glonassChannels.set(prn, channel);
+      const sat = this.satellite(epoch, satSys, prn);
+      const p1 = pr1 * 0.02 + amb * (glo ? PR_UNIT_GLO : PR_UNIT_GPS);
+      const l1code = code1 ? '1P' : '1C';
+      const s1 = this.signal(sat, l1code);
+      s1.pseudorange = p1;
+      if (ppr1 !== -524288) {
+        const f = carrierFrequency(satSys, l1code, channel);
+        s1.phase =
+          (p1 * f) / SPEED_OF_LIGHT + this.adjustPhase(`${satSys}${prn}:1`, (ppr1 * 0.0005 * f) / SPEED_OF_LIGHT);
+      }
+      s1.lli = this.lossOfLock(`${satSys}${prn}:L1`, lock1);
+      s1.snrMilli = snr(cnr1 * 0.25);
+      if (!dual) continue;
+      const l2code = glo ? (code2 ? '2P' : '2C') : (['2X', '2P', '2D', '2W'][code2] as string);
+      const s2 = this.signal(sat, l2code);
+      if (pr21 !== -8192) s2.pseudorange = p1 + pr21 * 0.02;
+      if (ppr2 !== -524288) {
+        const f = carrierFrequency(satSys, l2code, channel);
+        s2.phase =
+          (p1 * f) / SPEED_OF_LIGHT + this.adjustPhase(`${satSys}${prn}:2`, (ppr2 * 0.0005 * f) / SPEED_OF_LIGHT);
+      }
+      s2.lli = this.lossOfLock(`${satSys}${prn}:L2`, lock2);
+      s2.snrMilli = snr(cnr2 * 0.25);
+    }
+    this.finishMessage(sync);
+  }
+
+  /**
+   * Legacy phaserange − pseudorange rolls over every 1500 cycles; keep it continuous with the previous value, as
+   * the receiver's phase is.
+   */
+  private adjustPhase(key: string, cycles: number): number {
+    const previous = this.legacyPhase.get(key);
+    let cp = cycles;
+    if (previous !== undefined && previous !== 0) {
+      if (cp < previous - 750) cp += 1500;
+      else if (cp > previous + 750) cp -= 1500;
+    }
+    this.legacyPhase.set(key, cp);
+    return cp;
+  }
+}
+
+function snr(dbHz: number): number {
+  return dbHz <= 0 || dbHz >= 100 ? 0 : Math.floor(dbHz / 0.001 + 0.5);
+}
