@@ -114,6 +114,9 @@ export const accountMountpointSchema = z.object({
   /** The station's identifier (usually its place); empty for the nearest-station mountpoint. */
   identifier: z.string(),
   online: z.boolean(),
+  /** The station's position (degrees), for sorting by distance; null for the nearest-station mountpoint. */
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
 });
 export type AccountMountpoint = z.infer<typeof accountMountpointSchema>;
 export const accountMountpointListSchema = z.object({ items: z.array(accountMountpointSchema) });

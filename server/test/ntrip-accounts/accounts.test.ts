@@ -292,6 +292,9 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
       `AA${net.slug.slice(-4)}`,
       `ZB${net.slug.slice(-4)}`,
     ]);
+    // Stations carry their position so the connection card can sort them by distance from the rover.
+    expect(after.json().items[0]).toMatchObject({ kind: 'near', latitude: null, longitude: null });
+    expect(after.json().items[1]).toMatchObject({ kind: 'station', latitude: 52, longitude: 5 });
   });
 
   it('pages the connection log, newest first, reports live connections, and downloads it as CSV', async () => {

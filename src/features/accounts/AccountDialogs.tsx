@@ -6,16 +6,28 @@ import { MessageDialog } from '../../components/dialogs';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
+import { ConnectionCard } from './ConnectionCard';
 import { FormDialogFooter } from './FormDialogFooter';
-import { PasswordReveal } from './PasswordReveal';
 
-/** Label form, then the new credentials shown once. */
+/** Label form, then the new account's connection card with its password, shown this once. */
 export function CreateAccountDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('accounts');
   const create = useCreateAccount();
   const [label, setLabel] = useState('');
   const [result, setResult] = useState<NtripAccountWithPassword>();
-  if (result) return <PasswordReveal result={result} created onDone={onClose} />;
+  if (result) {
+    return (
+      <div className="flex flex-col gap-4">
+        <ModalTitle>{t('password.createdTitle')}</ModalTitle>
+        <ConnectionCard account={result.account} password={result.password} />
+        <div className="flex justify-end">
+          <Button onClick={onClose} data-autofocus>
+            {t('actions.done')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(label.trim(), { onSuccess: setResult });

@@ -28,7 +28,7 @@ export function AccountsPage() {
   const modal = useModal();
   const accounts = useAccounts();
 
-  const openCreate = () => modal.open(({ close }) => <CreateAccountDialog onClose={close} />);
+  const openCreate = () => modal.open(({ close }) => <CreateAccountDialog onClose={close} />, { large: true });
   // `/accounts?create=1` (the 'create NTRIP accounts' quick link) opens the create dialog, once per visit.
   const [params, setParams] = useSearchParams();
   const createRequested = params.has('create');

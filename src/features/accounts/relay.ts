@@ -12,15 +12,3 @@ export function relayAddress(env: { VITE_RELAY_HOST?: string; VITE_RELAY_PORT?: 
   const port = Number.parseInt(env.VITE_RELAY_PORT ?? '', 10);
   return { host, port: Number.isInteger(port) && port > 0 && port < 65536 ? port : DEFAULT_RELAY_PORT };
 }
-
-/** RTKLIB's NTRIP client path: `ntrip://user:password@host:port/mountpoint` (str2str -in, rtknavi, rtkrcv). */
-export function str2strInput(options: {
-  username: string;
-  password?: string;
-  host: string;
-  port: number;
-  mountpoint: string;
-}): string {
-  const password = options.password ?? '<password>';
-  return `ntrip://${options.username}:${password}@${options.host}:${options.port}/${options.mountpoint}`;
-}

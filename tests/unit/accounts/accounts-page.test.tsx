@@ -6,10 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COPY_CONFIRMATION_MS } from '../../../src/components/CopyControl';
 import { ModalProvider } from '../../../src/components/modal';
 import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
-import { relayAddress, str2strInput } from '../../../src/features/accounts/relay';
+import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { renderWithProviders } from '../support/render';
-import { account, NETWORK_ID, network, user } from './fixtures';
+import { account, mountpoints, NETWORK_ID, network, user } from './fixtures';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -72,6 +72,7 @@ describe('/accounts', () => {
     let created = false;
     const u = setup([
       http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: created ? [account({ label: 'Boat' })] : [] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
       http.post('*/api/ntrip-accounts', async ({ request }) => {
         expect(await request.json()).toEqual({ label: 'Boat' });
         created = true;
@@ -110,43 +111,25 @@ describe('/accounts', () => {
     expect(await screen.findByRole('dialog', { name: 'Create an NTRIP account' })).toBeInTheDocument();
   });
 
-  it('shows connection details: host and port, mountpoints with the nearest-station one first, a str2str path', async () => {
+  it('shows the connection card from Details: host and port, mountpoints, a str2str line for a fixed station', async () => {
     const u = setup([
       http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
-      http.get('*/api/ntrip-accounts/:id/mountpoints', () =>
-        HttpResponse.json({
-          items: [
-            {
-              mountpoint: 'NL-RTK_NEAR',
-              kind: 'near',
-              networkSlug: 'nl-rtk',
-              networkName: 'Netherlands RTK',
-              identifier: '',
-              online: true,
-            },
-            {
-              mountpoint: 'DLFT00NLD0',
-              kind: 'station',
-              networkSlug: 'nl-rtk',
-              networkName: 'Netherlands RTK',
-              identifier: 'Delft',
-              online: true,
-            },
-          ],
-        }),
-      ),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: mountpoints })),
     ]);
     await u.click(await screen.findByRole('button', { name: 'Details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
     const { host, port } = relayAddress();
-    expect(within(dialog).getByText(host)).toBeInTheDocument();
-    expect(within(dialog).getByText(String(port))).toBeInTheDocument();
-    const items = await within(dialog).findAllByRole('listitem');
-    const mountpoints = items.map((li) => li.querySelector('code')?.textContent).filter(Boolean);
-    expect(mountpoints).toEqual(['NL-RTK_NEAR', 'DLFT00NLD0']);
+    expect(within(dialog).getByTestId('caster-host')).toHaveTextContent(host);
+    expect(within(dialog).getByTestId('caster-port')).toHaveTextContent(String(port));
+    const list = await within(dialog).findByRole('region', { name: 'Mountpoints' });
+    const names = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('code')?.textContent);
+    expect(names).toEqual(['NL-RTK_NEAR', 'GRON00NLD0', 'DLFT00NLD0']);
     expect(within(dialog).getByRole('button', { name: 'Copy mountpoint NL-RTK_NEAR' })).toBeInTheDocument();
+    // Without a position the card recommends a station's own mountpoint, which needs none.
     expect(within(dialog).getByTestId('str2str-line')).toHaveTextContent(
-      `ntrip://rtk-abcd2345:<password>@${host}:${port}/NL-RTK_NEAR`,
+      `str2str -in ntrip://rtk-abcd2345:<password>@${host}:${port}/GRON00NLD0 -out file://corrections.rtcm3`,
     );
     expect(within(dialog).getByText(/NTRIP 1.0 and NTRIP 2.0/)).toBeInTheDocument();
   });
@@ -265,8 +248,5 @@ describe('relay configuration', () => {
       port: 2102,
     });
     expect(relayAddress({ VITE_RELAY_HOST: '', VITE_RELAY_PORT: 'x' })).toEqual({ host: 'localhost', port: 2101 });
-    expect(str2strInput({ username: 'u', password: 'p', host: 'h', port: 1, mountpoint: 'M' })).toBe(
-      'ntrip://u:p@h:1/M',
-    );
   });
 });

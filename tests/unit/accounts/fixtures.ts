@@ -1,4 +1,10 @@
-import type { AdminNtripAccount, Network, NtripAccount } from '@portal/contract';
+import {
+  type AccountMountpoint,
+  type AdminNtripAccount,
+  accountMountpointListSchema,
+  type Network,
+  type NtripAccount,
+} from '@portal/contract';
 import type { LoggedInUser } from '../../../src/features/auth/auth-context';
 
 export const user: LoggedInUser = {
@@ -70,3 +76,39 @@ export function adminAccount(overrides: Partial<AdminNtripAccount> = {}): AdminN
     ...overrides,
   };
 }
+
+/** The nearest-station mountpoint of the fixture network, then two Dutch stations (Delft and Groningen). */
+export const mountpoints: AccountMountpoint[] = accountMountpointListSchema.parse({
+  items: [
+    {
+      mountpoint: 'NL-RTK_NEAR',
+      kind: 'near',
+      networkSlug: 'nl-rtk',
+      networkName: 'Netherlands RTK',
+      identifier: '',
+      online: true,
+      latitude: null,
+      longitude: null,
+    },
+    {
+      mountpoint: 'GRON00NLD0',
+      kind: 'station',
+      networkSlug: 'nl-rtk',
+      networkName: 'Netherlands RTK',
+      identifier: 'Groningen',
+      online: true,
+      latitude: 53.2194,
+      longitude: 6.5665,
+    },
+    {
+      mountpoint: 'DLFT00NLD0',
+      kind: 'station',
+      networkSlug: 'nl-rtk',
+      networkName: 'Netherlands RTK',
+      identifier: 'Delft',
+      online: true,
+      latitude: 52.0116,
+      longitude: 4.3592,
+    },
+  ],
+}).items;

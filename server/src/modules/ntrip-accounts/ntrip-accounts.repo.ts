@@ -61,6 +61,8 @@ export interface StationRow {
   mountpoint: string;
   identifier: string;
   status: 'online' | 'offline';
+  latitude: number;
+  longitude: number;
 }
 
 const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.username, a.label, a.enabled,
@@ -223,7 +225,7 @@ export function createNtripAccountsRepo(db: Database) {
       if (networkIds.length === 0) return [];
       return trx
         .selectFrom('stations')
-        .select(['network_id', 'mountpoint', 'identifier', 'status'])
+        .select(['network_id', 'mountpoint', 'identifier', 'status', 'latitude', 'longitude'])
         .where('network_id', 'in', networkIds)
         .orderBy('mountpoint')
         .execute();

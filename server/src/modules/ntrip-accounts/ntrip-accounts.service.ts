@@ -285,6 +285,8 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
           networkName: net.network_name,
           identifier: '',
           online: own.some((s) => s.status === 'online'),
+          latitude: null,
+          longitude: null,
         });
         for (const s of own) {
           items.push({
@@ -294,6 +296,8 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
             networkName: net.network_name,
             identifier: s.identifier,
             online: s.status === 'online',
+            latitude: Number(s.latitude),
+            longitude: Number(s.longitude),
           });
         }
       }

@@ -1,0 +1,145 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { CopyControl } from '../../components/CopyControl';
+import { TabSwitch } from '../../components/TabSwitch';
+import { CopyValue } from './CopyValue';
+import {
+  type ConnectionSettings,
+  type GenericField,
+  GGA_INTERVAL_MS,
+  genericFields,
+  needsPosition,
+  PASSWORD_PLACEHOLDER,
+  rtkrcvOptions,
+  STR2STR_OUTPUT,
+  str2strCommand,
+} from './client-presets';
+
+export const CLIENTS = ['str2str', 'rtkrcv', 'generic'] as const;
+export type Client = (typeof CLIENTS)[number];
+
+/** A multi-line value (a command, configuration lines) with its copy control. */
+export function CopyBlock({
+  label,
+  value,
+  copyLabel,
+  testId,
+}: {
+  label: string;
+  value: string;
+  copyLabel: string;
+  testId?: string;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-xs font-medium text-subtle">{label}</span>
+      <div className="flex items-start gap-2 rounded-lg border border-line bg-raised py-2 pr-1 pl-3">
+        <pre className="min-w-0 flex-1 overflow-x-auto font-mono text-sm whitespace-pre-wrap break-all text-ink">
+          <code data-testid={testId}>{value}</code>
+        </pre>
+        <CopyControl value={value} label={copyLabel} />
+      </div>
+    </div>
+  );
+}
+
+/** The value of a generic field as a person reads it. */
+export function genericValue(t: TFunction<'accounts'>, field: GenericField, value: string): string {
+  if (field === 'gga')
+    return value === 'on' ? t('card.generic.ggaOn', { seconds: GGA_INTERVAL_MS / 1000 }) : t('card.generic.ggaOff');
+  if (field === 'version') return t('card.generic.versionValue');
+  return value;
+}
+
+/** The preset of one client as plain text, for "copy all". */
+export function presetText(t: TFunction<'accounts'>, client: Client, settings: ConnectionSettings): string {
+  if (client === 'str2str') return str2strCommand(settings) ?? '';
+  if (client === 'rtkrcv') return rtkrcvOptions(settings) ?? '';
+  return genericFields(settings)
+    .map(({ field, value }) => `${t(`card.generic.${field}`)}: ${genericValue(t, field, value)}`)
+    .join('\n');
+}
+
+/** Ready-to-use settings for one client at a time, each value with its copy control. */
+export function ClientSettings({
+  settings,
+  client,
+  onClient,
+}: {
+  settings: ConnectionSettings;
+  client: Client;
+  onClient: (client: Client) => void;
+}) {
+  const { t } = useTranslation('accounts');
+  const passwordHint = settings.password === undefined && (
+    <p className="text-xs text-muted">{t('card.replacePassword', { placeholder: PASSWORD_PLACEHOLDER })}</p>
+  );
+  let body: React.ReactNode;
+  if (client !== 'generic' && needsPosition(settings)) {
+    body = (
+      <p role="alert" className="rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink">
+        {t('card.needsPosition', { mountpoint: settings.mountpoint })}
+      </p>
+    );
+  } else if (client === 'str2str') {
+    body = (
+      <>
+        <CopyBlock
+          label={t('card.str2str.label')}
+          value={str2strCommand(settings) ?? ''}
+          copyLabel={t('card.str2str.copy')}
+          testId="str2str-line"
+        />
+        {passwordHint}
+        {settings.near && (
+          <p className="text-xs text-muted">{t('card.str2str.gga', { seconds: GGA_INTERVAL_MS / 1000 })}</p>
+        )}
+        <p className="text-xs text-muted">{t('card.str2str.output', { output: STR2STR_OUTPUT })}</p>
+      </>
+    );
+  } else if (client === 'rtkrcv') {
+    body = (
+      <>
+        <CopyBlock
+          label={t('card.rtkrcv.label')}
+          value={rtkrcvOptions(settings) ?? ''}
+          copyLabel={t('card.rtkrcv.copy')}
+          testId="rtkrcv-options"
+        />
+        {passwordHint}
+        <p className="text-xs text-muted">{t('card.rtkrcv.hint')}</p>
+      </>
+    );
+  } else {
+    body = (
+      <>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {genericFields(settings).map(({ field, value }) => (
+            <CopyValue
+              key={field}
+              label={t(`card.generic.${field}`)}
+              value={genericValue(t, field, value)}
+              copyLabel={t('card.copyField', { field: t(`card.generic.${field}`) })}
+              testId={`generic-${field}`}
+            />
+          ))}
+        </div>
+        {passwordHint}
+      </>
+    );
+  }
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="client-settings-title">
+      <h3 id="client-settings-title" className="text-sm font-semibold text-ink">
+        {t('card.clientsTitle', { mountpoint: settings.mountpoint })}
+      </h3>
+      <TabSwitch<Client>
+        label={t('card.clientsLabel')}
+        initial={client}
+        onChange={onClient}
+        options={CLIENTS.map((c) => ({ value: c, label: t(`card.clients.${c}`) }))}
+      />
+      {body}
+    </section>
+  );
+}
