@@ -1,4 +1,30 @@
 export { getBitS, getBitSignMagnitude, getBitU } from './bits.ts';
+export { runCli } from './cli.ts';
+export {
+  ConversionError,
+  type ConversionErrorCode,
+  type ConversionResult,
+  type ConvertOptions,
+  convertRtcmToRinex,
+  fileSource,
+  INTERVALS,
+  type RtcmSource,
+} from './convert.ts';
+export { rinexObsFileName } from './rinex/file-name.ts';
+export {
+  addSeconds,
+  calendarToGpst,
+  compareTime,
+  diffSeconds,
+  type GpsTime,
+  gpstToCalendar,
+  gpstToUtc,
+  parseApproxTime,
+  resolveBdsTow,
+  resolveGlonassTod,
+  resolveTow,
+  utcToGpst,
+} from './time.ts';
 export {
   crc24q,
   encodeFrame,

@@ -101,6 +101,20 @@ export class RtcmFramer {
     if (i < n) this.pending = Buffer.from(data.subarray(i));
   }
 
+  /**
+   * End of input. Held-back bytes may start with a false preamble whose length runs past the end and hide whole
+   * frames behind it: they are rescanned from the next byte until only bytes that cannot be a frame remain, which
+   * are counted as dropped.
+   */
+  end(): void {
+    while (this.pending) {
+      const rest = this.pending.subarray(1);
+      this.pending = null;
+      this.droppedBytes++;
+      if (rest.length > 0) this.push(rest);
+    }
+  }
+
   /** Bytes held back waiting for the rest of a frame; at the end of a file they are a cut frame. */
   get pendingBytes(): number {
     return this.pending?.length ?? 0;

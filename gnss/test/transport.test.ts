@@ -35,6 +35,20 @@ describe('RTCM 3 transport', () => {
   });
 });
 
+describe('end of input', () => {
+  it('recovers frames hidden behind a false preamble whose length runs past the end', () => {
+    const seen: number[] = [];
+    const framer = new RtcmFramer((f) => seen.push(frameMessageType(f)));
+    // 0xD3 0x01 0xFF announces a 511-byte payload; only a short frame follows before the input ends.
+    framer.push(Buffer.concat([Buffer.from([0xd3, 0x01, 0xff]), encodeFrame(Buffer.from([0x3e, 0xd0, 1]))]));
+    expect(seen).toEqual([]);
+    framer.end();
+    expect(seen).toEqual([1005]);
+    expect(framer.pendingBytes).toBe(0);
+    expect(framer.droppedBytes).toBe(3);
+  });
+});
+
 describe('bit fields', () => {
   const buf = Uint8Array.from([0b1011_0000, 0xff, 0xff, 0xff, 0xff, 0xff, 0b1100_0000]);
   it('reads unsigned, two’s-complement and sign-magnitude fields across byte edges', () => {
