@@ -1,7 +1,7 @@
 /**
  * Our RINEX 3.04 observation files against Debian rtklib's convbin (2.4.3 b34), run on the same captures in the same
  * test: the same epochs, satellites and signals, every observable within 0.0015, the same LLI flags. Where convbin
- * is known to be wrong, the test says how and compares what can be compared (docs/adr/0017-rinex-engine.md).
+ * is known to be wrong, the test says how and compares what can be compared (docs/adr/0018-rinex-observation-files.md).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

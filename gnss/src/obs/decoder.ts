@@ -1,7 +1,7 @@
 /**
  * RTCM 3 observation decoder: MSM4–7 of every constellation and the legacy 1001–1004 / 1009–1012 messages, assembled
  * into epochs. Decisions (how time is resolved, when an epoch is complete, how LLI is derived) follow RTKLIB's
- * convbin so our RINEX matches it; where convbin is wrong the reason is in docs/adr (RINEX engine).
+ * convbin so our RINEX matches it; where convbin is wrong the reason is in docs/adr/0018-rinex-observation-files.md.
  */
 import { diffSeconds, type GpsTime, resolveBdsTow, resolveGlonassTod, resolveTow } from '../time.ts';
 import { BitReader } from './bit-reader.ts';
