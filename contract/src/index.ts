@@ -5,5 +5,6 @@ export * from './errors.ts';
 export * from './meta.ts';
 export * from './money.ts';
 export * from './ntrip-accounts.ts';
+export * from './ntrip-diagnostics.ts';
 export * from './organizations.ts';
 export * from './user.ts';

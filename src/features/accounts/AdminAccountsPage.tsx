@@ -14,6 +14,7 @@ import { Icon } from '../../components/Icon';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
+import { AdminRefusalsButton, LoginFailuresSection } from './AdminDiagnostics';
 import {
   useAdminAccounts,
   useAdminGrant,
@@ -230,6 +231,7 @@ export function AdminAccountsPage() {
                       >
                         {t('admin.grant')}
                       </Button>
+                      <AdminRefusalsButton account={a} />
                     </div>
                   </td>
                 </tr>
@@ -239,6 +241,7 @@ export function AdminAccountsPage() {
         </div>
       )}
       <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} label={t('admin.title')} />
+      <LoginFailuresSection />
     </Page>
   );
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactElement } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AdminAccountsPage } from '../../../src/features/accounts/AdminAccountsPage';
 import { AuthContext } from '../../../src/features/auth/auth-context';
@@ -28,6 +28,14 @@ function renderAs(ui: ReactElement, isAdmin = false) {
 }
 
 describe('/admin/accounts', () => {
+  // The admin-wide log of unknown usernames below the table (AdminDiagnostics), empty here.
+  beforeEach(() => {
+    server.use(
+      http.get('*/api/admin/ntrip-login-failures', () =>
+        HttpResponse.json({ items: [], page: 1, pageSize: 20, total: 0 }),
+      ),
+    );
+  });
   it('lists accounts with their owner, searches on the server, disables and grants access manually', async () => {
     const searches: Array<string | null> = [];
     const patches: unknown[] = [];

@@ -1,0 +1,18 @@
+import {
+  type LoginFailurePage,
+  type LoginFailureQuery,
+  loginFailurePageSchema,
+  type Refusal,
+  refusalListSchema,
+} from '@portal/contract';
+import { api } from '../../lib/api';
+
+/** The account's refused attempts; `admin` reads them through the admin path (any account). */
+export async function fetchRefusals(accountId: string, admin = false): Promise<Refusal[]> {
+  const path = admin ? `/admin/ntrip-accounts/${accountId}/refusals` : `/ntrip-accounts/${accountId}/refusals`;
+  return refusalListSchema.parse((await api.get(path)).data).items;
+}
+
+export async function fetchLoginFailures(query: LoginFailureQuery): Promise<LoginFailurePage> {
+  return loginFailurePageSchema.parse((await api.get('/admin/ntrip-login-failures', { params: query })).data);
+}

@@ -1,0 +1,51 @@
+import type { LoginFailure } from '@portal/contract';
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LoginFailuresSection } from '../../../src/features/accounts/AdminDiagnostics';
+import { renderWithProviders } from '../support/render';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const failure = (overrides: Partial<LoginFailure>): LoginFailure => ({
+  id: '1',
+  reason: 'unknown_username',
+  minute: '2026-11-24T10:00:00.000Z',
+  count: 40,
+  firstAt: '2026-11-24T10:00:01.000Z',
+  lastAt: '2026-11-24T10:00:59.000Z',
+  remoteAddress: '198.51.100.20',
+  usernames: ['admin', 'test', 'rover1'],
+  mountpoint: 'AMS1',
+  userAgent: 'NTRIP scanner',
+  ntripVersion: 1,
+  ...overrides,
+});
+
+describe('admin log of unknown usernames', () => {
+  it('lists the address, the names tried, the count and the answer; a folded storm reads as many addresses', async () => {
+    server.use(
+      http.get('*/api/admin/ntrip-login-failures', () =>
+        HttpResponse.json({
+          items: [failure({}), failure({ id: '2', remoteAddress: '*', reason: 'throttled', count: 900 })],
+          page: 1,
+          pageSize: 20,
+          total: 2,
+        }),
+      ),
+    );
+    renderWithProviders(<LoginFailuresSection />);
+    await screen.findByText('198.51.100.20');
+    const rows = within(screen.getByRole('table')).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('198.51.100.20');
+    expect(rows[1]).toHaveTextContent('admin, test, rover1');
+    expect(rows[1]).toHaveTextContent('40');
+    expect(rows[1]).toHaveTextContent('wrong username or password');
+    expect(rows[2]).toHaveTextContent('many addresses');
+    expect(rows[2]).toHaveTextContent('throttled');
+  });
+});
