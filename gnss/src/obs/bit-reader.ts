@@ -18,6 +18,17 @@ export class BitReader {
   }
 
   u(len: number): number {
+    const pos0 = this.pos;
+    const offset0 = pos0 & 7;
+    if (offset0 + len <= 32) {
+      // Fast path: the field lies within four bytes (every MSM cell field does).
+      const b = pos0 >> 3;
+      const buf = this.buf;
+      const word =
+        (((buf[b] ?? 0) << 24) | ((buf[b + 1] ?? 0) << 16) | ((buf[b + 2] ?? 0) << 8) | (buf[b + 3] ?? 0)) >>> 0;
+      this.pos = pos0 + len;
+      return len === 0 ? 0 : ((word << offset0) >>> 0) >>> (32 - len);
+    }
     let value = 0;
     let pos = this.pos;
     let left = len;

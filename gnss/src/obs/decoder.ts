@@ -24,6 +24,20 @@ const PR_UNIT_GPS = 299_792.458;
 const PR_UNIT_GLO = 599_584.916;
 const SAME_EPOCH = 1e-9;
 
+/** Signal slots of legacy L1 and L2, after the 32 MSM signal IDs. */
+const LEGACY_L1 = 33;
+const LEGACY_L2 = 34;
+const SYSTEM_INDEX: Record<GnssSystem, number> = { G: 0, R: 1, E: 2, J: 3, S: 4, C: 5, I: 6 };
+
+function satelliteKey(sys: GnssSystem, prn: number): number {
+  return SYSTEM_INDEX[sys] * 64 + prn;
+}
+
+/** A number per satellite and signal (MSM signal ID, or a legacy slot) for the per-signal state maps. */
+function signalKey(sys: GnssSystem, prn: number, slot: number): number {
+  return satelliteKey(sys, prn) * 64 + slot;
+}
+
 export type BeidouTimeTag = 'auto' | 'bdt' | 'gpst';
 
 export interface ObservationDecoderOptions {
@@ -50,7 +64,7 @@ export interface DecoderStats {
 interface Pending {
   time: GpsTime;
   stationId: number;
-  satellites: Map<string, SatelliteObservation>;
+  satellites: Map<number, SatelliteObservation>;
   /** Set while every satellite so far is BeiDou, for the GPST-tag detection. */
   beidouOnly: boolean;
 }
@@ -67,8 +81,9 @@ export class ObservationDecoder {
   /** The previous message closed its epoch (multiple-message bit clear). */
   private closed = true;
   private beidouMode: BeidouTimeTag;
-  private readonly lock = new Map<string, number>();
-  private readonly legacyPhase = new Map<string, number>();
+  /** Keyed by signalKey(): per satellite and signal, the last lock-time indicator. */
+  private readonly lock = new Map<number, number>();
+  private readonly legacyPhase = new Map<number, number>();
   readonly glonassChannels: Map<number, number>;
   readonly stats: DecoderStats = { incompleteEpochs: 0, malformedMessages: 0, beidouTaggedGpst: false };
 
@@ -144,7 +159,7 @@ export class ObservationDecoder {
   }
 
   private satellite(p: Pending, sys: GnssSystem, prn: number): SatelliteObservation {
-    const key = `${sys}${prn}`;
+    const key = satelliteKey(sys, prn);
     let sat = p.satellites.get(key);
     if (!sat) {
       sat = { sys, prn, signals: [] };
@@ -168,7 +183,7 @@ export class ObservationDecoder {
    * before. A signal's first observation also counts as a slip: there is no earlier phase to be continuous with
    * (convbin gets the same flag from comparing with the indicator its scan pass left behind).
    */
-  private lossOfLock(key: string, indicator: number): number {
+  private lossOfLock(key: number, indicator: number): number {
     const previous = this.lock.get(key);
     this.lock.set(key, indicator);
     if (previous === undefined) return LLI_SLIP;
@@ -330,7 +345,8 @@ export class ObservationDecoder {
           if (extended && rateValid[i] && !Number.isNaN(fineRate[j] as number)) {
             s.doppler = Math.fround((-((rate[i] as number) + (fineRate[j] as number)) * freq) / SPEED_OF_LIGHT);
           }
-          s.lli = this.lossOfLock(`${sys}${prn}:${code}`, lock[j] as number) | (half[j] ? LLI_HALF_CYCLE : 0);
+          s.lli =
+            this.lossOfLock(signalKey(sys, prn, sigs[k] as number), lock[j] as number) | (half[j] ? LLI_HALF_CYCLE : 0);
           s.snrMilli = Math.floor((cnr[j] as number) / 0.001 + 0.5);
         }
         j++;
@@ -397,9 +413,10 @@ export class ObservationDecoder {
       if (ppr1 !== -524288) {
         const f = carrierFrequency(satSys, l1code, channel);
         s1.phase =
-          (p1 * f) / SPEED_OF_LIGHT + this.adjustPhase(`${satSys}${prn}:1`, (ppr1 * 0.0005 * f) / SPEED_OF_LIGHT);
+          (p1 * f) / SPEED_OF_LIGHT +
+          this.adjustPhase(signalKey(satSys, prn, LEGACY_L1), (ppr1 * 0.0005 * f) / SPEED_OF_LIGHT);
       }
-      s1.lli = this.lossOfLock(`${satSys}${prn}:L1`, lock1);
+      s1.lli = this.lossOfLock(signalKey(satSys, prn, LEGACY_L1), lock1);
       s1.snrMilli = snr(cnr1 * 0.25);
       if (!dual) continue;
       const l2code = glo ? (code2 ? '2P' : '2C') : (['2X', '2P', '2D', '2W'][code2] as string);
@@ -408,9 +425,10 @@ export class ObservationDecoder {
       if (ppr2 !== -524288) {
         const f = carrierFrequency(satSys, l2code, channel);
         s2.phase =
-          (p1 * f) / SPEED_OF_LIGHT + this.adjustPhase(`${satSys}${prn}:2`, (ppr2 * 0.0005 * f) / SPEED_OF_LIGHT);
+          (p1 * f) / SPEED_OF_LIGHT +
+          this.adjustPhase(signalKey(satSys, prn, LEGACY_L2), (ppr2 * 0.0005 * f) / SPEED_OF_LIGHT);
       }
-      s2.lli = this.lossOfLock(`${satSys}${prn}:L2`, lock2);
+      s2.lli = this.lossOfLock(signalKey(satSys, prn, LEGACY_L2), lock2);
       s2.snrMilli = snr(cnr2 * 0.25);
     }
     this.finishMessage(sync);
@@ -420,7 +438,7 @@ export class ObservationDecoder {
    * Legacy phaserange − pseudorange rolls over every 1500 cycles; keep it continuous with the previous value, as
    * the receiver's phase is.
    */
-  private adjustPhase(key: string, cycles: number): number {
+  private adjustPhase(key: number, cycles: number): number {
     const previous = this.legacyPhase.get(key);
     let cp = cycles;
     if (previous !== undefined && previous !== 0) {

@@ -3,7 +3,7 @@
  * tables (A1–A3); header lines are padded to 80 columns, data lines lose their trailing blanks.
  */
 import { type GnssSystem, SYSTEMS, satelliteId, sortSignals } from '../obs/signals.ts';
-import type { ObservationEpoch, SatelliteObservation } from '../obs/types.ts';
+import type { ObservationEpoch, SatelliteObservation, SignalObservation } from '../obs/types.ts';
 import type { StationInfo } from '../station.ts';
 import { type GpsTime, gpsTime, gpstToCalendar, leapSecondsAtGpst } from '../time.ts';
 
@@ -222,16 +222,43 @@ function field(value: number, lli = 0): string {
   return `${v}${flag ? String(flag) : ' '} `;
 }
 
-function satelliteLine(sat: SatelliteObservation, types: readonly string[]): string {
+interface Column {
+  code: string;
+  observable: Observable;
+}
+
+/** Per system, the columns of its records; computed once per header rather than per satellite line. */
+const layouts = new WeakMap<ReadonlyMap<GnssSystem, string[]>, Map<GnssSystem, Column[]>>();
+
+function layoutOf(obsTypes: ReadonlyMap<GnssSystem, string[]>): Map<GnssSystem, Column[]> {
+  let layout = layouts.get(obsTypes);
+  if (!layout) {
+    layout = new Map(
+      [...obsTypes].map(([sys, types]) => [
+        sys,
+        types.map((t) => ({ code: t.slice(1), observable: t[0] as Observable })),
+      ]),
+    );
+    layouts.set(obsTypes, layout);
+  }
+  return layout;
+}
+
+function satelliteLine(sat: SatelliteObservation, columns: readonly Column[]): string {
   let out = satelliteId(sat.sys, sat.prn);
-  for (const t of types) {
-    const code = t.slice(1);
-    const s = sat.signals.find((x) => x.code === code);
+  for (const { code, observable } of columns) {
+    let s: SignalObservation | undefined;
+    for (const x of sat.signals) {
+      if (x.code === code) {
+        s = x;
+        break;
+      }
+    }
     if (!s) {
       out += '                ';
       continue;
     }
-    switch (t[0] as Observable) {
+    switch (observable) {
       case 'C':
         out += field(s.pseudorange);
         break;
@@ -255,6 +282,7 @@ export function formatObsEpoch(epoch: ObservationEpoch, obsTypes: ReadonlyMap<Gn
   if (sats.length === 0) return '';
   const c = epochCalendar(epoch.time);
   let out = `> ${c.year} ${two(c.month)} ${two(c.day)} ${two(c.hour)} ${two(c.minute)}${f(c.second, 11, 7)}  0${i(sats.length, 3)}\n`;
-  for (const sat of sats) out += satelliteLine(sat, obsTypes.get(sat.sys) as string[]);
+  const layout = layoutOf(obsTypes);
+  for (const sat of sats) out += satelliteLine(sat, layout.get(sat.sys) as Column[]);
   return out;
 }

@@ -58,8 +58,23 @@ export class AtomicTextFile {
     const chunk = this.buffer.join('');
     this.buffer = [];
     this.buffered = 0;
-    if (!this.sink.write(chunk)) await Promise.race([once(this.sink, 'drain'), once(this.file, 'error')]);
+    if (!this.sink.write(chunk)) await this.writable();
     if (this.failure) throw this.failure;
+  }
+
+  /** Resolves when the stream wants more, or has failed (the failure is kept and thrown by the caller). */
+  private writable(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.sink.off('drain', done);
+        this.file.off('error', done);
+        this.sink.off('error', done);
+        resolve();
+      };
+      this.sink.on('drain', done);
+      this.file.on('error', done);
+      this.sink.on('error', done);
+    });
   }
 
   /** Flushes, closes and renames the file into place. */
