@@ -171,22 +171,40 @@ describe('observation files match convbin epoch by epoch', () => {
     expect(compared).toBeGreaterThan(10_000);
   });
 
-  it('legacy 1004/1012 (written from the Hiroshima MSM by rtklib str2str): same epochs, values and flags', async () => {
-    const legacy = join(work, 'hiro-legacy.rtcm3');
-    await str2str(['-in', `file://${HIRO}#rtcm3`, '-out', `file://${legacy}#rtcm3`, '-msg', '1004,1012,1020']);
-    const types = new Set(validFrames(await readFile(legacy)).map(frameMessageType));
-    expect([...types].sort()).toEqual([1004, 1012, 1020]);
-    const mine = await ours(legacy, HIRO_TIME);
-    const theirs = await convbin(legacy, HIRO_TIME);
-    expect([...mine.epochs.keys()]).toEqual([...theirs.epochs.keys()]);
-    const { differences, compared } = compareObs(mine, theirs, { tolerance: TOLERANCE, lliMatches });
-    expect(withoutFirstObservationLli(differences, mine)).toEqual([]);
-    for (const sys of ['G', 'R']) {
-      expect(mine.types.get(sys)).toContain('L1C');
-      expect(mine.types.get(sys)?.some((t) => t.startsWith('L2'))).toBe(true);
-    }
-    expect(compared).toBeGreaterThan(5000);
-  }, 90_000);
+  describe('other message kinds, written from the Hiroshima MSM7 by rtklib str2str', () => {
+    const kinds: Record<string, number[]> = {
+      'legacy 1004/1012': [1004, 1012, 1020],
+      MSM4: [1074, 1084, 1094, 1114, 1124, 1134, 1020],
+      MSM5: [1075, 1085, 1095, 1115, 1125, 1135, 1020],
+      MSM6: [1076, 1086, 1096, 1116, 1126, 1136, 1020],
+    };
+    const files = new Map<string, string>();
+    beforeAll(async () => {
+      await Promise.all(
+        Object.entries(kinds).map(([name, types], i) => {
+          const out = join(work, `hiro-${i}.rtcm3`);
+          files.set(name, out);
+          return str2str(['-in', `file://${HIRO}#rtcm3`, '-out', `file://${out}#rtcm3`, '-msg', types.join(',')]);
+        }),
+      );
+    }, 90_000);
+
+    it.each(Object.keys(kinds))('%s: same epochs, values and flags', async (name) => {
+      const file = files.get(name) as string;
+      const types = new Set(validFrames(await readFile(file)).map(frameMessageType));
+      expect([...types].sort()).toEqual([...(kinds[name] as number[])].sort());
+      const mine = await ours(file, HIRO_TIME);
+      const theirs = await convbin(file, HIRO_TIME);
+      expect([...mine.epochs.keys()]).toEqual([...theirs.epochs.keys()]);
+      const { differences, compared } = compareObs(mine, theirs, { tolerance: TOLERANCE, lliMatches });
+      expect(withoutFirstObservationLli(differences, mine)).toEqual([]);
+      for (const sys of ['G', 'R']) {
+        expect(mine.types.get(sys)).toContain('L1C');
+        expect(mine.types.get(sys)?.some((t) => t.startsWith('L2'))).toBe(true);
+      }
+      expect(compared).toBeGreaterThan(5000);
+    });
+  });
 
   it('decimates to whole multiples of the interval and keeps only the chosen constellations, as convbin -ti -y does', async () => {
     const mine = await ours(HIRO, HIRO_TIME, { interval: 5, systems: 'GE' });
