@@ -274,9 +274,8 @@ export async function convertRtcmToRinex(options: ConvertOptions): Promise<Conve
     warnings.push(`${scan.decoder.stats.incompleteEpochs} epoch(s) without their last message were left out`);
   }
   if (scan.cutBytes > 0) warnings.push(`the input ends inside a frame (${scan.cutBytes} bytes of it were skipped)`);
-  if (scan.droppedBytes > 0) {
-    warnings.push(`${scan.droppedBytes} bytes outside valid frames (junk, CRC failures, cut frames) were skipped`);
-  }
+  const skipped = scan.droppedBytes - scan.cutBytes;
+  if (skipped > 0) warnings.push(`${skipped} bytes outside valid frames (junk, CRC failures, cut frames) were skipped`);
 
   // Pass 2: write.
   const gzip = options.gzip ?? false;
