@@ -226,7 +226,7 @@ export class ObservationDecoder {
 
   private decodeMsm(payload: Uint8Array, sys: GnssSystem, kind: number): void {
     const r = new BitReader(payload, 12);
-    if (r.remaining < 169) {
+    if (r.remaining < 157) {
       this.stats.malformedMessages++;
       return;
     }
@@ -252,8 +252,8 @@ export class ObservationDecoder {
       cellMask.push(on);
       if (on) ncell++;
     }
-    if (sys === 'C') {
-      const tow = new BitReader(payload, towStart).u(30) * 0.001;
+    if (this.beidouMode === 'auto') {
+      const tow = sys === 'C' ? new BitReader(payload, towStart).u(30) * 0.001 : 0;
       time = this.checkBeidouTag(sys, time, tow);
     }
     this.ref = time;
