@@ -11,10 +11,13 @@ import type {
   CatalogueNetwork,
   CatalogueSnapshot,
   DenyReason,
+  RefusalDetail,
+  RefusalReason,
   SessionEndReason,
   StationStatus,
 } from './ports.ts';
 import { PullManager } from './pull.ts';
+import { DueQueue, RefusalLog, refusalOfDenial } from './refusals.ts';
 import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 import {
   errorResponse,
@@ -72,6 +75,10 @@ export interface CasterLimits {
   pullBackoffMinMs: number;
   pullBackoffMaxMs: number;
   announceIntervalMs: number;
+  /** How often refused attempts are written (aggregated per account, reason and minute). */
+  refusalFlushMs: number;
+  /** A rover that received no frame this long after login is reported (offline mountpoint, no position for NEAR). */
+  firstDataWaitMs: number;
 }
 
 export const DEFAULT_LIMITS: CasterLimits = {
@@ -97,6 +104,8 @@ export const DEFAULT_LIMITS: CasterLimits = {
   pullBackoffMinMs: 1_000,
   pullBackoffMaxMs: 60_000,
   announceIntervalMs: 2_000,
+  refusalFlushMs: 1_000,
+  firstDataWaitMs: 15_000,
 };
 
 export interface CasterOptions {
@@ -157,6 +166,7 @@ class Rover {
   position: Position | null = null;
   mount: Mount | null = null;
   ended = false;
+  userAgent: string | null = null;
   private line = '';
 
   constructor(
@@ -228,6 +238,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
   const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
+  const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs);
+  /** Rovers logged in during the last firstDataWaitMs, checked once that has passed for having received data. */
+  const firstData = new DueQueue<Rover>(limits.firstDataWaitMs);
   let direct: DirectWriters | undefined;
   let directOff: string | null = options.directWrites === false ? 'turned off by the directWrites option' : null;
   if (!directOff) {
@@ -597,30 +610,74 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const ip = remoteOf(socket);
     const v = req.ntripVersion;
     if (req.mountpoint === '') return reject(socket, sourcetable(req));
+    const userAgent = req.headers.get('user-agent') ?? null;
+    const refused = (
+      accountId: string | null,
+      reason: RefusalReason,
+      detail: RefusalDetail = {},
+      mountpoint = req.mountpoint,
+    ) =>
+      refusals.record({
+        accountId,
+        username: req.credentials?.username ?? '',
+        reason,
+        mountpoint,
+        remoteAddress: ip,
+        userAgent,
+        ntripVersion: v,
+        detail,
+      });
     const mount = await resolveMount(req.mountpoint);
     const nearNetwork = mount ? null : await resolveNear(req.mountpoint);
     if (!mount && !nearNetwork) {
       // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
-      return reject(
-        socket,
-        v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : sourcetable(req),
-      );
+      reject(socket, v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : sourcetable(req));
+      // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
+      const { credentials } = req;
+      if (credentials && !logins.refusal(ip, credentials.username)) {
+        auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date()).then(
+          (decision) => {
+            if (decision.allowed || !decision.accountId) return;
+            if (decision.reason === 'bad_credentials') logins.failed(ip, credentials.username);
+            refused(
+              decision.accountId,
+              decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint',
+            );
+          },
+          (err: unknown) => logger.error({ err }, 'authorisation for the refused-attempts log failed'),
+        );
+      }
+      return;
     }
     const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
     const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
     if (!req.credentials) return reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
     const throttled = logins.refusal(ip, req.credentials.username);
-    if (throttled) return reject(socket, errorResponse(v, 429, THROTTLED[throttled]));
+    if (throttled) {
+      refused(null, 'throttled', { throttle: throttled });
+      return reject(socket, errorResponse(v, 429, THROTTLED[throttled]));
+    }
     const decision = await auth.authorize(req.credentials.username, req.credentials.password, name, new Date());
     if (socket.destroyed) return;
     if (!decision.allowed) {
       if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
+      const refusal = refusalOfDenial(decision);
+      refused(refusal.accountId, refusal.reason, refusal.detail);
       const denial = DENIAL[decision.reason];
       return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     }
     const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
     // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
     if (ofAccount.size + remoteCount(decision.accountId) >= decision.maxConnections) {
+      refused(decision.accountId, 'too_many_connections', {
+        limit: decision.maxConnections,
+        sessions: [...ofAccount].map((r) => ({
+          remoteAddress: r.remoteAddress,
+          mountpoint: r.requested,
+          since: r.startedAt.toISOString(),
+          userAgent: r.userAgent,
+        })),
+      });
       return reject(
         socket,
         errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`),
@@ -639,6 +696,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       limits.roverBacklogBytes,
       onSlowRover,
     );
+    rover.userAgent = userAgent;
+    firstData.add(rover, Date.now());
     ofAccount.add(rover);
     roversByAccount.set(decision.accountId, ofAccount);
     nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
@@ -833,6 +892,23 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   };
   const accessTimer = setInterval(() => void checkAccess(), Math.min(1000, limits.accessRecheckMs));
   accessTimer.unref();
+  /** A rover that got nothing in its first seconds is told why on its account's page (issue 17). */
+  const watchFirstData = () =>
+    firstData.poll(Date.now(), (rover) => {
+      if (rover.ended || rover.bytesSent > 0) return;
+      refusals.record({
+        accountId: rover.accountId,
+        username: '',
+        reason: rover.nearNetwork && !rover.position ? 'near_no_position' : 'mountpoint_offline',
+        mountpoint: rover.requested,
+        remoteAddress: rover.remoteAddress,
+        userAgent: rover.userAgent,
+        ntripVersion: rover.version,
+        detail: { waitedSeconds: Math.ceil(limits.firstDataWaitMs / 1000) },
+      });
+    });
+  const firstDataTimer = setInterval(watchFirstData, Math.min(1000, limits.firstDataWaitMs));
+  firstDataTimer.unref();
 
   // ---- periodic work ----
   const tick = setInterval(() => {
@@ -900,6 +976,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       clearInterval(accessTimer);
       clearInterval(catalogueTimer);
       clearInterval(announceTimer);
+      clearInterval(firstDataTimer);
+      firstData.clear();
       pulls.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const mount of mounts.values()) for (const rover of [...mount.rovers]) endRover(rover, 'shutdown');
@@ -913,6 +991,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const socket of sockets) socket.destroy();
       await stopped;
       await sessions.close();
+      await refusals.close();
       await Promise.all(pendingWrites);
       await bus?.close();
     },

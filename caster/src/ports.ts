@@ -7,8 +7,23 @@ export type DenyReason = 'bad_credentials' | 'disabled' | 'no_grant' | 'too_many
 
 export type AuthDecision =
   /** `until`: when the access that allowed this login ends (its latest grant valid now), unless renewed. */
-  | { allowed: true; accountId: string; ownerId: string; maxConnections: number; until: Date }
-  | { allowed: false; reason: DenyReason };
+  { allowed: true; accountId: string; ownerId: string; maxConnections: number; until: Date } | AuthDenial;
+
+/**
+ * A refusal, with what the account's owner needs to fix it (issue 17). `accountId` is set whenever the username
+ * names an account, also for a wrong password; the rover's answer never depends on it.
+ */
+export interface AuthDenial {
+  allowed: false;
+  reason: DenyReason;
+  accountId?: string;
+  /** `disabled`: the account itself is switched off, or the portal user owning it is. */
+  disabled?: 'account' | 'owner';
+  /** `no_grant`: the network of the mountpoint asked for, when the mountpoint exists. */
+  network?: { slug: string; name: string };
+  /** `no_grant`: when this account's last access to that network ended; null when it never had any. */
+  accessEndedAt?: Date | null;
+}
 
 export interface AuthorizePort {
   /** `mountpoint` is a station's mountpoint or a network's automatic `{NETWORK}_NEAR` mountpoint. */
@@ -108,9 +123,63 @@ export interface FeedStatus {
   lastError: string | null;
 }
 
+/**
+ * Why a rover got no corrections: refused at login, throttled, or connected but sent nothing within the first
+ * seconds (an offline mountpoint, or a nearest-station rover that sent no position).
+ */
+export type RefusalReason =
+  | 'wrong_password'
+  | 'unknown_username'
+  | 'account_disabled'
+  | 'no_access'
+  | 'too_many_connections'
+  | 'unknown_mountpoint'
+  | 'mountpoint_offline'
+  | 'near_no_position'
+  | 'throttled';
+
+/** What the owner needs to fix a refusal; which fields are set depends on the reason. */
+export interface RefusalDetail {
+  disabled?: 'account' | 'owner';
+  network?: { slug: string; name: string };
+  /** ISO time; null: the account never had access to that network. */
+  accessEndedAt?: string | null;
+  limit?: number;
+  /** The account's other rovers at the time (too_many_connections), on this node and, with a bus, the others. */
+  sessions?: Array<{ remoteAddress: string; mountpoint: string; since: string; userAgent: string | null }>;
+  throttle?: 'pair' | 'name' | 'address';
+  /** Seconds the rover was connected without receiving a frame (mountpoint_offline, near_no_position). */
+  waitedSeconds?: number;
+}
+
+/**
+ * Attempts of one minute aggregated: per account and reason (`scope` 'account'); per username when the caster
+ * knows only the name (throttled before the password was checked: the port finds the account); per address for
+ * names that have no account, which only the admin-wide log shows.
+ */
+export interface RefusalRecord {
+  scope: 'account' | 'name' | 'address';
+  accountId: string | null;
+  /** The username for 'account' and 'name'; up to a few of the names tried for 'address'. */
+  usernames: string[];
+  reason: RefusalReason;
+  minute: Date;
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+  /** Of the last attempt. */
+  mountpoint: string;
+  remoteAddress: string;
+  userAgent: string | null;
+  ntripVersion: 1 | 2;
+  detail: RefusalDetail;
+}
+
 export interface UsagePort {
   /** Called with batches, never per packet. */
   recordSessions(records: SessionRecord[]): Promise<void>;
+  /** Aggregated refused attempts, about once a second while there are any (optional: tests may leave it out). */
+  recordRefusals?(records: RefusalRecord[]): Promise<void>;
   /** Called on every online/offline change and otherwise at most every few seconds per station. */
   stationStatus(updates: StationStatus[]): Promise<void>;
   /** State of a pull feed's connection to its upstream caster, on every change. */

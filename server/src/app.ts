@@ -25,6 +25,7 @@ import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import { createNtripAccountsModule, type NtripAccountsOptions } from './modules/ntrip-accounts/index.ts';
+import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));
       await api.register(ntripAccounts.routes);
+      await api.register(createNtripDiagnosticsModule(deps.db).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

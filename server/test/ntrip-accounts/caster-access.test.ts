@@ -41,9 +41,13 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     const user = await t.buildUser();
     await grantTokens(t, admin, user, 50);
     const { account, password } = await createAccount(t, user);
+    // The refusal names the account and the network, never activated, for the account's refused-attempts list.
     expect(await authorizer.authorize(account.username, password, near(), new Date())).toEqual({
       allowed: false,
       reason: 'no_grant',
+      accountId: account.id,
+      network: { slug: network.slug, name: `Network ${network.slug}` },
+      accessEndedAt: null,
     });
     expect((await activate(t, user, account.id, network.id, 1)).statusCode).toBe(201);
     expect(await authorizer.authorize(account.username, password, near(), new Date())).toMatchObject({
@@ -88,6 +92,8 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     expect(await authorizer.authorize(account.username, password, near(), new Date())).toEqual({
       allowed: false,
       reason: 'disabled',
+      accountId: account.id,
+      disabled: 'account',
     });
     await t.app.inject({
       method: 'PATCH',

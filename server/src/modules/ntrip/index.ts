@@ -2,7 +2,9 @@ import { type Caster, type CasterLimits, createCaster, DEFAULT_LIMITS, type Logg
 import type { Database } from '../../db/client.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
+import { createRefusalRecorder } from './ntrip.refusals.ts';
 import { createNtripRepo } from './ntrip.repo.ts';
+import { createNtripRefusalsRepo } from './ntrip-refusals.repo.ts';
 
 export interface CasterServiceOptions {
   db: Database;
@@ -60,6 +62,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     feedSecretKey: options.feedSecretKey,
     publicUrl: options.publicUrl,
     onError,
+    recordRefusals: createRefusalRecorder({ repo: createNtripRefusalsRepo(options.db) }),
   });
   const caster = await createCaster({
     ports,

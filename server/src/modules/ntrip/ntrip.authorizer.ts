@@ -1,11 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AuthDecision, AuthorizePort } from '@portal/caster';
+import type { AuthDecision, AuthDenial, AuthorizePort } from '@portal/caster';
 import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
 import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secrets.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
 export interface AuthorizerOptions {
-  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'accessOf'>;
+  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'accessOf' | 'accessEndedAt'>;
   /** How long a decision is reused; an allowed decision never outlives the grant behind it. */
   ttlMs?: number;
   /** How often the auth epoch (moved by every account or grant change) is read. */
@@ -68,20 +68,34 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   poll.unref();
 
   async function decide(username: string, password: string, mountpoint: string, now: Date): Promise<Entry> {
-    const deny = (reason: Extract<AuthDecision, { allowed: false }>['reason']): Entry => ({
-      decision: { allowed: false, reason },
+    // The account is named in every denial, for its refused-attempts list; the rover's answer is the same.
+    const deny = (denial: Omit<AuthDenial, 'allowed'>): Entry => ({
+      decision: { allowed: false, ...denial },
       expiresAt: now.getTime() + ttlMs,
     });
     const account = await repo.accountForLogin(username);
     verifications++;
     // An unknown username costs the same hash as a known one, so timing does not tell which usernames exist.
     const hash = account?.password_hash ?? (await decoyHash());
-    if (!(await verify(password, hash)) || !account) return deny('bad_credentials');
-    if (!account.enabled || account.owner_disabled) return deny('disabled');
-    const networkId = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
-    if (!networkId) return deny('no_grant');
-    const until = (await repo.accessOf([account.id], now)).find((row) => row.network_id === networkId)?.until;
-    if (!until) return deny('no_grant');
+    if (!(await verify(password, hash)) || !account) {
+      return deny({ reason: 'bad_credentials', ...(account && { accountId: account.id }) });
+    }
+    const accountId = account.id;
+    if (!account.enabled || account.owner_disabled) {
+      return deny({ reason: 'disabled', accountId, disabled: account.enabled ? 'owner' : 'account' });
+    }
+    const network = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
+    if (!network) return deny({ reason: 'no_grant', accountId });
+    const until = (await repo.accessOf([account.id], now)).find((row) => row.network_id === network.id)?.until;
+    if (!until) {
+      const accessEndedAt = await repo.accessEndedAt(account.id, network.id, now);
+      return deny({
+        reason: 'no_grant',
+        accountId,
+        network: { slug: network.slug, name: network.name },
+        accessEndedAt,
+      });
+    }
     return {
       decision: {
         allowed: true,

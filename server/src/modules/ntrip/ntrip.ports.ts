@@ -1,4 +1,4 @@
-import type { CasterPorts, PullFeedConfig } from '@portal/caster';
+import type { CasterPorts, PullFeedConfig, RefusalRecord } from '@portal/caster';
 import { createFeedCipher, verifySourcePassword } from '../catalogue/feed-secrets.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
@@ -10,6 +10,8 @@ export interface PortsOptions {
   /** Base of the NET record's web addresses (the portal's marketplace). */
   publicUrl: string;
   onError?: (err: unknown, what: string) => void;
+  /** Writes the caster's aggregated refused attempts (ntrip.refusals.ts). */
+  recordRefusals?: (records: RefusalRecord[]) => Promise<void>;
 }
 
 /** The caster's ports over the database. */
@@ -101,6 +103,7 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
           if (lost > 0) options.onError?.(batchError, `connection log: ${lost} of ${rows.length} sessions not written`);
         }
       },
+      recordRefusals: options.recordRefusals,
       async stationStatus(updates) {
         for (const u of updates) await repo.setStationStatus(u.mountpoint, u);
       },

@@ -89,15 +89,37 @@ export function createNtripRepo(db: Database) {
     },
 
     /** The network a station mountpoint or a `{SLUG}_NEAR` mountpoint belongs to; retired networks serve nobody. */
-    async networkOfMountpoint(mountpoint: string, nearSuffix: string): Promise<string | undefined> {
-      const r = await sql<{ id: string }>`
-        SELECT n.id::text AS id FROM stations s JOIN networks n ON n.id = s.network_id
+    async networkOfMountpoint(
+      mountpoint: string,
+      nearSuffix: string,
+    ): Promise<{ id: string; slug: string; name: string } | undefined> {
+      const r = await sql<{ id: string; slug: string; name: string }>`
+        SELECT n.id::text AS id, n.slug, n.name FROM stations s JOIN networks n ON n.id = s.network_id
         WHERE lower(s.mountpoint) = lower(${mountpoint}) AND n.status <> 'retired'
         UNION ALL
-        SELECT n.id::text AS id FROM networks n
+        SELECT n.id::text AS id, n.slug, n.name FROM networks n
         WHERE upper(n.slug) || ${nearSuffix} = upper(${mountpoint}) AND n.status <> 'retired'
         LIMIT 1`.execute(db);
-      return r.rows[0]?.id;
+      return r.rows[0];
+    },
+
+    /**
+     * When the account's access to a network last ended before `now` (any grant that covered it: its own, its
+     * owner's, its owner's organisations'), or null when it never had any. Tells a refused rover's owner "access
+     * ended on …" from "never activated".
+     */
+    async accessEndedAt(accountId: string, networkId: string, now: Date): Promise<Date | null> {
+      const r = await sql<{ ended: Date | null }>`
+        SELECT max(least(g.valid_until, coalesce(g.ended_at, g.valid_until))) AS ended
+        FROM ntrip_accounts a
+        JOIN access_grants g ON g.network_id = ${networkId} AND g.valid_from <= ${now}
+          AND (g.account_id = a.id
+            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
+            OR (g.account_id IS NULL AND g.organization_id IN (
+              SELECT m.organization_id FROM organization_members m WHERE m.user_id = a.owner_user_id)))
+        WHERE a.id = ${accountId}`.execute(db);
+      const ended = r.rows[0]?.ended;
+      return ended ? new Date(ended) : null;
     },
 
     /**

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+
+/**
+ * Reads of the caster's refused-attempts logs (ntrip_refusals, ntrip_login_failures; migration
+ * 202611241000_ntrip_refusals.sql, written by the ntrip module) and of the account owner for authorisation.
+ */
+
+export interface RefusalRow {
+  id: string;
+  reason: string;
+  minute: Date;
+  count: number;
+  first_at: Date;
+  last_at: Date;
+  mountpoint: string;
+  remote_address: string;
+  user_agent: string | null;
+  ntrip_version: number;
+  detail: unknown;
+}
+
+export interface LoginFailureRow {
+  id: string;
+  reason: string;
+  minute: Date;
+  count: number;
+  first_at: Date;
+  last_at: Date;
+  remote_address: string;
+  usernames: string[];
+  mountpoint: string;
+  user_agent: string | null;
+  ntrip_version: number;
+}
+
+export type NtripDiagnosticsRepo = ReturnType<typeof createNtripDiagnosticsRepo>;
+
+export function createNtripDiagnosticsRepo(db: Database) {
+  return {
+    /** The owner of a live (not deleted) account. */
+    async accountOwner(accountId: string): Promise<{ owner_user_id: string } | undefined> {
+      const r = await sql<{ owner_user_id: string }>`
+        SELECT owner_user_id::text AS owner_user_id FROM ntrip_accounts
+        WHERE id = ${accountId} AND deleted_at IS NULL`.execute(db);
+      return r.rows[0];
+    },
+
+    async refusals(accountId: string, since: Date, limit: number): Promise<RefusalRow[]> {
+      const r = await sql<RefusalRow>`
+        SELECT id::text AS id, reason, minute, count, first_at, last_at, mountpoint, remote_address, user_agent,
+          ntrip_version, detail
+        FROM ntrip_refusals WHERE account_id = ${accountId} AND last_at >= ${since}
+        ORDER BY last_at DESC, id DESC LIMIT ${limit}`.execute(db);
+      return r.rows;
+    },
+
+    async loginFailures(limit: number, offset: number): Promise<{ rows: LoginFailureRow[]; total: number }> {
+      const rows = await sql<LoginFailureRow>`
+        SELECT id::text AS id, reason, minute, count, first_at, last_at, remote_address, usernames, mountpoint,
+          user_agent, ntrip_version
+        FROM ntrip_login_failures ORDER BY last_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ntrip_login_failures`.execute(db);
+      return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+    },
+  };
+}
