@@ -7,7 +7,19 @@ export type DenyReason = 'bad_credentials' | 'disabled' | 'no_grant' | 'too_many
 
 export type AuthDecision =
   /** `until`: when the access that allowed this login ends (its latest grant valid now), unless renewed. */
-  { allowed: true; accountId: string; ownerId: string; maxConnections: number; until: Date } | AuthDenial;
+  | {
+      allowed: true;
+      accountId: string;
+      ownerId: string;
+      maxConnections: number;
+      until: Date;
+      /**
+       * The portal's own connection test logged in (issue 17): it does not count against the account's limit,
+       * and it is not the customer's usage, so it is neither logged as a session nor reported.
+       */
+      probe?: boolean;
+    }
+  | AuthDenial;
 
 /**
  * A refusal, with what the account's owner needs to fix it (issue 17). `accountId` is set whenever the username
@@ -107,6 +119,14 @@ export interface SessionRecord {
   bytesSent: number;
   endReason: SessionEndReason;
   lastGga: { latitude: number; longitude: number } | null;
+  /** What the session keeps of its live view (issue 17); absent from casters that do not report it. */
+  userAgent?: string | null;
+  /** The station that served it last (for `{NET}_NEAR`, the one chosen), and its distance from the last GGA. */
+  servedStation?: string | null;
+  distanceKm?: number | null;
+  /** Shares (0–1) of the time the rover reported RTK fixed and float in its GGA; null when it sent none. */
+  fixedShare?: number | null;
+  floatShare?: number | null;
 }
 
 export interface StationStatus {
@@ -190,4 +210,31 @@ export interface CasterPorts {
   auth: AuthorizePort;
   catalogue: CataloguePort;
   usage: UsagePort;
+}
+
+/** What the archive stored for one station's UTC hour since its last report; the server adds it to the index. */
+export interface ArchiveHourUpdate {
+  mountpoint: string;
+  /** Start of the UTC hour. */
+  hour: Date;
+  /** RTCM bytes and frames stored. */
+  bytes: number;
+  frames: number;
+  /** Bytes the store holds for them (compressed). */
+  storedBytes: number;
+  /** Frames received for the hour and not archived: the archive's queue was full, or the store failed. */
+  droppedFrames: number;
+  /** Arrival times of the first and last frame stored; null when nothing was. */
+  firstFrameAt: Date | null;
+  lastFrameAt: Date | null;
+  /** Observation epochs (UTC) of the first and last observation message stored; null when none was. */
+  firstEpoch: Date | null;
+  lastEpoch: Date | null;
+  /** Message types stored, ascending. */
+  messageTypes: number[];
+}
+
+/** The archive's index (docs/adr, archive). Called with batches every few seconds, never per frame. */
+export interface ArchiveIndexPort {
+  recordHours(updates: ArchiveHourUpdate[]): Promise<void>;
 }

@@ -1,0 +1,7 @@
+export { type ArchiveLease, type NatsLeaseOptions, natsArchiveLease } from './lease.ts';
+export { localArchiveStore } from './local-store.ts';
+export { type ArchiveDamage, decodeMembers, encodeMember } from './member.ts';
+export { type NatsStoreOptions, natsArchiveStore } from './nats-store.ts';
+export { type HourDamage, readArchive, readArchiveHours } from './reader.ts';
+export { type ArchiveStore, HOUR_MS, type HourKey, hourLabel, hoursBetween, parseHourLabel } from './store.ts';
+export { ARCHIVE_DEFAULTS, type ArchiveOptions, ArchiveWriter } from './writer.ts';
