@@ -98,7 +98,9 @@ const configSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** API requests a minute per address without a verified token, and per signed-in account (ADR 0015). */
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  RATE_LIMIT_SIGNED_IN_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   /** Unset: no proxy is trusted, each request's address is its socket's. */
   TRUST_PROXY: unsetIfEmpty(trustProxy.optional()),
   // Payments: the offline sandbox unless Stripe is configured (docs/adr/0005-billing.md).
@@ -120,6 +122,11 @@ const configSchema = z.object({
   CASTER_PORT: z.coerce.number().int().min(0).max(65535).default(2101),
   /** The host name rovers use; shown in the sourcetable's CAS record. Defaults to PUBLIC_URL's host. */
   CASTER_PUBLIC_HOST: unsetIfEmpty(z.string().min(1).optional()),
+  /**
+   * Where an API process without its own caster reaches one for the accounts' connection test (on CASTER_PORT);
+   * an API that runs the caster itself uses it directly.
+   */
+  CASTER_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
   CASTER_BUS_URL: unsetIfEmpty(
     z
       .string()
@@ -141,9 +148,25 @@ const configSchema = z.object({
   CASTER_FAILED_LOGINS_PER_NAME: z.coerce.number().int().min(1).default(50),
   /** … and for one address across all names, the ceiling against credential stuffing. */
   CASTER_FAILED_LOGINS_PER_IP: z.coerce.number().int().min(1).default(300),
+  /** A station is online while a valid RTCM frame arrived within this many seconds (issue 17). */
+  STATION_ONLINE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  // RTCM archive (docs/adr/0020-rtcm-archive.md).
+  /** `local` (ARCHIVE_DIR), `nats` (the NATS of CASTER_BUS_URL) or `off`; unset: nats with a bus, local without. */
+  ARCHIVE_STORE: unsetIfEmpty(z.enum(['local', 'nats', 'off']).optional()),
+  ARCHIVE_DIR: path.prefault('./data/archive'),
+  /** The JetStream object store (and the names of its tail stream and lease bucket) on CASTER_BUS_URL's NATS. */
+  ARCHIVE_NATS_BUCKET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ (at most 64)')
+    .default('rtcm-archive'),
 });
 
 export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };
+
+/** The archive store a configuration names, defaults applied. */
+export function archiveStoreOf(config: Pick<Config, 'ARCHIVE_STORE' | 'CASTER_BUS_URL'>): 'local' | 'nats' | 'off' {
+  return config.ARCHIVE_STORE ?? (config.CASTER_BUS_URL ? 'nats' : 'local');
+}
 
 /** Stripe when PAYMENT_PROVIDER says so or, unset, when a secret key is configured; the sandbox otherwise. */
 export function paymentProviderOf(config: {
@@ -206,6 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.NODE_ENV === 'production' && paymentProviderOf(config) === 'stripe' && !config.STRIPE_WEBHOOK_SECRET) {
     throw new Error('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with Stripe in production');
+  }
+  if (config.ARCHIVE_STORE === 'nats' && !config.CASTER_BUS_URL) {
+    throw new Error(
+      'Invalid configuration:\n  ARCHIVE_STORE: nats keeps the archive on the NATS of CASTER_BUS_URL; set it',
+    );
   }
   if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');

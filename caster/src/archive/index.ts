@@ -1,3 +1,4 @@
+export type { ArchiveHourUpdate, ArchiveIndexPort } from '../ports.ts';
 export { type ArchiveLease, type NatsLeaseOptions, natsArchiveLease } from './lease.ts';
 export { localArchiveStore } from './local-store.ts';
 export { type ArchiveDamage, decodeMembers, encodeMember } from './member.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { formatArchiveSelection, selectArchiveHours } from '../modules/archive/archive.selection.ts';
 import { createAccountWithGrant, OperatorError, setPushFeed } from '../modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 
@@ -21,6 +22,12 @@ export const operatorRequest = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('source'), mountpoint: z.string().min(1), password: z.string().min(1) }),
   z.strictObject({ command: z.literal('admin-grant'), email: z.string().min(1), revoke: z.boolean() }),
   z.strictObject({ command: z.literal('migrate') }),
+  z.strictObject({
+    command: z.literal('archive-hours'),
+    station: z.string().min(1),
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+  }),
 ]);
 export type OperatorRequest = z.infer<typeof operatorRequest>;
 
@@ -63,6 +70,12 @@ export async function runOperatorCommand(
           ],
           err: [],
         };
+      }
+      case 'archive-hours': {
+        // `rinex archive` asks for this when the portal owns the PGlite directory; it reads the lines back.
+        const selection = await selectArchiveHours(db, request.station, new Date(request.from), new Date(request.to));
+        if (!selection) return { out: [], err: [`No station with mountpoint '${request.station}' in the catalogue.`] };
+        return { out: formatArchiveSelection(selection), err: [] };
       }
       case 'source': {
         const feed = await setPushFeed(

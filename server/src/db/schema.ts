@@ -47,6 +47,8 @@ export interface NetworksTable {
   status: Generated<'active' | 'maintenance' | 'retired'>;
   is_public: Generated<boolean>;
   token_price_per_day: Generated<number>;
+  /** Days the RTCM archive keeps this network's stations' hours. */
+  archive_retention_days: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -173,6 +175,11 @@ export interface NtripSessionsTable {
   end_reason: string | null;
   last_gga_lat: number | null;
   last_gga_lon: number | null;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  served_station: ColumnType<string | null, string | null | undefined, string | null>;
+  distance_km: ColumnType<number | null, number | null | undefined, number | null>;
+  fixed_share: ColumnType<number | null, number | null | undefined, number | null>;
+  float_share: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface NtripAuthEpochTable {
@@ -185,6 +192,24 @@ export interface UserPhotosTable {
   content_type: string;
   bytes: Uint8Array;
   sha256: string;
+  updated_at: Generated<Date>;
+}
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ArchiveHoursTable {
+  mountpoint: string;
+  hour: ColumnType<Date, Date | string, Date | string>;
+  station_id: string | null;
+  bytes: Generated<number>;
+  frames: Generated<number>;
+  stored_bytes: Generated<number>;
+  dropped_frames: Generated<number>;
+  first_frame_at: NullableTimestamp;
+  last_frame_at: NullableTimestamp;
+  first_epoch: NullableTimestamp;
+  last_epoch: NullableTimestamp;
+  message_types: ColumnType<number[], number[] | undefined, number[]>;
   updated_at: Generated<Date>;
 }
 
@@ -205,4 +230,5 @@ export interface DB {
   access_grants: AccessGrantsTable;
   ntrip_sessions: NtripSessionsTable;
   ntrip_auth_epoch: NtripAuthEpochTable;
+  archive_hours: ArchiveHoursTable;
 }

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@portal/caster';
+import {
+  type ArchiveLease,
+  type ArchiveStore,
+  localArchiveStore,
+  natsArchiveLease,
+  natsArchiveStore,
+} from '@portal/caster/archive';
+import { archiveStoreOf, type Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { createArchiveRepo } from './archive.repo.ts';
+import { startArchiveSweeper } from './archive.sweeper.ts';
+
+export { type ArchiveRepo, createArchiveRepo } from './archive.repo.ts';
+export { sweepArchive } from './archive.sweeper.ts';
+
+type ArchiveConfig = Pick<Config, 'ARCHIVE_STORE' | 'ARCHIVE_DIR' | 'ARCHIVE_NATS_BUCKET' | 'CASTER_BUS_URL'>;
+
+/** The configured archive store, or null when ARCHIVE_STORE=off. */
+export async function openArchiveStore(config: ArchiveConfig, logger: Logger): Promise<ArchiveStore | null> {
+  const kind = archiveStoreOf(config);
+  if (kind === 'off') return null;
+  if (kind === 'local') return localArchiveStore(config.ARCHIVE_DIR, logger);
+  return natsArchiveStore({ url: config.CASTER_BUS_URL as string, bucket: config.ARCHIVE_NATS_BUCKET });
+}
+
+export interface CasterArchive {
+  store: ArchiveStore;
+  /** With a bus: which node archives which station. */
+  lease?: ArchiveLease;
+  close(): Promise<void>;
+}
+
+/**
+ * What a caster process needs to archive: the store, a lease when casters share a bus, and the retention sweeper
+ * (every node runs one; a pass is safe to repeat). Null when the archive is off.
+ */
+export async function startCasterArchive(
+  db: Database,
+  config: ArchiveConfig & Pick<Config, 'CASTER_NODE_ID'>,
+  logger: Logger,
+): Promise<CasterArchive | null> {
+  const store = await openArchiveStore(config, logger);
+  if (!store) return null;
+  let lease: ArchiveLease | undefined;
+  try {
+    if (config.CASTER_BUS_URL) {
+      lease = await natsArchiveLease({
+        url: config.CASTER_BUS_URL,
+        bucket: `${config.ARCHIVE_NATS_BUCKET}-leases`,
+        node: config.CASTER_NODE_ID ?? randomUUID(),
+      });
+    }
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const stopSweeper = startArchiveSweeper(store, createArchiveRepo(db), logger);
+  return {
+    store,
+    lease,
+    async close() {
+      stopSweeper();
+      await lease?.close();
+      await store.close();
+    },
+  };
+}
