@@ -7,4 +7,5 @@ export * from './money.ts';
 export * from './ntrip-accounts.ts';
 export * from './ntrip-diagnostics.ts';
 export * from './organizations.ts';
+export * from './rinex.ts';
 export * from './user.ts';

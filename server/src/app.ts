@@ -29,6 +29,7 @@ import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createRinexModule, type RinexOptions } from './modules/rinex/index.ts';
 import { createAccountRepo } from './modules/users/account.repo.ts';
 import { createAccountService } from './modules/users/account.service.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
@@ -54,6 +55,8 @@ export interface AppDeps {
   strictTransportSecurity?: boolean;
   /** PUBLIC_URL: the portal's address in links and URLs the API makes, never taken from request headers. */
   publicUrl?: string;
+  /** RINEX jobs: the archive store they read, where results go, the runner's settings. */
+  rinex?: RinexOptions;
 }
 
 export const API_PREFIX = '/api';
@@ -119,6 +122,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.ntripAccounts,
   });
 
+  const rinex = createRinexModule(
+    deps.db,
+    {
+      ledger: createTokenLedger({ repo: createBillingRepo(deps.db) }),
+      organizations,
+      secretKey: deps.feedSecretKey ?? devFeedSecretKey(),
+      publicUrl,
+      log: app.log.child({ module: 'rinex' }),
+    },
+    deps.rinex,
+  );
+  rinex.runner.start();
+  app.addHook('onClose', () => rinex.runner.close());
+
   await app.register(
     async (api) => {
       // Anonymous traffic is limited per IP. Only a caller whose token was verified (the auth hook ran first and
@@ -142,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));
       await api.register(ntripAccounts.routes);
+      await api.register(rinex.routes);
       await api.register(createNtripDiagnosticsModule(deps.db).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
