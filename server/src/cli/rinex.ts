@@ -3,7 +3,12 @@
  * other command (convert) is the gnss workspace's, which knows nothing of the portal.
  */
 import { runCli } from '@portal/gnss';
-import { runArchiveCommand } from './rinex-archive.ts';
+import { ARCHIVE_USAGE, runArchiveCommand } from './rinex-archive.ts';
 
 const argv = process.argv.slice(2);
-process.exitCode = argv[0] === 'archive' ? await runArchiveCommand(argv.slice(1)) : await runCli(argv);
+if (argv[0] === 'archive') process.exitCode = await runArchiveCommand(argv.slice(1));
+else {
+  process.exitCode = await runCli(argv);
+  // No command, or one neither knows: the gnss CLI listed convert's options; archive's belong beside them.
+  if (argv[0] !== 'convert') process.stderr.write(`\n${ARCHIVE_USAGE}`);
+}
