@@ -3,9 +3,17 @@
  * 53 bits come back exact (a double's mantissa), which covers the 38-bit coordinates of 1005/1006.
  */
 export function getBitU(buf: Uint8Array, pos: number, len: number): number {
+  // Whole bytes at a time: the first byte's low bits, then full bytes, then the last byte's high bits.
   let value = 0;
-  for (let i = pos; i < pos + len; i++) {
-    value = value * 2 + (((buf[i >> 3] as number) >> (7 - (i & 7))) & 1);
+  let at = pos;
+  let left = len;
+  while (left > 0) {
+    const offset = at & 7;
+    const take = Math.min(8 - offset, left);
+    const byte = (buf[at >> 3] as number) >> (8 - offset - take);
+    value = value * (1 << take) + (byte & ((1 << take) - 1));
+    at += take;
+    left -= take;
   }
   return value;
 }

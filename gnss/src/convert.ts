@@ -11,7 +11,7 @@ import { type BeidouTimeTag, isObservationMessage, ObservationDecoder } from './
 import { EpochSelector } from './obs/select.ts';
 import { type GnssSystem, SYSTEMS } from './obs/signals.ts';
 import type { ObservationEpoch } from './obs/types.ts';
-import { formatObsEpoch, formatObsHeader, ObsTypeCollector } from './rinex/obs-writer.ts';
+import { formatObsHeader, ObsTypeCollector, writeObsEpoch } from './rinex/obs-writer.ts';
 import { AtomicTextFile } from './rinex/output.ts';
 import { decodeStationMessage, emptyStation, STATION_MESSAGES, type StationInfo } from './station.ts';
 import type { GpsTime } from './time.ts';
@@ -231,7 +231,10 @@ export async function convertRtcmToRinex(options: ConvertOptions): Promise<Conve
     program: PROGRAM,
     runBy: options.runBy ?? '',
   };
-  const navCount = options.navOut && navSystems.length > 0 ? new NavWriter({ write: () => true }, navOptions) : null;
+  const navCount =
+    options.navOut && navSystems.length > 0
+      ? new NavWriter({ write: () => true }, { ...navOptions, countOnly: true })
+      : null;
   const navProblems = { malformed: 0 };
   const scan = await runPass(
     options,
@@ -321,7 +324,7 @@ export async function convertRtcmToRinex(options: ConvertOptions): Promise<Conve
         writeCount.epochs++;
         const kept = writeSelector.select(epoch);
         if (!kept || !obsFile) return;
-        obsFile.write(formatObsEpoch(kept, obsTypes));
+        writeObsEpoch(kept, obsTypes, obsFile);
         written++;
       },
     );

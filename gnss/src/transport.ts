@@ -63,17 +63,35 @@ export class RtcmFramer {
   constructor(private readonly onFrame: (frame: Buffer) => void) {}
 
   push(chunk: Buffer): void {
-    let data = chunk;
-    if (this.pending) {
-      data = Buffer.concat([this.pending, chunk]);
-      this.pending = null;
+    const pending = this.pending;
+    if (!pending) {
+      this.scan(chunk, 0, chunk.length);
+      return;
     }
-    let i = 0;
+    this.pending = null;
+    if (chunk.length <= MAX_FRAME) {
+      const data = Buffer.concat([pending, chunk]);
+      this.scan(data, 0, data.length);
+      return;
+    }
+    // Only the frames that start in the held-back bytes need them joined to the chunk; one frame's length of the
+    // chunk completes any of them, so the rest of the chunk is scanned where it lies, without copying it.
+    const head = Buffer.concat([pending, chunk.subarray(0, MAX_FRAME)]);
+    const resume = this.scan(head, 0, pending.length);
+    this.scan(chunk, resume - pending.length, chunk.length);
+  }
+
+  /**
+   * Cuts frames starting at `from` until a frame would start at or after `limit`, and returns where it stopped.
+   * Bytes left at the end of `data` that may be the start of a frame are held back for the next chunk.
+   */
+  private scan(data: Buffer, from: number, limit: number): number {
+    let i = from;
     const n = data.length;
-    while (i < n) {
+    while (i < limit) {
       if (data[i] !== PREAMBLE) {
         const next = data.indexOf(PREAMBLE, i);
-        const skipTo = next < 0 ? n : next;
+        const skipTo = next < 0 || next > limit ? limit : next;
         this.droppedBytes += skipTo - i;
         i = skipTo;
         continue;
@@ -98,7 +116,8 @@ export class RtcmFramer {
       }
     }
     // Copy the tail so the rest of a large socket chunk is not kept alive for a few bytes.
-    if (i < n) this.pending = Buffer.from(data.subarray(i));
+    if (i < n && limit === n) this.pending = Buffer.from(data.subarray(i));
+    return i;
   }
 
   /**

@@ -18,6 +18,8 @@ export interface NavWriterOptions {
   runBy?: string;
   created?: Date;
   comments?: readonly string[];
+  /** Decide and count what would be written without formatting it (the converter's scan pass). */
+  countOnly?: boolean;
 }
 
 /** Parses a constellation list ("GREC", case-insensitive); throws on a letter that is not one of G R E C J I. */
@@ -89,7 +91,7 @@ export class NavWriter {
     const { slot, id } = identity(eph);
     if (this.last.get(slot) === id) return false;
     this.last.set(slot, id);
-    this.out.write(formatNavRecord(eph));
+    if (!this.options.countOnly) this.out.write(formatNavRecord(eph));
     this.written++;
     return true;
   }

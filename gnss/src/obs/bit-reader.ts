@@ -45,8 +45,10 @@ export class BitReader {
     return value;
   }
 
+  /** Two's-complement field; up to 32 bits by a sign-extending shift (the MSM cells), longer ones by arithmetic. */
   s(len: number): number {
     const value = this.u(len);
+    if (len <= 32) return (value << (32 - len)) >> (32 - len);
     return value >= 2 ** (len - 1) ? value - 2 ** len : value;
   }
 

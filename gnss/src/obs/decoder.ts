@@ -5,7 +5,15 @@
  */
 import { diffSeconds, type GpsTime, resolveBdsTow, resolveGlonassTod, resolveTow } from '../time.ts';
 import { BitReader } from './bit-reader.ts';
-import { carrierFrequency, type GnssSystem, msmKind, msmSatellite, msmSignal, SPEED_OF_LIGHT } from './signals.ts';
+import {
+  carrierFrequency,
+  type GnssSystem,
+  msmKind,
+  msmSatellite,
+  msmSignal,
+  SPEED_OF_LIGHT,
+  SYSTEM_INDEX,
+} from './signals.ts';
 import {
   LLI_HALF_CYCLE,
   LLI_SLIP,
@@ -27,16 +35,17 @@ const SAME_EPOCH = 1e-9;
 /** Signal slots of legacy L1 and L2, after the 32 MSM signal IDs. */
 const LEGACY_L1 = 33;
 const LEGACY_L2 = 34;
-const SYSTEM_INDEX: Record<GnssSystem, number> = { G: 0, R: 1, E: 2, J: 3, S: 4, C: 5, I: 6 };
 
 function satelliteKey(sys: GnssSystem, prn: number): number {
   return SYSTEM_INDEX[sys] * 64 + prn;
 }
 
-/** A number per satellite and signal (MSM signal ID, or a legacy slot) for the per-signal state maps. */
+/** A number per satellite and signal (MSM signal ID, or a legacy slot) indexing the per-signal state. */
 function signalKey(sys: GnssSystem, prn: number, slot: number): number {
   return satelliteKey(sys, prn) * 64 + slot;
 }
+
+const SIGNAL_KEYS = 7 * 64 * 64;
 
 export type BeidouTimeTag = 'auto' | 'bdt' | 'gpst';
 
@@ -81,9 +90,27 @@ export class ObservationDecoder {
   /** The previous message closed its epoch (multiple-message bit clear). */
   private closed = true;
   private beidouMode: BeidouTimeTag;
-  /** Keyed by signalKey(): per satellite and signal, the last lock-time indicator. */
-  private readonly lock = new Map<number, number>();
-  private readonly legacyPhase = new Map<number, number>();
+  /** Indexed by signalKey(): per satellite and signal, the last lock-time indicator (-1: none yet). */
+  private readonly lock = new Int32Array(SIGNAL_KEYS).fill(-1);
+  /** Indexed by signalKey(): the last legacy phase − pseudorange in cycles (NaN: none yet). */
+  private readonly legacyPhase = new Float64Array(SIGNAL_KEYS).fill(Number.NaN);
+  /** Per-message working arrays, sized for the largest MSM (64 satellites, 32 signals, 64 cells). */
+  private readonly scratch = {
+    sats: new Int32Array(64),
+    sigs: new Int32Array(32),
+    cells: new Uint8Array(64),
+    range: new Float64Array(64),
+    info: new Int32Array(64),
+    rate: new Float64Array(64),
+    pr: new Float64Array(64),
+    cp: new Float64Array(64),
+    fineRate: new Float64Array(64),
+    lock: new Int32Array(64),
+    half: new Uint8Array(64),
+    cnr: new Float64Array(64),
+    codes: new Array<string>(32).fill(''),
+    frequencies: new Float64Array(32),
+  };
   readonly glonassChannels: Map<number, number>;
   readonly stats: DecoderStats = { incompleteEpochs: 0, malformedMessages: 0, beidouTaggedGpst: false };
 
@@ -184,9 +211,9 @@ export class ObservationDecoder {
    * (convbin gets the same flag from comparing with the indicator its scan pass left behind).
    */
   private lossOfLock(key: number, indicator: number): number {
-    const previous = this.lock.get(key);
-    this.lock.set(key, indicator);
-    if (previous === undefined) return LLI_SLIP;
+    const previous = this.lock[key] as number;
+    this.lock[key] = indicator;
+    if (previous < 0) return LLI_SLIP;
     return (indicator === 0 && previous === 0) || indicator < previous ? LLI_SLIP : 0;
   }
 
@@ -235,22 +262,24 @@ export class ObservationDecoder {
     let time = this.msmTime(sys, r);
     const sync = r.u(1) === 1;
     r.skip(3 + 7 + 2 + 2 + 1 + 3); // IODS, reserved, clock steering, external clock, smoothing
-    const sats: number[] = [];
-    const sigs: number[] = [];
-    for (let id = 1; id <= 64; id++) if (r.u(1)) sats.push(id);
-    for (let id = 1; id <= 32; id++) if (r.u(1)) sigs.push(id);
-    const nsat = sats.length;
-    const nsig = sigs.length;
+    const { sats, sigs, cells, range, info, rate, pr, cp, fineRate, lock, half, cnr } = this.scratch;
+    let nsat = 0;
+    let nsig = 0;
+    for (let word = 0; word < 2; word++) {
+      const bits = r.u(32);
+      for (let b = 0; b < 32; b++) if ((bits >>> (31 - b)) & 1) sats[nsat++] = word * 32 + b + 1;
+    }
+    const sigBits = r.u(32);
+    for (let b = 0; b < 32; b++) if ((sigBits >>> (31 - b)) & 1) sigs[nsig++] = b + 1;
     if (nsat * nsig > 64 || r.remaining < nsat * nsig) {
       this.stats.malformedMessages++;
       return;
     }
-    const cellMask: boolean[] = [];
     let ncell = 0;
-    for (let i = 0; i < nsat * nsig; i++) {
-      const on = r.u(1) === 1;
-      cellMask.push(on);
-      if (on) ncell++;
+    for (let c = 0; c < nsat * nsig; c++) {
+      const on = r.u(1);
+      cells[c] = on;
+      ncell += on;
     }
     if (this.beidouMode === 'auto') {
       const tow = sys === 'C' ? new BitReader(payload, towStart).u(30) * 0.001 : 0;
@@ -272,15 +301,12 @@ export class ObservationDecoder {
       return;
     }
 
-    const range = new Float64Array(nsat);
-    const info = new Int32Array(nsat).fill(15);
-    const rate = new Float64Array(nsat);
-    const rateValid = new Uint8Array(nsat);
     for (let i = 0; i < nsat; i++) {
       const ms = r.u(8);
-      if (ms !== 255) range[i] = ms * RANGE_MS;
+      range[i] = ms === 255 ? 0 : ms * RANGE_MS;
     }
     if (extended) for (let i = 0; i < nsat; i++) info[i] = r.u(4);
+    else info.fill(15, 0, nsat);
     for (let i = 0; i < nsat; i++) {
       const frac = r.u(10);
       if (range[i] !== 0) range[i] = (range[i] as number) + frac * P2_10 * RANGE_MS;
@@ -288,37 +314,44 @@ export class ObservationDecoder {
     if (extended) {
       for (let i = 0; i < nsat; i++) {
         const v = r.s(14);
-        if (v !== -8192) {
-          rate[i] = v;
-          rateValid[i] = 1;
-        }
+        rate[i] = v === -8192 ? Number.NaN : v;
       }
     }
-    const pr = new Float64Array(ncell).fill(Number.NaN);
-    const cp = new Float64Array(ncell).fill(Number.NaN);
-    const fineRate = new Float64Array(ncell).fill(Number.NaN);
-    const lock = new Int32Array(ncell);
-    const half = new Uint8Array(ncell);
-    const cnr = new Float64Array(ncell);
+    const prBits = high ? 20 : 15;
+    const prInvalid = high ? -524288 : -16384;
+    const prScale = (high ? P2_29 : P2_24) * RANGE_MS;
     for (let j = 0; j < ncell; j++) {
-      const v = high ? r.s(20) : r.s(15);
-      if (v !== (high ? -524288 : -16384)) pr[j] = high ? v * P2_29 * RANGE_MS : v * P2_24 * RANGE_MS;
+      const v = r.s(prBits);
+      pr[j] = v === prInvalid ? Number.NaN : v * prScale;
     }
+    const cpBits = high ? 24 : 22;
+    const cpInvalid = high ? -8388608 : -2097152;
+    const cpScale = (high ? P2_31 : P2_29) * RANGE_MS;
     for (let j = 0; j < ncell; j++) {
-      const v = high ? r.s(24) : r.s(22);
-      if (v !== (high ? -8388608 : -2097152)) cp[j] = high ? v * P2_31 * RANGE_MS : v * P2_29 * RANGE_MS;
+      const v = r.s(cpBits);
+      cp[j] = v === cpInvalid ? Number.NaN : v * cpScale;
     }
-    for (let j = 0; j < ncell; j++) lock[j] = r.u(high ? 10 : 4);
+    const lockBits = high ? 10 : 4;
+    for (let j = 0; j < ncell; j++) lock[j] = r.u(lockBits);
     for (let j = 0; j < ncell; j++) half[j] = r.u(1);
-    for (let j = 0; j < ncell; j++) cnr[j] = high ? r.u(10) * 0.0625 : r.u(6);
+    if (high) for (let j = 0; j < ncell; j++) cnr[j] = r.u(10) * 0.0625;
+    else for (let j = 0; j < ncell; j++) cnr[j] = r.u(6);
     if (extended) {
       for (let j = 0; j < ncell; j++) {
         const v = r.s(15);
-        if (v !== -16384) fineRate[j] = v * 0.0001;
+        fineRate[j] = v === -16384 ? Number.NaN : v * 0.0001;
       }
     }
 
     const epoch = this.epochFor(time, stationId);
+    const system = SYSTEM_INDEX[sys];
+    const { codes, frequencies } = this.scratch;
+    for (let k = 0; k < nsig; k++) {
+      const code = msmSignal(sys, sigs[k] as number);
+      codes[k] = code;
+      // GLONASS FDMA frequencies depend on the satellite's channel and are looked up per cell.
+      frequencies[k] = code && sys !== 'R' ? carrierFrequency(sys, code) : 0;
+    }
     let j = 0;
     for (let i = 0; i < nsat; i++) {
       const prn = msmSatellite(sys, sats[i] as number);
@@ -333,20 +366,24 @@ export class ObservationDecoder {
         }
       }
       const sat = prn ? this.satellite(epoch, sys, prn) : null;
+      const rg = range[i] as number;
+      const satRate = rate[i] as number;
       for (let k = 0; k < nsig; k++) {
-        if (!cellMask[i * nsig + k]) continue;
-        const code = msmSignal(sys, sigs[k] as number);
+        if (!cells[i * nsig + k]) continue;
+        const code = codes[k] as string;
         if (sat && code) {
-          const freq = carrierFrequency(sys, code, channel);
+          const freq = sys === 'R' ? carrierFrequency(sys, code, channel) : (frequencies[k] as number);
           const s = this.signal(sat, code);
-          const rg = range[i] as number;
-          if (rg !== 0 && !Number.isNaN(pr[j] as number)) s.pseudorange = rg + (pr[j] as number);
-          if (rg !== 0 && !Number.isNaN(cp[j] as number)) s.phase = ((rg + (cp[j] as number)) * freq) / SPEED_OF_LIGHT;
-          if (extended && rateValid[i] && !Number.isNaN(fineRate[j] as number)) {
-            s.doppler = Math.fround((-((rate[i] as number) + (fineRate[j] as number)) * freq) / SPEED_OF_LIGHT);
+          const p = pr[j] as number;
+          const c = cp[j] as number;
+          if (rg !== 0 && !Number.isNaN(p)) s.pseudorange = rg + p;
+          if (rg !== 0 && !Number.isNaN(c)) s.phase = ((rg + c) * freq) / SPEED_OF_LIGHT;
+          if (extended && !Number.isNaN(satRate) && !Number.isNaN(fineRate[j] as number)) {
+            s.doppler = Math.fround((-(satRate + (fineRate[j] as number)) * freq) / SPEED_OF_LIGHT);
           }
           s.lli =
-            this.lossOfLock(signalKey(sys, prn, sigs[k] as number), lock[j] as number) | (half[j] ? LLI_HALF_CYCLE : 0);
+            this.lossOfLock(((system * 64 + prn) << 6) + (sigs[k] as number), lock[j] as number) |
+            (half[j] ? LLI_HALF_CYCLE : 0);
           s.snrMilli = Math.floor((cnr[j] as number) / 0.001 + 0.5);
         }
         j++;
@@ -439,13 +476,13 @@ export class ObservationDecoder {
    * the receiver's phase is.
    */
   private adjustPhase(key: number, cycles: number): number {
-    const previous = this.legacyPhase.get(key);
+    const previous = this.legacyPhase[key] as number;
     let cp = cycles;
-    if (previous !== undefined && previous !== 0) {
+    if (!Number.isNaN(previous) && previous !== 0) {
       if (cp < previous - 750) cp += 1500;
       else if (cp > previous + 750) cp -= 1500;
     }
-    this.legacyPhase.set(key, cp);
+    this.legacyPhase[key] = cp;
     return cp;
   }
 }

@@ -5,7 +5,7 @@
  * written epoch (and the first after a station ID change) marks every phase as a slip.
  */
 import { diffSeconds, type GpsTime } from '../time.ts';
-import type { GnssSystem } from './signals.ts';
+import { type GnssSystem, SYSTEM_INDEX } from './signals.ts';
 import { LLI_SLIP, type ObservationEpoch } from './types.ts';
 
 /** convbin's time tolerance: epochs within 5 ms count as the same instant and interval multiples. */
@@ -20,10 +20,27 @@ export interface EpochSelection {
   end?: GpsTime;
 }
 
+/** Signal codes ('1C', '2W', …) numbered as they are first seen. */
+const codeNumbers = new Map<string, number>();
+const CODE_SLOTS = 256;
+
+function signalNumber(sys: GnssSystem, prn: number, code: string): number {
+  let n = codeNumbers.get(code);
+  if (n === undefined) {
+    n = codeNumbers.size;
+    if (n >= CODE_SLOTS) throw new Error(`more than ${CODE_SLOTS} signal codes`);
+    codeNumbers.set(code, n);
+  }
+  return (SYSTEM_INDEX[sys] * 64 + prn) * CODE_SLOTS + n;
+}
+
 export class EpochSelector {
   private last: GpsTime | null = null;
   private stationId: number | null = null;
-  private readonly slips = new Set<string>();
+  /** Per satellite and signal (signalNumber): 1 while a slip waits for the next written epoch. */
+  private readonly slips = new Uint8Array(7 * 64 * CODE_SLOTS);
+  /** How many entries of `slips` are set: usually none, and then written epochs need no lookups. */
+  private waiting = 0;
 
   constructor(private readonly selection: EpochSelection) {}
 
@@ -33,17 +50,29 @@ export class EpochSelector {
     if (this.last && diffSeconds(t, this.last) < TIME_TOLERANCE) return null;
     this.last = t;
     for (const sat of epoch.satellites) {
-      for (const s of sat.signals) if (s.lli & LLI_SLIP) this.slips.add(`${sat.sys}${sat.prn}:${s.code}`);
+      for (const s of sat.signals) {
+        if (!(s.lli & LLI_SLIP)) continue;
+        const key = signalNumber(sat.sys, sat.prn, s.code);
+        if (this.slips[key]) continue;
+        this.slips[key] = 1;
+        this.waiting++;
+      }
     }
     if (!this.wanted(t)) return null;
     const newStation = this.stationId !== epoch.stationId;
     this.stationId = epoch.stationId;
     const satellites = epoch.satellites.filter((sat) => this.selection.systems.has(sat.sys));
-    for (const sat of epoch.satellites) {
-      for (const s of sat.signals) {
-        if (s.phase === 0) continue;
-        const key = `${sat.sys}${sat.prn}:${s.code}`;
-        if (this.slips.delete(key) || newStation) s.lli |= LLI_SLIP;
+    if (this.waiting > 0 || newStation) {
+      for (const sat of epoch.satellites) {
+        for (const s of sat.signals) {
+          if (s.phase === 0) continue;
+          const key = signalNumber(sat.sys, sat.prn, s.code);
+          if (this.slips[key] || newStation) s.lli |= LLI_SLIP;
+          if (this.slips[key]) {
+            this.slips[key] = 0;
+            this.waiting--;
+          }
+        }
       }
     }
     return satellites.length > 0 ? { ...epoch, satellites } : null;

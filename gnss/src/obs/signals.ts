@@ -6,6 +6,8 @@
 /** RINEX system letters, in the order RINEX files list them (the order convbin writes its SYS / # / OBS TYPES). */
 export const SYSTEMS = ['G', 'R', 'E', 'J', 'S', 'C', 'I'] as const;
 export type GnssSystem = (typeof SYSTEMS)[number];
+/** A number per system for arrays indexed by system, satellite and signal. */
+export const SYSTEM_INDEX: Readonly<Record<GnssSystem, number>> = { G: 0, R: 1, E: 2, J: 3, S: 4, C: 5, I: 6 };
 
 export const SPEED_OF_LIGHT = 299_792_458;
 

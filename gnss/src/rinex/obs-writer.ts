@@ -2,8 +2,8 @@
  * RINEX 3.04 mixed observation file: header records and epoch records as text. Field widths follow the RINEX 3.04
  * tables (A1–A3); header lines are padded to 80 columns, data lines lose their trailing blanks.
  */
-import { type GnssSystem, SYSTEMS, satelliteId, sortSignals } from '../obs/signals.ts';
-import type { ObservationEpoch, SatelliteObservation, SignalObservation } from '../obs/types.ts';
+import { type GnssSystem, SYSTEMS, sortSignals } from '../obs/signals.ts';
+import type { ObservationEpoch, SatelliteObservation } from '../obs/types.ts';
 import type { StationInfo } from '../station.ts';
 import { type GpsTime, gpsTime, gpstToCalendar, leapSecondsAtGpst } from '../time.ts';
 
@@ -22,12 +22,13 @@ export class ObsTypeCollector {
         this.seen.set(sat.sys, codes);
       }
       for (const s of sat.signals) {
-        let flags = codes.get(s.code) ?? 0;
+        const seen = codes.get(s.code);
+        let flags = seen ?? 0;
         if (s.pseudorange !== 0) flags |= 1;
         if (s.phase !== 0) flags |= 2;
         if (s.doppler !== 0) flags |= 4;
         if (s.snrMilli !== 0) flags |= 8;
-        codes.set(s.code, flags);
+        if (flags !== seen) codes.set(s.code, flags);
       }
     }
   }
@@ -216,73 +217,144 @@ export function formatObsHeader(h: ObsHeader): string {
   return out;
 }
 
-function field(value: number, lli = 0): string {
-  const v = value === 0 || Math.abs(value) >= 1e9 ? ' '.repeat(14) : value.toFixed(3).padStart(14);
-  const flag = lli & 7;
-  return `${v}${flag ? String(flag) : ' '} `;
+/** Where records are written: a block of bytes with room made on request (AtomicTextFile). */
+export interface ByteOut {
+  buf: Buffer;
+  pos: number;
+  room(bytes: number): void;
 }
 
-interface Column {
-  code: string;
-  observable: Observable;
+const SPACE = 0x20;
+const ZERO = 0x30;
+const FIELD = 16;
+/** Observable columns of a signal in a record, in header order; -1 when the header does not list it. */
+const NO_COLUMN = -1;
+
+/** Digits of a non-negative integer below 2³¹, right-aligned so its last digit lands just before `end`. */
+function putInt(buf: Buffer, end: number, n: number): number {
+  let at = end;
+  let v = n;
+  do {
+    const q = (v / 10) | 0;
+    buf[--at] = ZERO + v - q * 10;
+    v = q;
+  } while (v > 0);
+  return at;
 }
 
-/** Per system, the columns of its records; computed once per header rather than per satellite line. */
-const layouts = new WeakMap<ReadonlyMap<GnssSystem, string[]>, Map<GnssSystem, Column[]>>();
+/** Three decimals of a whole number of thousandths (below 10¹²), right-aligned to end just before `end`. */
+function putThousandths(buf: Buffer, end: number, m: number, negative: boolean): void {
+  const whole = Math.floor(m / 1000);
+  let frac = m - whole * 1000;
+  for (let k = 1; k <= 3; k++) {
+    const q = (frac / 10) | 0;
+    buf[end - k] = ZERO + frac - q * 10;
+    frac = q;
+  }
+  buf[end - 4] = 0x2e;
+  const at = putInt(buf, end - 4, whole);
+  if (negative) buf[at - 1] = 0x2d;
+}
 
-function layoutOf(obsTypes: ReadonlyMap<GnssSystem, string[]>): Map<GnssSystem, Column[]> {
+/**
+ * F14.3 of a value, as `value.toFixed(3).padStart(14)` would write it, into the 14 bytes before `end` (already
+ * blank). toFixed rounds the double's exact decimal value, ties away from zero; value × 1000 can be off that
+ * exact product by up to 2⁻¹³ below 10⁹, so a product that close to a tie goes through toFixed itself.
+ */
+function putF14(buf: Buffer, end: number, value: number): void {
+  const negative = value < 0;
+  const scaled = negative ? -value * 1000 : value * 1000;
+  let m = Math.floor(scaled);
+  const frac = scaled - m;
+  if (frac > 0.499 && frac < 0.501) {
+    const text = value.toFixed(3);
+    buf.write(text, end - text.length, 'latin1');
+    return;
+  }
+  if (frac > 0.5) m++;
+  putThousandths(buf, end, m, negative);
+}
+
+interface SystemLayout {
+  /** Bytes of a line with every column: "G01" and 16 per observation type. */
+  width: number;
+  /** Per signal code: the column index of its C, L, D and S types (NO_COLUMN when absent). */
+  columns: Map<string, Int16Array>;
+}
+
+/** Per system, where each signal's observables go; computed once per header rather than per satellite line. */
+const layouts = new WeakMap<ReadonlyMap<GnssSystem, string[]>, Map<GnssSystem, SystemLayout>>();
+
+function layoutOf(obsTypes: ReadonlyMap<GnssSystem, string[]>): Map<GnssSystem, SystemLayout> {
   let layout = layouts.get(obsTypes);
   if (!layout) {
-    layout = new Map(
-      [...obsTypes].map(([sys, types]) => [
-        sys,
-        types.map((t) => ({ code: t.slice(1), observable: t[0] as Observable })),
-      ]),
-    );
+    layout = new Map();
+    for (const [sys, types] of obsTypes) {
+      const columns = new Map<string, Int16Array>();
+      types.forEach((t, index) => {
+        const code = t.slice(1);
+        let at = columns.get(code);
+        if (!at) {
+          at = new Int16Array(OBSERVABLES.length).fill(NO_COLUMN);
+          columns.set(code, at);
+        }
+        at[OBSERVABLES.indexOf(t[0] as Observable)] = index;
+      });
+      layout.set(sys, { width: 3 + FIELD * types.length, columns });
+    }
     layouts.set(obsTypes, layout);
   }
   return layout;
 }
 
-function satelliteLine(sat: SatelliteObservation, columns: readonly Column[]): string {
-  let out = satelliteId(sat.sys, sat.prn);
-  for (const { code, observable } of columns) {
-    let s: SignalObservation | undefined;
-    for (const x of sat.signals) {
-      if (x.code === code) {
-        s = x;
-        break;
-      }
+/**
+ * One satellite's line: blanks for every column, then each signal's values at their columns; trailing blanks are
+ * cut. A value of 0 stays blank, but a phase's LLI is written even then.
+ */
+function writeSatellite(sat: SatelliteObservation, layout: SystemLayout, out: ByteOut): void {
+  out.room(layout.width + 1);
+  const buf = out.buf;
+  const start = out.pos;
+  buf.fill(SPACE, start, start + layout.width);
+  buf[start] = sat.sys.charCodeAt(0);
+  buf[start + 1] = ZERO + ((sat.prn / 10) | 0);
+  buf[start + 2] = ZERO + (sat.prn % 10);
+  for (const s of sat.signals) {
+    const at = layout.columns.get(s.code);
+    if (!at) continue;
+    const c = at[0] as number;
+    if (c !== NO_COLUMN && s.pseudorange !== 0 && Math.abs(s.pseudorange) < 1e9) {
+      putF14(buf, start + 17 + FIELD * c, s.pseudorange);
     }
-    if (!s) {
-      out += '                ';
-      continue;
+    const l = at[1] as number;
+    if (l !== NO_COLUMN) {
+      const end = start + 17 + FIELD * l;
+      if (s.phase !== 0 && Math.abs(s.phase) < 1e9) putF14(buf, end, s.phase);
+      if (s.lli & 7) buf[end] = ZERO + (s.lli & 7);
     }
-    switch (observable) {
-      case 'C':
-        out += field(s.pseudorange);
-        break;
-      case 'L':
-        out += field(s.phase, s.lli);
-        break;
-      case 'D':
-        out += field(s.doppler);
-        break;
-      case 'S':
-        out += s.snrMilli === 0 ? field(0) : `${(s.snrMilli / 1000).toFixed(3).padStart(14)}  `;
-        break;
-    }
+    const d = at[2] as number;
+    if (d !== NO_COLUMN && s.doppler !== 0 && Math.abs(s.doppler) < 1e9) putF14(buf, start + 17 + FIELD * d, s.doppler);
+    const n = at[3] as number;
+    if (n !== NO_COLUMN && s.snrMilli !== 0) putThousandths(buf, start + 17 + FIELD * n, s.snrMilli, false);
   }
-  return `${out.trimEnd()}\n`;
+  let end = start + layout.width;
+  while (end > start + 3 && buf[end - 1] === SPACE) end--;
+  buf[end] = 0x0a;
+  out.pos = end + 1;
 }
 
 /** One epoch record (flag 0) with the satellites that have observation types in the header. */
-export function formatObsEpoch(epoch: ObservationEpoch, obsTypes: ReadonlyMap<GnssSystem, string[]>): string {
+export function writeObsEpoch(
+  epoch: ObservationEpoch,
+  obsTypes: ReadonlyMap<GnssSystem, string[]>,
+  out: ByteOut,
+): void {
   const sats = epoch.satellites.filter((s) => obsTypes.has(s.sys));
-  if (sats.length === 0) return '';
+  if (sats.length === 0) return;
   const c = epochCalendar(epoch.time);
-  let out = `> ${c.year} ${two(c.month)} ${two(c.day)} ${two(c.hour)} ${two(c.minute)}${f(c.second, 11, 7)}  0${i(sats.length, 3)}\n`;
+  const head = `> ${c.year} ${two(c.month)} ${two(c.day)} ${two(c.hour)} ${two(c.minute)}${f(c.second, 11, 7)}  0${i(sats.length, 3)}\n`;
+  out.room(head.length);
+  out.pos += out.buf.write(head, out.pos, 'latin1');
   const layout = layoutOf(obsTypes);
-  for (const sat of sats) out += satelliteLine(sat, layout.get(sat.sys) as Column[]);
-  return out;
+  for (const sat of sats) writeSatellite(sat, layout.get(sat.sys) as SystemLayout, out);
 }

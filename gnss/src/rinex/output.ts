@@ -11,17 +11,22 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 
-const FLUSH_AT = 64 * 1024;
+/**
+ * Text is gathered in blocks of this size and handed to the stream a block at a time: few large writes, and a
+ * few blocks reused instead of one allocation per line.
+ */
+const BLOCK = 1024 * 1024;
 
 export class AtomicTextFile {
   private readonly tmp: string;
   private readonly file: WriteStream;
   private readonly sink: Writable;
-  private buffer: string[] = [];
-  private buffered = 0;
+  /** The block being filled: formatters write bytes at `pos` after asking for room(). */
+  buf: Buffer = Buffer.allocUnsafe(BLOCK);
+  pos = 0;
+  private readonly full: Buffer[] = [];
+  private readonly spare: Buffer[] = [];
   private failure: Error | null = null;
-  /** Characters handed to write(). */
-  written = 0;
 
   constructor(
     readonly path: string,
@@ -44,22 +49,36 @@ export class AtomicTextFile {
     }
   }
 
-  /** Queues text; call drain() now and then (the converter does after each epoch). */
-  write(text: string): void {
-    this.buffer.push(text);
-    this.buffered += text.length;
-    this.written += text.length;
+  /** Makes sure `bytes` more bytes fit in `buf` after `pos`, starting a new block when they do not. */
+  room(bytes: number): void {
+    if (this.pos + bytes > this.buf.length) this.nextBlock(bytes);
   }
 
-  /** Hands buffered text to the stream once enough has gathered, waiting while the stream is full. */
+  private nextBlock(bytes: number): void {
+    if (this.pos > 0) this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = bytes <= BLOCK ? (this.spare.pop() ?? Buffer.allocUnsafe(BLOCK)) : Buffer.allocUnsafe(bytes);
+    this.pos = 0;
+  }
+
+  /** Queues text (UTF-8); call drain() now and then (the converter does after each chunk of input). */
+  write(text: string): void {
+    this.room(text.length * 3);
+    this.pos += this.buf.write(text, this.pos, 'utf8');
+  }
+
+  /** Hands the filled blocks to the stream, waiting while the stream is full; `force` also the one being filled. */
   async drain(force = false): Promise<void> {
     if (this.failure) throw this.failure;
-    if (this.buffered === 0 || (!force && this.buffered < FLUSH_AT)) return;
-    const chunk = this.buffer.join('');
-    this.buffer = [];
-    this.buffered = 0;
-    if (!this.sink.write(chunk)) await this.writable();
-    if (this.failure) throw this.failure;
+    if (force && this.pos > 0) this.nextBlock(0);
+    while (this.full.length > 0) {
+      const block = this.full.shift() as Buffer;
+      // A block goes back to the spares once the stream is done with it (zlib, too, has consumed it by then).
+      const done = () => {
+        if (block.buffer.byteLength === BLOCK && this.spare.length < 2) this.spare.push(Buffer.from(block.buffer));
+      };
+      if (!this.sink.write(block, done)) await this.writable();
+      if (this.failure) throw this.failure;
+    }
   }
 
   /** Resolves when the stream wants more, or has failed (the failure is kept and thrown by the caller). */
