@@ -47,6 +47,7 @@ export const personalMenu: MenuEntry[] = [
       { name: 'navigation.ntripAccounts', url: '/accounts' },
       { name: 'navigation.subscriptions', url: '/subscriptions' },
       { name: 'navigation.credits', url: '/credits' },
+      { name: 'navigation.rinex', url: '/rinex' },
     ],
   },
   {
@@ -80,6 +81,7 @@ export const adminMenu: MenuEntry[] = [
     items: [
       { name: 'navigation.templates', url: '/admin/networks' },
       { name: 'navigation.feed', url: '/admin/feed' },
+      { name: 'navigation.rinexArchive', url: '/admin/rinex' },
     ],
   },
   {

@@ -67,6 +67,7 @@ export const routes: RouteObject[] = [
               { path: 'map', lazy: page(() => import('../features/catalogue/MapPages'), 'MapPage') },
               { path: 'accounts', lazy: page(() => import('../features/accounts/AccountsPage'), 'AccountsPage') },
               { path: 'credits', lazy: page(() => import('../features/billing/CreditsPage'), 'CreditsPage') },
+              { path: 'rinex', lazy: page(() => import('../features/rinex/RinexPage'), 'RinexPage') },
               {
                 path: 'subscriptions',
                 lazy: page(() => import('../features/billing/SubscriptionsPage'), 'SubscriptionsPage'),
@@ -99,6 +100,7 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/billing/AdminProductsPage'), 'AdminProductsPage'),
               },
               { path: 'feed', lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage') },
+              { path: 'rinex', lazy: page(() => import('../features/rinex/AdminRinexPage'), 'AdminRinexPage') },
               {
                 path: 'feed/:networkId',
                 lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),

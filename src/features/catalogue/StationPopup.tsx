@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { ButtonLink } from '../../components/Button';
+import { useUser } from '../auth/auth-context';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStation } from './catalogue.hooks';
 import { StatusBadge } from './StatusBadge';
@@ -7,6 +9,7 @@ import { StatusBadge } from './StatusBadge';
 export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string }) {
   const { t, i18n } = useTranslation('catalogue');
   const station = useStation(scope, id);
+  const user = useUser();
   const networks = useNetworks(scope);
   if (station.isPending) return <p className="text-sm text-muted">{t('loading')}</p>;
   if (station.isError) return <p className="text-sm text-status-red">{t('popup.error')}</p>;
@@ -49,6 +52,11 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
         <p className="break-words font-mono text-xs text-muted" title={t('fields.formatDetails')}>
           {s.formatDetails}
         </p>
+      )}
+      {user && scope === 'public' && (
+        <ButtonLink to={`/rinex?station=${encodeURIComponent(s.mountpoint)}`} size="sm" variant="secondary">
+          {t('popup.rinex')}
+        </ButtonLink>
       )}
     </div>
   );
