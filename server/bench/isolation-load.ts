@@ -78,7 +78,7 @@ function attempt(
       socket.destroy();
       resolve(outcome);
     };
-    const timer = setTimeout(() => finish('timeout'), ATTEMPT_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(`no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s`), ATTEMPT_TIMEOUT_MS);
     socket.on('connect', () => {
       if (request !== null) socket.write(request);
     });

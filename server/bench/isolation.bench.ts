@@ -34,14 +34,16 @@ import type { LoopDelayReading } from './loop-delay-probe.ts';
  * probe (loop-delay-probe.ts, loaded with --import) samples the event-loop delay.
  *
  * BENCH_SECONDS (window, 15), BENCH_LAYOUTS (`one,separate`), BENCH_ONLY (scenarios: idle,storm,flood,slow),
- * BENCH_STATIONS (2000), BENCH_API_RATE (requests a second, 50), BENCH_STORM_CLIENTS (300), BENCH_FLOOD_CLIENTS
- * (8), BENCH_SLOW_CLIENTS (400), BENCH_POSTGRES_URL and BENCH_NATS_URL adjust it.
+ * BENCH_STATIONS (2000), BENCH_API_RATE (requests a second, 50), BENCH_API_PATH (what the user asks, /api/meta),
+ * BENCH_STORM_CLIENTS (300), BENCH_FLOOD_CLIENTS (8), BENCH_SLOW_CLIENTS (400), BENCH_POSTGRES_URL and
+ * BENCH_NATS_URL adjust it.
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_MS = 3000;
 const STATIONS = Number(process.env.BENCH_STATIONS ?? 2000);
 const API_RATE = Number(process.env.BENCH_API_RATE ?? 50);
+const API_PATH = process.env.BENCH_API_PATH ?? '/api/meta';
 const STORM_CLIENTS = Number(process.env.BENCH_STORM_CLIENTS ?? 300);
 const FLOOD_CLIENTS = Number(process.env.BENCH_FLOOD_CLIENTS ?? 8);
 const SLOW_CLIENTS = Number(process.env.BENCH_SLOW_CLIENTS ?? 400);
@@ -274,7 +276,7 @@ function loadRequest(scenario: Exclude<Scenario, 'idle'>, port: number, accounts
   return {
     type: 'start',
     kind: 'slow',
-    options: { port, clients: SLOW_CLIENTS, holdMs: 20_000, dribbleMs: 1000, addresses: loopbackAddresses(50) },
+    options: { port, clients: SLOW_CLIENTS, holdMs: 10_000, dribbleMs: 1000, addresses: loopbackAddresses(50) },
   };
 }
 
@@ -336,7 +338,7 @@ async function measure(layout: Layout, scenario: Scenario, accounts: NtripAccoun
   await sleep(WARMUP_MS);
   const separate = layout.caster !== layout.api;
   await Promise.all([askProbe(layout.api.probe, 'reset'), separate && askProbe(layout.caster.probe, 'reset')]);
-  const user = apiUser(`http://127.0.0.1:${layout.apiPort}/api/meta`, API_RATE);
+  const user = apiUser(`http://127.0.0.1:${layout.apiPort}${API_PATH}`, API_RATE);
   await sleep(SECONDS * 1000);
   const [apiLoop, casterLoop] = await Promise.all([
     askProbe(layout.api.probe, 'read'),
@@ -372,22 +374,40 @@ async function measure(layout: Layout, scenario: Scenario, accounts: NtripAccoun
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 
-function printRow(r: Row): void {
+const COLUMNS: Array<[string, number]> = [
+  ['layout', 9],
+  ['load', 6],
+  ['API p50 / p99 / max ms', 24],
+  ['answered', 9],
+  ['API loop p50 / p99 / max', 25],
+  ['caster loop p50 / p99 / max', 28],
+  ['caster CPU', 11],
+  ['caster RSS', 11],
+  ['load CPU', 9],
+  ['load avg', 9],
+];
+
+function printRow(r: Row | null): void {
   const loop = (l: LoopDelayReading) => `${ms(l.p50)} / ${ms(l.p99)} / ${ms(l.max)}`;
+  const cells = r
+    ? [
+        r.layout,
+        r.scenario,
+        `${ms(r.api.p50)} / ${ms(r.api.p99)} / ${ms(r.api.max)}`,
+        `${r.api.answered}${r.api.failed ? ` +${r.api.failed} failed` : ''}`,
+        loop(r.apiLoop),
+        r.casterLoop ? loop(r.casterLoop) : 'same process',
+        `${r.casterCpu.toFixed(0)} %`,
+        `${((r.casterLoop ?? r.apiLoop).rss / 2 ** 20).toFixed(0)} MB`,
+        `${r.loadCpu.toFixed(0)} %`,
+        r.loadAverage.toFixed(1),
+        r.load,
+      ]
+    : [...COLUMNS.map(([name]) => name), 'load generated (answers by status)'];
   console.log(
-    [
-      r.layout.padEnd(9),
-      r.scenario.padEnd(6),
-      `${ms(r.api.p50)} / ${ms(r.api.p99)} / ${ms(r.api.max)}`.padStart(22),
-      `${r.api.answered}${r.api.failed ? ` (+${r.api.failed} failed)` : ''}`.padStart(8),
-      loop(r.apiLoop).padStart(22),
-      (r.casterLoop ? loop(r.casterLoop) : 'same').padStart(22),
-      `${r.casterCpu.toFixed(0)} %`.padStart(7),
-      `${((r.casterLoop ?? r.apiLoop).rss / 2 ** 20).toFixed(0)} MB`.padStart(8),
-      `${r.loadCpu.toFixed(0)} %`.padStart(6),
-      r.loadAverage.toFixed(1).padStart(5),
-      `  ${r.load}`,
-    ].join(' '),
+    cells
+      .map((cell, i) => (i < 2 ? cell.padEnd(COLUMNS[i]?.[1] ?? 0) : cell.padStart(COLUMNS[i]?.[1] ?? 0)))
+      .join('  '),
   );
 }
 
@@ -399,12 +419,10 @@ try {
     .then(() => seed(handle.db))
     .finally(() => handle.close());
   console.log(
-    `Isolation bench: ${SECONDS} s per scenario after ${WARMUP_MS / 1000} s of load, GET /api/meta ${API_RATE}/s, ` +
+    `Isolation bench: ${SECONDS} s per scenario after ${WARMUP_MS / 1000} s of load, GET ${API_PATH} ${API_RATE}/s, ` +
       `${STATIONS} stations, PostgreSQL; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}`,
   );
-  console.log(
-    'layout    load      API p50 / p99 / max ms  answered  API loop p50/p99/max ms  caster loop p50/p99/max  caster CPU  caster RSS  load CPU  load avg  load generated',
-  );
+  printRow(null);
   for (const name of LAYOUTS) {
     const layout = await startLayout(name, database.url, probes);
     try {
