@@ -3,12 +3,14 @@
  * other command (convert) is the gnss workspace's, which knows nothing of the portal.
  */
 import { runCli } from '@portal/gnss';
-import { ARCHIVE_USAGE, runArchiveCommand } from './rinex-archive.ts';
 
 const argv = process.argv.slice(2);
-if (argv[0] === 'archive') process.exitCode = await runArchiveCommand(argv.slice(1));
+// archive's module loads the portal's configuration, database drivers and archive store; converting a file needs
+// none of them, and loading them would double the command's start-up and memory (docs/performance.md).
+const archive = () => import('./rinex-archive.ts');
+if (argv[0] === 'archive') process.exitCode = await (await archive()).runArchiveCommand(argv.slice(1));
 else {
   process.exitCode = await runCli(argv);
   // No command, or one neither knows: the gnss CLI listed convert's options; archive's belong beside them.
-  if (argv[0] !== 'convert') process.stderr.write(`\n${ARCHIVE_USAGE}`);
+  if (argv[0] !== 'convert') process.stderr.write(`\n${(await archive()).ARCHIVE_USAGE}`);
 }
