@@ -193,6 +193,50 @@ export function compareObs(
   return { differences, compared, epochs: ours.epochs.size };
 }
 
+/**
+ * convbin (rtcm3.c) adds 3 to the LLI of a phase whose MSM half-cycle bit is set, where RINEX wants bit 1 (value 2):
+ * its 3 is our 2 (or 3 when the phase is also a slip, a flag convbin's 3 can no longer show), its 4 or 5 our 3.
+ */
+export function lliMatches(oursLli: number, theirs: number): boolean {
+  if (theirs === 3) return oursLli === 2 || oursLli === 3;
+  if (theirs === 4 || theirs === 5) return oursLli === 3;
+  return oursLli === theirs;
+}
+
+/** Each satellite's phase observables at the first epoch they occur in our file. */
+function firstPhases(file: RinexObsFile): Set<string> {
+  const seen = new Set<string>();
+  const firsts = new Set<string>();
+  for (const [epoch, sats] of file.epochs) {
+    for (const [sat, values] of sats) {
+      for (const type of values.keys()) {
+        if (type[0] !== 'L' || seen.has(`${sat}/${type}`)) continue;
+        seen.add(`${sat}/${type}`);
+        firsts.add(`${epoch}/${sat}/${type}`);
+      }
+    }
+  }
+  return firsts;
+}
+
+/**
+ * convbin reuses its decoder state from the scan pass, so a signal's first observation is compared with the lock
+ * indicator the scan left at the end of the file: a slip or not depending on what happens later. We flag every
+ * first observation as a slip. These, and only these, may differ (ours 1, convbin 0).
+ */
+export function withoutFirstObservationLli(differences: Difference[], file: RinexObsFile): Difference[] {
+  const firsts = firstPhases(file);
+  return differences.filter(
+    (d) =>
+      !(
+        d.what === 'LLI' &&
+        d.ours?.lli === 1 &&
+        d.theirs?.lli === 0 &&
+        firsts.has(`${d.epoch}/${d.satellite}/${d.type}`)
+      ),
+  );
+}
+
 function setBits(buf: Uint8Array, pos: number, len: number, value: number): void {
   for (let i = 0; i < len; i++) {
     const bit = Math.floor(value / 2 ** (len - 1 - i)) % 2;
