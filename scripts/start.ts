@@ -1,12 +1,13 @@
-import { buildSpaIfStale, startServer, withEmulator } from './launch.ts';
+import { buildSpaIfStale, pathFromEnv, startServer, withEmulator } from './launch.ts';
 
 /** `npm start`: the whole portal (SPA, API, caster, Auth Emulator) with demo data on one URL. */
 const port = process.env.AUTH_EMULATOR_PORT ?? '9099';
-await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${port}` });
+const staticDir = pathFromEnv(process.env.STATIC_DIR ?? 'dist');
+await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${port}` }, staticDir);
 await withEmulator((emulatorHost) => [
   startServer({
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
-    STATIC_DIR: process.env.STATIC_DIR ?? 'dist',
+    STATIC_DIR: staticDir,
     SEED_DEMO: process.env.SEED_DEMO ?? 'true',
   }),
 ]);

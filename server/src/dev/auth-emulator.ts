@@ -1,37 +1,50 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { authEmulatorStore, coalesced, fetchRetryingClosedSocket, startSavingProxy } from './auth-emulator-store.ts';
 import { freePort } from './free-port.ts';
+import { STOP_WITH_PARENT } from './stop-with-parent.ts';
 
 export const DEMO_PROJECT_ID = 'demo-gnss-portal';
 
 export interface AuthEmulator {
   host: string;
   projectId: string;
+  /** Settles once the emulator process has ended, for whatever reason, saying how ('signal SIGKILL'). */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
 export interface AuthEmulatorOptions {
   port?: number;
   projectId?: string;
-  /** Accounts are imported from and exported to this folder, so demo users survive a restart. */
+  /**
+   * Accounts are loaded from this folder at start and written to it after every change, before the client hears
+   * of the change (auth-emulator-store.ts), so they survive any stop of any process, kill -9 included.
+   */
   persistDir?: string;
   log?: (line: string) => void;
 }
 
-/** Starts the Firebase Auth Emulator from firebase-tools and resolves once it answers. */
+/**
+ * Starts the Firebase Auth Emulator from firebase-tools and resolves once it answers with its saved accounts
+ * loaded. It ends itself when the process that started it is gone (stop-with-parent.ts).
+ */
 export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Promise<AuthEmulator> {
   const projectId = options.projectId ?? DEMO_PROJECT_ID;
   const port = options.port ?? (await freePort());
+  // With a folder to save to, the emulator listens on a port of its own behind the saving proxy on `port`.
+  const emulatorPort = options.persistDir ? await freePort() : port;
   const configDir = mkdtempSync(join(tmpdir(), 'auth-emulator-'));
   const configFile = join(configDir, 'firebase.json');
   writeFileSync(
     configFile,
     JSON.stringify({
       emulators: {
-        auth: { host: '127.0.0.1', port },
+        auth: { host: '127.0.0.1', port: emulatorPort },
         hub: { host: '127.0.0.1', port: await freePort() },
         logging: { host: '127.0.0.1', port: await freePort() },
         ui: { enabled: false },
@@ -40,18 +53,28 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
     }),
   );
   const require = createRequire(import.meta.url);
-  const cli = join(dirname(require.resolve('firebase-tools/package.json')), 'lib', 'bin', 'firebase.js');
+  const firebaseTools = dirname(require.resolve('firebase-tools/package.json'));
+  const cli = join(firebaseTools, 'lib', 'bin', 'firebase.js');
   const args = [cli, 'emulators:start', '--only', 'auth', '--project', projectId, '--config', configFile];
-  if (options.persistDir) {
-    const dir = resolve(options.persistDir);
-    if (existsSync(join(dir, 'firebase-export-metadata.json'))) args.push('--import', dir);
-    args.push('--export-on-exit', dir);
-  }
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(process.execPath, ['--import', STOP_WITH_PARENT, ...args], {
     cwd: configDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FIREBASE_CLI_EXPERIMENTS: '', CI: process.env.CI ?? 'true' },
+    env: {
+      ...process.env,
+      FIREBASE_CLI_EXPERIMENTS: '',
+      CI: process.env.CI ?? 'true',
+      // firebase-tools finds "its" emulators through os.tmpdir()/hub-<project>.json, so two emulators of one
+      // project on one machine (npm start beside the test suite) found, and exported, each other's accounts.
+      TMPDIR: configDir,
+    },
   });
+  let ended: string | undefined;
+  const exited = new Promise<string>((done) =>
+    child.once('exit', (code, signal) => {
+      ended = signal ? `signal ${signal}` : `exit code ${code}`;
+      done(ended);
+    }),
+  );
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
@@ -60,51 +83,64 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
 
-  const host = `127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  let proxy: Server | undefined;
+  const stop = async () => {
+    if (ended === undefined) {
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.kill('SIGINT');
+      await exited;
+      clearTimeout(killer);
+    }
+    if (proxy) {
+      const closed = new Promise((done) => proxy?.close(done));
+      proxy.closeAllConnections();
+      await closed;
+    }
+    rmSync(configDir, { recursive: true, force: true });
+  };
+
+  // firebase-tools compiles the emulator's API schema at start: seconds on an idle machine, over two minutes on a
+  // busy two-core one.
+  const deadline = Date.now() + 240_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Auth emulator exited early:\n${output}`);
+    if (ended !== undefined) {
+      await stop();
+      throw new Error(`Auth emulator exited early (${ended}):\n${output}`);
+    }
     try {
-      const res = await fetch(`http://${host}/`);
+      const res = await fetch(`http://127.0.0.1:${emulatorPort}/`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`Auth emulator did not start within 120 s:\n${output}`);
+      await stop();
+      throw new Error(`Auth emulator did not start within 240 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  return {
-    host,
-    projectId,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(killer);
-          done();
-        });
-        child.kill('SIGINT');
-      }),
-  };
-}
-
-/**
- * The emulator closes idle keep-alive sockets after a few seconds; fetch may pick such a socket just as it closes
- * and fail with 'other side closed' before the request was read. Only that case is sent again.
- */
-async function fetchRetryingClosedSocket(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
-    return fetch(url, init);
+  if (options.persistDir) {
+    const store = authEmulatorStore({
+      dir: resolve(options.persistDir),
+      emulatorOrigin: `http://127.0.0.1:${emulatorPort}`,
+      projectId,
+      firebaseToolsVersion: (require('firebase-tools/package.json') as { version: string }).version,
+    });
+    const log = options.log ?? ((line: string) => console.error(line));
+    try {
+      await store.load();
+      // From the first start on, the folder is a complete export (metadata included).
+      await store.save();
+      proxy = await startSavingProxy({ port, host: '127.0.0.1', emulatorPort, save: coalesced(store.save), log });
+    } catch (error) {
+      await stop();
+      const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      throw inUse ? new Error(`Port ${port} of the Auth Emulator is in use (AUTH_EMULATOR_PORT)`) : error;
+    }
   }
+
+  return { host: `127.0.0.1:${port}`, projectId, exited, stop };
 }
 
 /** Emulator REST calls used by seeding and tests: the same endpoints the Firebase JS SDK calls. */
