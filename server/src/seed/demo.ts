@@ -1,27 +1,27 @@
-import { getApps, initializeApp } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
 import type { Database } from '../db/client.ts';
 import { seedDemoProducts } from '../modules/billing/billing.seed.ts';
 import { seedDemoCatalogue } from '../modules/catalogue/catalogue.seed.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
+import { emulatorAuth } from './reconcile-emulator.ts';
 
 export const DEMO_ACCOUNTS = [
   { email: 'admin@demo.gnss-portal.test', password: 'demo-admin-2026', displayName: 'Demo Admin', isAdmin: true },
   { email: 'surveyor@demo.gnss-portal.test', password: 'demo-user-2026', displayName: 'Demo Surveyor', isAdmin: false },
 ] as const;
 
+/** What reconcileWithAuthEmulator sets on a demo account it has to make again. */
+export const DEMO_PASSWORDS: ReadonlyMap<string, string> = new Map(DEMO_ACCOUNTS.map((a) => [a.email, a.password]));
+
 /**
  * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows, the
  * network catalogue and the products. Only ever run against the emulator; the config refuses it otherwise.
+ * Runs after reconcileWithAuthEmulator, which gives existing rows their accounts back.
  */
 export async function seedDemo(
   db: Database,
   options: { projectId: string; feedSecretKey: string },
 ): Promise<typeof DEMO_ACCOUNTS> {
-  const { projectId } = options;
-  const app =
-    getApps().find((a) => a.name === `${projectId}-seed`) ?? initializeApp({ projectId }, `${projectId}-seed`);
-  const auth = getAuth(app);
+  const auth = emulatorAuth(options.projectId);
   const users = createUsersRepo(db);
   for (const account of DEMO_ACCOUNTS) {
     const existing = await auth.getUserByEmail(account.email).catch(() => undefined);
