@@ -21,6 +21,8 @@ export interface Bus {
   unsubscribeFrames(mountpoint: string): void;
   announce(announcement: Announcement): void;
   close(): Promise<void>;
+  /** The connection, for other conversations between the nodes (telemetry/bus.ts). */
+  readonly connection: NatsConnection;
 }
 
 /** `prefix` separates caster groups sharing one NATS server (deployments, test runs). */
@@ -57,6 +59,7 @@ export async function connectNatsBus(url: string, prefix: string, handlers: BusH
     },
   });
   return {
+    connection: nc,
     publishFrame(mountpoint, data) {
       nc.publish(FRAMES + mountpoint, data);
     },

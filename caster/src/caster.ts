@@ -40,6 +40,10 @@ import {
   renderSourcetable,
   strRecord,
 } from './sourcetable.ts';
+import { queryTelemetry, serveTelemetry } from './telemetry/bus.ts';
+import { RoverFix } from './telemetry/fix.ts';
+import { endedTelemetry, liveSession, liveSource, wantedAccounts } from './telemetry/snapshot.ts';
+import type { LiveTelemetry, TelemetryQuery, TelemetrySnapshot } from './telemetry/types.ts';
 
 export interface CasterLimits {
   /** Time a client has to send its whole request head. */
@@ -69,6 +73,8 @@ export interface CasterLimits {
   statusIntervalMs: number;
   sessionBatchSize: number;
   sessionFlushMs: number;
+  /** A station is online while a valid frame from its source arrived within this long (issue 17). */
+  stationOnlineWindowMs: number;
   /** The nearest-station mountpoint switches only when the new station is this much closer. */
   nearHysteresisKm: number;
   pullRefreshMs: number;
@@ -99,6 +105,7 @@ export const DEFAULT_LIMITS: CasterLimits = {
   statusIntervalMs: 10_000,
   sessionBatchSize: 500,
   sessionFlushMs: 5_000,
+  stationOnlineWindowMs: 10_000,
   nearHysteresisKm: 5,
   pullRefreshMs: 30_000,
   pullBackoffMinMs: 1_000,
@@ -125,6 +132,9 @@ export interface CasterOptions {
   directWrites?: boolean;
 }
 
+/** Seconds the received byte rate of a source is averaged over. */
+const RATE_SECONDS = 5;
+
 /** Message types a rover needs before it can use a station's observations: its position and antenna. */
 const STATION_MESSAGES = [1005, 1006, 1033];
 const NEAR_SUFFIX = '_NEAR';
@@ -146,6 +156,12 @@ class Mount {
   lastDataAt: number | null = null;
   bytesInWindow = 0;
   reportedOnline = false;
+  /** The evidence of the station's status: the last valid frame from its current source (ms), none yet when null. */
+  sourceDataAt: number | null = null;
+  sourceSince: number | null = null;
+  sourceAddress: string | null = null;
+  /** Bytes received in each of the last seconds, for the admin feed list's bytes per second. */
+  readonly bytesPerSecond = new Uint32Array(RATE_SECONDS);
 
   constructor(public info: CatalogueMountpoint) {}
 
@@ -156,8 +172,12 @@ class Mount {
 
 interface SourceLink {
   kind: 'push' | 'pull';
+  /** The base station's address (push sources). */
+  address?: string;
   close(reason: string): void;
 }
+
+let roverIds = 0;
 
 class Rover {
   bytesSent = 0;
@@ -167,6 +187,9 @@ class Rover {
   mount: Mount | null = null;
   ended = false;
   userAgent: string | null = null;
+  readonly id = ++roverIds;
+  /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/). */
+  readonly fix = new RoverFix();
   private line = '';
 
   constructor(
@@ -216,7 +239,7 @@ export interface CasterStats {
   mounts: Array<{ mountpoint: string; rovers: number; online: boolean; source: 'push' | 'pull' | 'bus' | null }>;
 }
 
-export interface Caster {
+export interface Caster extends LiveTelemetry {
   listen(port: number, host?: string): Promise<net.AddressInfo>;
   close(): Promise<void>;
   stats(): CasterStats;
@@ -317,6 +340,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     return nearNetworks.get(key);
   };
 
+  /** Status from data: fed here, and a valid frame arrived within the online window. */
+  const receiving = (mount: Mount, now: number) =>
+    mount.source !== null && mount.sourceDataAt !== null && now - mount.sourceDataAt < limits.stationOnlineWindowMs;
   const isOnline = (mount: Mount, now = Date.now()) =>
     mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
 
@@ -384,6 +410,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const now = Date.now();
     mount.lastDataAt = now;
     mount.bytesInWindow += frame.data.length;
+    if (local) {
+      mount.sourceDataAt = now;
+      const slot = Math.floor(now / 1000) % RATE_SECONDS;
+      mount.bytesPerSecond[slot] = (mount.bytesPerSecond[slot] ?? 0) + frame.data.length;
+      // The first frame after a silence is what makes the station online, not the source's login.
+      if (!mount.reportedOnline) mountChanged(mount);
+    }
     if (mount.rovers.size > 0) {
       const started = performance.now();
       const writers = direct;
@@ -413,7 +446,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   /** Only the node that holds a station's source writes its status, so nodes never contradict each other. */
   function mountChanged(mount: Mount) {
-    const fedHere = mount.source !== null;
+    const fedHere = receiving(mount, Date.now());
     if (fedHere !== mount.reportedOnline) {
       mount.reportedOnline = fedHere;
       sendStatus([
@@ -520,6 +553,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       bytesSent: rover.bytesSent,
       endReason: reason,
       lastGga: rover.position,
+      ...endedTelemetry(rover),
     });
   }
   const onSlowRover = (rover: Rover) => endRover(rover, 'slow_client');
@@ -536,6 +570,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   function attachSource(mount: Mount, link: SourceLink): ((chunk: Buffer) => void) | null {
     if (mount.source || (mount.remoteNode !== null && isOnline(mount))) return null;
     mount.source = link;
+    mount.sourceDataAt = null;
+    mount.sourceSince = Date.now();
+    mount.sourceAddress = link.address ?? null;
+    mount.bytesPerSecond.fill(0);
     mount.remoteNode = null;
     if (bus) bus.unsubscribeFrames(mount.name);
     mountChanged(mount);
@@ -703,6 +741,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
+      if (!rover.fix.onLine(line, Date.now())) return;
       const position = parseGga(line);
       if (!position) return;
       rover.position = position;
@@ -743,7 +782,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       return reject(socket, badPassword());
     }
     if (socket.destroyed) return;
-    const link: SourceLink = { kind: 'push', close: (reason) => socket.destroy(new Error(reason)) };
+    const link: SourceLink = { kind: 'push', address: ip, close: (reason) => socket.destroy(new Error(reason)) };
     const feed = attachSource(mount, link);
     if (!feed)
       return reject(
@@ -909,6 +948,16 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     });
   const firstDataTimer = setInterval(watchFirstData, Math.min(1000, limits.firstDataWaitMs));
   firstDataTimer.unref();
+  /** A source that stops sending valid frames makes its station offline once the online window has passed. */
+  const watchData = () => {
+    const now = Date.now();
+    mounts.forEach((mount) => {
+      if (mount.reportedOnline && !receiving(mount, now)) mountChanged(mount);
+      mount.bytesPerSecond[(Math.floor(now / 1000) + 1) % RATE_SECONDS] = 0;
+    });
+  };
+  const dataTimer = setInterval(watchData, Math.min(1000, limits.stationOnlineWindowMs));
+  dataTimer.unref();
 
   // ---- periodic work ----
   const tick = setInterval(() => {
@@ -916,12 +965,15 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const updates: StationStatus[] = [];
     for (const mount of mounts.values()) {
       if (mount.source) {
-        updates.push({
-          mountpoint: mount.name,
-          online: true,
-          lastDataAt: mount.lastDataAt ? new Date(mount.lastDataAt) : null,
-          bitrate: Math.round((mount.bytesInWindow * 8 * 1000) / limits.statusIntervalMs),
-        });
+        // Confirms what the data says; a source that went silent was reported offline by the data watch.
+        if (receiving(mount, now)) {
+          updates.push({
+            mountpoint: mount.name,
+            online: true,
+            lastDataAt: mount.lastDataAt ? new Date(mount.lastDataAt) : null,
+            bitrate: Math.round((mount.bytesInWindow * 8 * 1000) / limits.statusIntervalMs),
+          });
+        }
       } else if (mount.remoteNode !== null && !isOnline(mount, now)) {
         mount.remoteNode = null;
         mountChanged(mount);
@@ -949,6 +1001,23 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       logger,
     );
   }
+  const snapshot = (query: TelemetryQuery): TelemetrySnapshot => {
+    const now = Date.now();
+    const accounts = wantedAccounts(query);
+    const sessions: TelemetrySnapshot['sessions'] = [];
+    for (const [accountId, rovers] of roversByAccount) {
+      if (accounts === 'all' || accounts?.has(accountId)) for (const r of rovers) sessions.push(liveSession(nodeId, r));
+    }
+    const sources: TelemetrySnapshot['sources'] = [];
+    if (query.sources) {
+      for (const mount of mounts.values()) {
+        const source = liveSource(nodeId, mount, now, limits.stationOnlineWindowMs);
+        if (source) sources.push(source);
+      }
+    }
+    return { node: nodeId, at: new Date(now).toISOString(), sessions, sources };
+  };
+  const stopTelemetry = bus ? serveTelemetry(bus.connection, options.busPrefix ?? 'ntrip', snapshot, logger) : null;
   const announceTimer = setInterval(announce, limits.announceIntervalMs);
   announceTimer.unref();
 
@@ -976,7 +1045,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       clearInterval(accessTimer);
       clearInterval(catalogueTimer);
       clearInterval(announceTimer);
+      stopTelemetry?.();
       clearInterval(firstDataTimer);
+      clearInterval(dataTimer);
       firstData.clear();
       pulls.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -1023,6 +1094,17 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       };
     },
     refreshCatalogue,
+    async live(query) {
+      const local = snapshot(query);
+      if (!bus) return { nodes: [local], complete: true };
+      const now = Date.now();
+      const expected = new Set<string>();
+      for (const [node, entry] of remoteConnections) {
+        if (now - entry.at < limits.announceIntervalMs * 3) expected.add(node);
+      }
+      const remote = await queryTelemetry(bus.connection, options.busPrefix ?? 'ntrip', query, expected);
+      return { nodes: [local, ...remote.nodes.filter((n) => n.node !== nodeId)], complete: remote.complete };
+    },
     connectionsByAccount(accountIds) {
       const counts = new Map<string, number>();
       const now = Date.now();

@@ -15,3 +15,6 @@ export { type NtripRequest, parseRequestHead, RequestError } from './request.ts'
 export { crc24q, encodeFrame, Frame, MAX_FRAME, RtcmFramer, validFrames } from './rtcm.ts';
 export type { Logger } from './session-log.ts';
 export { type CasterIdentity, filterRecords, renderSourcetable, wildcardMatch } from './sourcetable.ts';
+export { connectTelemetryClient } from './telemetry/bus.ts';
+export { parseGgaFix } from './telemetry/fix.ts';
+export type * from './telemetry/types.ts';

@@ -169,6 +169,16 @@ export const ntripSessionSchema = z.object({
   endReason: z.string().nullable(),
   /** Last position the rover reported (GGA); null when it sent none. */
   lastPosition: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  /**
+   * What the session kept of its live view (issue 17): the client's name, the station that served it (for the
+   * nearest-station mountpoint, the one chosen last), its distance from the last GGA in km, and the shares (0–1) of
+   * the reported time in RTK fixed and float. Null for sessions logged before these were kept, or without GGA.
+   */
+  userAgent: z.string().nullable().default(null),
+  servedStation: z.string().nullable().default(null),
+  distanceKm: z.number().nullable().default(null),
+  fixedShare: z.number().nullable().default(null),
+  floatShare: z.number().nullable().default(null),
 });
 export type NtripSession = z.infer<typeof ntripSessionSchema>;
 

@@ -107,3 +107,80 @@ export const loginFailurePageSchema = z.object({
   total: z.number().int(),
 });
 export type LoginFailurePage = z.infer<typeof loginFailurePageSchema>;
+
+// --- live sessions and sources (issue 17) ---
+
+/** GGA fix quality in words (NMEA 0 no fix, 1 single, 2 DGNSS, 4 RTK fixed, 5 RTK float; 3, 6–8 other). */
+export const fixQualities = ['no_fix', 'single', 'dgnss', 'float', 'fixed', 'other'] as const;
+export const fixQualitySchema = z.enum(fixQualities);
+export type FixQuality = z.infer<typeof fixQualitySchema>;
+
+export const liveSessionSchema = z.object({
+  id: z.string(),
+  /** The caster node the rover is connected to. */
+  node: z.string(),
+  accountId: z.uuid(),
+  remoteAddress: z.string(),
+  userAgent: z.string().nullable(),
+  ntripVersion: z.union([z.literal(1), z.literal(2)]),
+  mountpoint: z.string(),
+  /** The station whose corrections it gets (for the nearest-station mountpoint, the one chosen); null: none yet. */
+  servedStation: z.string().nullable(),
+  /** From the rover's last GGA position to the served station, km. */
+  distanceKm: z.number().nullable(),
+  connectedAt: isoDateTime,
+  bytesSent: z.number().int(),
+  position: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+  /** From the rover's last GGA; null until it sends one. */
+  fix: z
+    .object({
+      quality: fixQualitySchema,
+      ageOfCorrections: z.number().nullable(),
+      satellites: z.number().int().nullable(),
+      at: isoDateTime,
+    })
+    .nullable(),
+});
+export type LiveSession = z.infer<typeof liveSessionSchema>;
+
+/**
+ * `complete` is false when a caster node that announced itself did not answer in time: the list may miss its
+ * rovers. `at` is the server's time of the answer.
+ */
+export const liveSessionListSchema = z.object({
+  items: z.array(liveSessionSchema),
+  complete: z.boolean(),
+  at: isoDateTime,
+});
+export type LiveSessionList = z.infer<typeof liveSessionListSchema>;
+
+/** Admin: every live session, with the account it belongs to. */
+export const adminLiveSessionSchema = liveSessionSchema.extend({
+  accountUsername: z.string().nullable(),
+  accountLabel: z.string().nullable(),
+});
+export type AdminLiveSession = z.infer<typeof adminLiveSessionSchema>;
+export const adminLiveSessionListSchema = z.object({
+  items: z.array(adminLiveSessionSchema),
+  complete: z.boolean(),
+  at: isoDateTime,
+});
+export type AdminLiveSessionList = z.infer<typeof adminLiveSessionListSchema>;
+
+/** A base station's live connection, as the admin feed list shows it. */
+export const liveSourceSchema = z.object({
+  node: z.string(),
+  mountpoint: z.string(),
+  kind: z.enum(['push', 'pull']),
+  address: z.string().nullable(),
+  connectedAt: isoDateTime,
+  lastFrameAt: isoDateTime.nullable(),
+  /** Seconds since the last valid frame, by the caster's clock; null when none arrived since it connected. */
+  lastFrameAgeSeconds: z.number().nullable(),
+  bytesPerSecond: z.number().int(),
+  /** A valid frame arrived within the online window (STATION_ONLINE_SECONDS): the station is online. */
+  receiving: z.boolean(),
+});
+export type LiveSource = z.infer<typeof liveSourceSchema>;
+export const liveSourceListSchema = z.object({ items: z.array(liveSourceSchema), complete: z.boolean() });
+export type LiveSourceList = z.infer<typeof liveSourceListSchema>;

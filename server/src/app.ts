@@ -4,6 +4,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
+import type { LiveTelemetry } from '@portal/caster';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -49,6 +50,8 @@ export interface AppDeps {
   billing?: BillingOptions;
   /** NTRIP accounts: the caster side's access-change listener and live connection counts (both optional). */
   ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'>;
+  /** The caster nodes' live sessions and base stations, for the diagnostics pages (issue 17); none when absent. */
+  live?: LiveTelemetry;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (addresses/ranges or a hop count); none when unset. */
   trustProxy?: string[] | number | undefined;
   /** Production: send Strict-Transport-Security. */
@@ -160,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(demoRoutes(createDemoRepo(deps.db)));
       await api.register(ntripAccounts.routes);
       await api.register(rinex.routes);
-      await api.register(createNtripDiagnosticsModule(deps.db).routes);
+      await api.register(createNtripDiagnosticsModule(deps.db, { live: deps.live }).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

@@ -1,3 +1,4 @@
+import { connectTelemetryClient, type LiveTelemetry } from '@portal/caster';
 import { apiOptionsOf } from './api-options.ts';
 import { buildApp } from './app.ts';
 import { listenForOperators } from './cli/control-socket.ts';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
         failedLoginBackoffMaxMs: config.CASTER_FAILED_LOGIN_BACKOFF_MAX_SECONDS * 1000,
         failedLoginsPerName: config.CASTER_FAILED_LOGINS_PER_NAME,
         failedLoginsPerIp: config.CASTER_FAILED_LOGINS_PER_IP,
+        stationOnlineWindowMs: config.STATION_ONLINE_SECONDS * 1000,
       },
       logger: jsonLogger(config.LOG_LEVEL),
     });
@@ -59,6 +61,14 @@ async function main(): Promise<void> {
   }
 
   if (config.SERVICES.includes('api')) {
+    // Live sessions and base stations: the caster in this process asks the other nodes itself; an API without one
+    // asks them over the bus.
+    let live: LiveTelemetry | undefined = caster?.caster;
+    if (!live && config.CASTER_BUS_URL) {
+      const client = await connectTelemetryClient(config.CASTER_BUS_URL, 'ntrip', jsonLogger(config.LOG_LEVEL));
+      closers.push(() => client.close());
+      live = client;
+    }
     const app = await buildApp({
       db: handle.db,
       verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
@@ -68,6 +78,7 @@ async function main(): Promise<void> {
       // connections of a disabled or deleted account at once. Casters in other processes drop their cached
       // decisions when the auth epoch moves (any account or grant change).
       ntripAccounts: caster && { access: caster, live: caster.caster },
+      live,
     });
     if (applied.length) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
@@ -105,9 +106,12 @@ describe('station status after a caster crash', () => {
   it('turns offline a station whose caster stopped reporting, its feed idle, and keeps the ones fed here online', async () => {
     await setPushFeed(handle.db, { mountpoint: 'FED', password: 'source-password' }, TEST_FEED_KEY);
     const source = net.connect({ port: service.port, host: '127.0.0.1' });
+    let frames: NodeJS.Timeout | undefined;
     try {
       source.on('error', () => {});
       source.write('SOURCE source-password /FED\r\n\r\n');
+      // Online from data (issue 17): the base station sends a frame every 200 ms while the test runs.
+      frames = setInterval(() => source.write(encodeFrame(Buffer.from([0x3e, 0xd0, 0]))), 200);
       await waitForStatus('FED', 'online');
       // What another node that crashed an hour ago left behind.
       await sql`
@@ -123,6 +127,7 @@ describe('station status after a caster crash', () => {
       expect(await statusOf('FED')).toBe('online');
       expect(await statusOf('SEED')).toBe('online');
     } finally {
+      clearInterval(frames);
       source.destroy();
     }
   });

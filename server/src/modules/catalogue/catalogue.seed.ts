@@ -250,7 +250,7 @@ function mountpointFor(town: string, country: string, taken: Set<string>): strin
   }
 }
 
-function demoStations(network: DemoNetwork, networkId: string, now: number): Insertable<StationsTable>[] {
+function demoStations(network: DemoNetwork, networkId: string): Insertable<StationsTable>[] {
   const random = mulberry32(network.slug.length * 7919 + network.towns.length);
   const taken = new Set<string>();
   const stations: Insertable<StationsTable>[] = [];
@@ -263,7 +263,10 @@ function demoStations(network: DemoNetwork, networkId: string, now: number): Ins
           ? [Number(lat), Number(lon)]
           : offset(Number(lat), Number(lon), 18 + random() * 22, random() * 2 * Math.PI);
       const hardware = HARDWARE[Math.floor(random() * HARDWARE.length)] ?? HARDWARE[0];
-      const online = random() > 0.07;
+      // An earlier seed drew a made-up online status and last-data time per station; the two draws stay so that the
+      // stations that follow keep their positions.
+      random();
+      random();
       stations.push({
         network_id: networkId,
         mountpoint: mountpointFor(name, country, taken),
@@ -279,8 +282,9 @@ function demoStations(network: DemoNetwork, networkId: string, now: number): Ins
         nav_system: hardware?.nav ?? 'GPS',
         carrier: 2,
         bitrate: 4000 + Math.round(random() * 80) * 100,
-        status: online ? 'online' : 'offline',
-        last_data_at: new Date(online ? now - random() * 5_000 : now - (1 + random() * 70) * 3_600_000),
+        // Online only once a base station sends data (issue 17).
+        status: 'offline',
+        last_data_at: null,
       });
     }
   }
@@ -294,10 +298,9 @@ function demoStations(network: DemoNetwork, networkId: string, now: number): Ins
  */
 export async function seedDemoCatalogue(
   db: Database,
-  options: { feedSecretKey?: string; now?: Date } = {},
+  options: { feedSecretKey?: string } = {},
 ): Promise<{ networks: number; stations: number }> {
   const cipher = createFeedCipher(options.feedSecretKey ?? DEV_FEED_SECRET_KEY);
-  const now = (options.now ?? new Date()).getTime();
   const sourcePasswordHash = await hashSourcePassword(DEMO_SOURCE_PASSWORD);
 
   for (const network of NETWORKS) {
@@ -319,7 +322,7 @@ export async function seedDemoCatalogue(
       .where('slug', '=', network.slug)
       .executeTakeFirstOrThrow();
 
-    const stations = demoStations(network, id, now);
+    const stations = demoStations(network, id);
     for (let i = 0; i < stations.length; i += 200) {
       await db
         .insertInto('stations')

@@ -54,6 +54,11 @@ export interface SessionRow {
   end_reason: string | null;
   last_gga_lat: number | null;
   last_gga_lon: number | null;
+  user_agent: string | null;
+  served_station: string | null;
+  distance_km: number | null;
+  fixed_share: number | null;
+  float_share: number | null;
 }
 
 export interface StationRow {
@@ -243,7 +248,7 @@ export function createNtripAccountsRepo(db: Database) {
     async sessions(accountId: string, limit: number, offset: number, trx: Database = db): Promise<SessionRow[]> {
       const r = await sql<SessionRow>`
         SELECT id::text AS id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason,
-          last_gga_lat, last_gga_lon
+          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share
         FROM ntrip_sessions WHERE account_id = ${accountId}
         ORDER BY started_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(trx);
       return r.rows;

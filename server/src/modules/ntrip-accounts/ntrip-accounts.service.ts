@@ -99,6 +99,11 @@ function toSession(row: SessionRow, now: Date): NtripSession {
     bytesSent: Number(row.bytes_sent),
     endReason: row.end_reason,
     lastPosition: hasPosition ? { latitude: Number(row.last_gga_lat), longitude: Number(row.last_gga_lon) } : null,
+    userAgent: row.user_agent,
+    servedStation: row.served_station,
+    distanceKm: row.distance_km === null ? null : Number(row.distance_km),
+    fixedShare: row.fixed_share === null ? null : Number(row.fixed_share),
+    floatShare: row.float_share === null ? null : Number(row.float_share),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LiveTelemetry } from '@portal/caster';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { createNtripDiagnosticsRepo } from './ntrip-diagnostics.repo.ts';
@@ -9,10 +10,13 @@ export interface NtripDiagnosticsModule {
   routes: FastifyPluginAsync;
 }
 
-/** Why rovers get no corrections: refused attempts per account and the admin-wide log (issue 17). */
+/**
+ * Why rovers get no corrections and what they get now (issue 17): refused attempts per account, the admin-wide log,
+ * live sessions and live base stations.
+ */
 export function createNtripDiagnosticsModule(
   db: Database,
-  options: { clock?: () => Date } = {},
+  options: { live?: LiveTelemetry; clock?: () => Date } = {},
 ): NtripDiagnosticsModule {
   const service = createNtripDiagnosticsService({ repo: createNtripDiagnosticsRepo(db), ...options });
   return { service, routes: ntripDiagnosticsRoutes(service) as FastifyPluginAsync };

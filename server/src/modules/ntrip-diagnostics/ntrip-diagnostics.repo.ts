@@ -46,6 +46,15 @@ export function createNtripDiagnosticsRepo(db: Database) {
       return r.rows[0];
     },
 
+    /** Username and label of live and deleted accounts, for the admin's list of live sessions. */
+    async accountNames(accountIds: string[]): Promise<Map<string, { username: string; label: string }>> {
+      if (accountIds.length === 0) return new Map();
+      const r = await sql<{ id: string; username: string; label: string }>`
+        SELECT id::text AS id, username, label FROM ntrip_accounts
+        WHERE id::text = ANY(${sql.val(accountIds)}::text[])`.execute(db);
+      return new Map(r.rows.map((row) => [row.id, { username: row.username, label: row.label }]));
+    },
+
     async refusals(accountId: string, since: Date, limit: number): Promise<RefusalRow[]> {
       const r = await sql<RefusalRow>`
         SELECT id::text AS id, reason, minute, count, first_at, last_at, mountpoint, remote_address, user_agent,

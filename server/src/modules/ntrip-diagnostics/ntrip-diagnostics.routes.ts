@@ -1,4 +1,7 @@
 import {
+  adminLiveSessionListSchema,
+  liveSessionListSchema,
+  liveSourceListSchema,
   loginFailurePageSchema,
   loginFailureQuerySchema,
   ntripAccountParamsSchema,
@@ -19,6 +22,24 @@ export function ntripDiagnosticsRoutes(service: NtripDiagnosticsService): Fastif
       '/ntrip-accounts/:id/refusals',
       { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: refusalListSchema } } },
       async (request) => ({ items: await service.refusals(actorOf(request), request.params.id) }),
+    );
+
+    app.get(
+      '/ntrip-accounts/:id/live-sessions',
+      { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: liveSessionListSchema } } },
+      async (request) => service.liveSessions(actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/admin/ntrip-live-sessions',
+      { config: admin, schema: { tags, response: { 200: adminLiveSessionListSchema } } },
+      async (request) => service.adminLiveSessions(actorOf(request)),
+    );
+
+    app.get(
+      '/admin/ntrip-live-sources',
+      { config: admin, schema: { tags, response: { 200: liveSourceListSchema } } },
+      async (request) => service.adminLiveSources(actorOf(request)),
     );
 
     app.get(

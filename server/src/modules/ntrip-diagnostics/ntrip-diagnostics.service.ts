@@ -1,4 +1,9 @@
+import type { LiveTelemetry, TelemetrySnapshot } from '@portal/caster';
 import {
+  type AdminLiveSessionList,
+  type LiveSession,
+  type LiveSessionList,
+  type LiveSourceList,
   type LoginFailure,
   type LoginFailurePage,
   loginFailureReasonSchema,
@@ -15,6 +20,8 @@ import type { LoginFailureRow, NtripDiagnosticsRepo, RefusalRow } from './ntrip-
 
 export interface NtripDiagnosticsDeps {
   repo: NtripDiagnosticsRepo;
+  /** The caster nodes' live state: the caster in this process, or a bus client (main.ts); none answers empty. */
+  live?: LiveTelemetry;
   clock?: () => Date;
 }
 
@@ -57,6 +64,27 @@ function toLoginFailure(row: LoginFailureRow): LoginFailure {
   };
 }
 
+function toLiveSession(session: TelemetrySnapshot['sessions'][number]): LiveSession {
+  return {
+    id: session.id,
+    node: session.node,
+    accountId: session.accountId,
+    remoteAddress: session.remoteAddress,
+    userAgent: session.userAgent,
+    ntripVersion: session.ntripVersion,
+    mountpoint: session.mountpoint,
+    servedStation: session.servedStation,
+    distanceKm: session.distanceKm,
+    connectedAt: session.connectedAt,
+    bytesSent: session.bytesSent,
+    position: session.position,
+    fix: session.fix,
+  };
+}
+
+const byConnection = (a: LiveSession, b: LiveSession) =>
+  a.connectedAt.localeCompare(b.connectedAt) || a.id.localeCompare(b.id);
+
 /** Why an account's rovers get no corrections, for its owner and for admins (issue 17). */
 export function createNtripDiagnosticsService(deps: NtripDiagnosticsDeps) {
   const { repo } = deps;
@@ -73,7 +101,52 @@ export function createNtripDiagnosticsService(deps: NtripDiagnosticsDeps) {
     return (await repo.refusals(accountId, since, MAX_REFUSALS_LISTED)).map(toRefusal);
   }
 
+  async function live(query: Parameters<LiveTelemetry['live']>[0]) {
+    if (!deps.live) return { nodes: [], complete: false };
+    return deps.live.live(query);
+  }
+
+  async function liveSessionsOf(query: Parameters<LiveTelemetry['live']>[0]) {
+    const { nodes, complete } = await live(query);
+    const items = nodes.flatMap((n) => n.sessions.map(toLiveSession)).sort(byConnection);
+    return { items, complete, at: clock().toISOString() };
+  }
+
   return {
+    /** The account's rovers connected now, on every caster node that answered. */
+    async liveSessions(actor: Actor, accountId: string): Promise<LiveSessionList> {
+      await ownAccount(actor, accountId);
+      return liveSessionsOf({ sessions: { accountIds: [accountId] } });
+    },
+
+    async adminLiveSessions(actor: Actor): Promise<AdminLiveSessionList> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const list = await liveSessionsOf({ sessions: { all: true } });
+      const names = await repo.accountNames([...new Set(list.items.map((s) => s.accountId))]);
+      return {
+        ...list,
+        items: list.items.map((s) => ({
+          ...s,
+          accountUsername: names.get(s.accountId)?.username ?? null,
+          accountLabel: names.get(s.accountId)?.label ?? null,
+        })),
+      };
+    },
+
+    /** Base stations connected now: receiving, bytes/s, last frame age, address, since when (the feed list). */
+    async adminLiveSources(actor: Actor): Promise<LiveSourceList> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const { nodes, complete } = await live({ sources: true });
+      const items = nodes.flatMap((n) =>
+        n.sources.map((s) => ({
+          ...s,
+          lastFrameAgeSeconds:
+            s.lastFrameAt === null ? null : Math.max(0, (Date.parse(n.at) - Date.parse(s.lastFrameAt)) / 1000),
+        })),
+      );
+      return { items: items.sort((a, b) => a.mountpoint.localeCompare(b.mountpoint)), complete };
+    },
+
     async refusals(actor: Actor, accountId: string): Promise<Refusal[]> {
       await ownAccount(actor, accountId);
       return refusalsOf(accountId);

@@ -91,6 +91,11 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
           end_reason: r.endReason,
           last_gga_lat: r.lastGga?.latitude ?? null,
           last_gga_lon: r.lastGga?.longitude ?? null,
+          user_agent: r.userAgent ?? null,
+          served_station: r.servedStation ?? null,
+          distance_km: r.distanceKm ?? null,
+          fixed_share: r.fixedShare ?? null,
+          float_share: r.floatShare ?? null,
         }));
         try {
           await repo.insertSessions(rows);

@@ -67,6 +67,11 @@ export interface SessionInsert {
   end_reason: string;
   last_gga_lat: number | null;
   last_gga_lon: number | null;
+  user_agent: string | null;
+  served_station: string | null;
+  distance_km: number | null;
+  fixed_share: number | null;
+  float_share: number | null;
 }
 
 export type NtripRepo = ReturnType<typeof createNtripRepo>;
