@@ -39,9 +39,9 @@ class Pending {
 
   constructor(
     readonly hour: number,
-    size: number,
+    buffer: Buffer,
   ) {
-    this.buffer = Buffer.allocUnsafe(size);
+    this.buffer = buffer;
   }
 }
 
@@ -53,13 +53,16 @@ class Station {
   open: number | null = null;
   holdsLease = false;
   lastFrameAt = 0;
+  /** The buffer of the last batch compressed, reused for the next: no allocation per flush. */
+  spare: Buffer | null = null;
   lastErrorLogAt = 0;
 
   constructor(readonly mountpoint: string) {}
 }
 
 const LOG_EVERY_MS = 60_000;
-const MAX_MEMBER_INPUT = 256 * 1024;
+/** Compressing this much takes about 1 ms of the event loop: far above a station's 2 s, a bound for a runaway one. */
+const MAX_MEMBER_INPUT = 64 * 1024;
 
 /**
  * Archives the frames of the stations this process is fed, off the relay's path: `frame` copies a frame into the
@@ -127,7 +130,8 @@ export class ArchiveWriter {
       pending = null;
     }
     if (!pending) {
-      pending = new Pending(hour, 16 * 1024);
+      pending = new Pending(hour, station.spare ?? Buffer.allocUnsafe(16 * 1024));
+      station.spare = null;
       station.pending = pending;
     }
     station.lastFrameAt = now;
@@ -158,7 +162,6 @@ export class ArchiveWriter {
     pending.lastAt = now;
     this.queued += data.length;
     this.counts.frames++;
-    // A member is one NATS message, whose size the server limits (1 MB by default); compressed, this stays below.
     if (pending.used >= MAX_MEMBER_INPUT) this.cut(station);
   }
 
@@ -195,10 +198,14 @@ export class ArchiveWriter {
       }
       if (this.lease && !(await this.holdLease(station))) return;
       const frames = pending.buffer.subarray(0, pending.used);
-      const member = await encodeMember(frames);
+      const { member, epochs } = await this.compress(() => {
+        const done = { member: encodeMember(frames), epochs: epochRange(frames, pending.lastAt) };
+        station.spare = pending.buffer;
+        return done;
+      });
       await this.store.append(key, member);
       this.counts.members++;
-      this.addUpdate(key, pending, member.length, epochRange(frames, pending.lastAt));
+      this.addUpdate(key, pending, member.length, epochs);
     } catch (err) {
       this.counts.failed += pending.frames;
       pending.dropped += pending.frames;
@@ -216,6 +223,29 @@ export class ArchiveWriter {
       this.queued -= pending.used;
     }
   }
+
+  /**
+   * Runs compressions one per turn of the event loop, so the frames that arrive meanwhile are relayed between two
+   * of them: all stations flush at the same moment, and their compressions in one go would hold up a fan-out.
+   */
+  private compress<T>(job: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.compressions.push(() => {
+        try {
+          resolve(job());
+        } catch (err) {
+          reject(err);
+        }
+      });
+      if (this.compressions.length === 1) setImmediate(this.nextCompression);
+    });
+  }
+
+  private readonly compressions: Array<() => void> = [];
+  private readonly nextCompression = () => {
+    this.compressions.shift()?.();
+    if (this.compressions.length > 0) setImmediate(this.nextCompression);
+  };
 
   private async holdLease(station: Station): Promise<boolean> {
     const held = await (this.lease as ArchiveLease).hold(station.mountpoint);
