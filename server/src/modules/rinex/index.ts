@@ -1,6 +1,7 @@
 import type { ArchiveStore } from '@portal/caster/archive';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client.ts';
+import { selectArchiveHours } from '../archive/archive.selection.ts';
 import type { OrganizationRoles } from '../billing/billing.service.ts';
 import { createLinkSigner } from './rinex.links.ts';
 import { createRinexRepo } from './rinex.repo.ts';
@@ -63,6 +64,9 @@ export function createRinexModule(
     results,
     fail: (jobId, error) => service.fail(jobId, error),
     station: (job) => repo.station(job.mountpoint),
+    // Frames are filed by arrival: the epochs at the end of the window may be in the next hour's file.
+    hoursToRead: async (job) =>
+      (await selectArchiveHours(db, job.mountpoint, job.window_start, job.window_end))?.keys ?? null,
     clock: options.clock,
     log: deps.log,
     concurrency: options.concurrency,

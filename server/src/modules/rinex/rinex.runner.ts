@@ -26,6 +26,8 @@ export interface RinexRunnerOptions {
   /** Marks the job failed and gives its tokens back, in one transaction (the service's). */
   fail(jobId: string, error: { code: string; message: string }): Promise<void>;
   station(job: JobRow): Promise<StationRow | undefined>;
+  /** The stored hours to read for the job's window (with the margin arrival times need); the job's own by default. */
+  hoursToRead?(job: JobRow): Promise<Array<{ mountpoint: string; hour: number }> | null>;
   clock?: () => Date;
   log?: RunnerLog;
   /** Jobs converted at once by this process (each in its own worker thread). */
@@ -83,15 +85,18 @@ export function createRinexRunner(options: RinexRunnerOptions) {
     }
   }
 
-  function convert(
+  async function convert(
     job: JobRow,
     station: StationRow,
     outDir: string,
     state: { progress: number },
   ): Promise<WorkerMessage> {
+    const hours =
+      (await options.hoursToRead?.(job)) ??
+      job.hours.map((h) => ({ mountpoint: h.mountpoint, hour: Date.parse(h.hour) }));
     const data: WorkerJob = {
       id: job.id,
-      hours: job.hours.map((h) => ({ mountpoint: h.mountpoint, hour: Date.parse(h.hour) })),
+      hours,
       from: job.window_start.getTime(),
       to: job.window_end.getTime(),
       interval: job.interval_seconds,

@@ -2,7 +2,7 @@
 
 export interface WorkerJob {
   id: string;
-  /** Archived hours with data, oldest first: the mountpoint each was stored under and its start (Unix ms). */
+  /** Stored hours to read, oldest first: the mountpoint each was stored under and its start (Unix ms). */
   hours: Array<{ mountpoint: string; hour: number }>;
   /** Window [from, to), Unix ms, whole UTC hours. */
   from: number;
