@@ -236,8 +236,8 @@ export function AdminRinexPage() {
     n.effectivePricePerHour === null
       ? t('admin.networks.notForSale')
       : n.rinexPricePerHour === null
-        ? t('admin.networks.priceDefault', { price: n.effectivePricePerHour })
-        : t('admin.networks.priceSet', { price: n.effectivePricePerHour });
+        ? t('admin.networks.priceDefault', { count: n.effectivePricePerHour })
+        : t('admin.networks.priceSet', { count: n.effectivePricePerHour });
 
   return (
     <Page name="adminRinex" title={t('admin.title')} subtitle={t('admin.subtitle')}>

@@ -211,7 +211,7 @@ export function RinexPage() {
                     <p className="font-semibold text-ink" data-testid="rinex-total">
                       {t('price.total', { count: price })}
                     </p>
-                    <p className="text-muted">{t('price.perHour', { price: offer.pricePerHour })}</p>
+                    <p className="text-muted">{t('price.perHour', { count: offer.pricePerHour ?? 0 })}</p>
                   </>
                 )}
                 {offer?.charge === 'plan' && <p className="font-semibold text-status-green">{t('price.plan')}</p>}

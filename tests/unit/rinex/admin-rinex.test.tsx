@@ -87,7 +87,7 @@ describe('/admin/rinex', () => {
     expect(await screen.findByText('120.0 MB')).toBeInTheDocument();
     expect(screen.getByText('1 · 2 · 7')).toBeInTheDocument();
     const row = await screen.findByTestId('admin-rinex-network');
-    expect(row).toHaveTextContent('RINEX price: 1 tokens (default) · Kept: 30 days · Archive: 50 h · 120.0 MB');
+    expect(row).toHaveTextContent('RINEX price: 1 token (default) · Kept: 30 days · Archive: 50 h · 120.0 MB');
   });
 
   it("changes a network's price and retention", async () => {
