@@ -1,4 +1,5 @@
 import { PerformanceObserver } from 'node:perf_hooks';
+import { type ArchiveOptions, localArchiveStore } from '../src/archive/index.ts';
 import { type CasterPorts, createCaster } from '../src/index.ts';
 
 /**
@@ -6,6 +7,24 @@ import { type CasterPorts, createCaster } from '../src/index.ts';
  * account allowed everything, one mountpoint; what is measured is the relay, not the database.
  */
 const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
+const mountpoint = (name: string) => ({
+  mountpoint: name,
+  network: 'bench',
+  latitude: 52,
+  longitude: 5,
+  str: {
+    identifier: 'bench',
+    format: 'RTCM 3.3',
+    formatDetails: '1077(1)',
+    carrier: 2,
+    navSystem: 'GPS',
+    country: 'NLD',
+    receiver: 'bench',
+    bitrate: 0,
+  },
+});
+/** BENCH_STATIONS: more stations (ST0, ST1, …), fed by the bench without rovers, for the archive to carry. */
+const stations = Array.from({ length: Number(process.env.BENCH_STATIONS ?? 0) }, (_, i) => mountpoint(`ST${i}`));
 const ports: CasterPorts = {
   auth: {
     authorize: async () => ({
@@ -20,24 +39,7 @@ const ports: CasterPorts = {
   catalogue: {
     snapshot: async () => ({
       networks: [{ slug: 'bench', name: 'Bench', operator: 'bench', webUrl: '', listed: true }],
-      mountpoints: [
-        {
-          mountpoint: 'BENCH',
-          network: 'bench',
-          latitude: 52,
-          longitude: 5,
-          str: {
-            identifier: 'bench',
-            format: 'RTCM 3.3',
-            formatDetails: '1077(1)',
-            carrier: 2,
-            navSystem: 'GPS',
-            country: 'NLD',
-            receiver: 'bench',
-            bitrate: 0,
-          },
-        },
-      ],
+      mountpoints: [mountpoint('BENCH'), ...stations],
     }),
     verifySourcePassword: async (_mountpoint, password) => password === 'bench',
     pullFeeds: async () => [],
@@ -45,11 +47,30 @@ const ports: CasterPorts = {
   usage: { recordSessions: async () => {}, stationStatus: async () => {}, feedStatus: async () => {} },
 };
 
+/** Frames the archive stored, as its index port was told: shows the archive kept up (or dropped). */
+const archived = { frames: 0, dropped: 0 };
+// The bench sets BENCH_ARCHIVE_DIR for a run with archiving on: every frame of the mountpoint goes to that folder.
+const archiveDir = process.env.BENCH_ARCHIVE_DIR;
+const archive: ArchiveOptions | undefined = archiveDir
+  ? {
+      store: localArchiveStore(archiveDir, { info() {}, warn() {}, error() {} }),
+      index: {
+        recordHours: async (updates) => {
+          for (const u of updates) {
+            archived.frames += u.frames;
+            archived.dropped += u.droppedFrames;
+          }
+        },
+      },
+    }
+  : undefined;
+
 // BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out.
 const caster = await createCaster({
   ports,
   limits: { roverIdleMs: 600_000 },
   directWrites: process.env.BENCH_DIRECT !== '0',
+  archive,
 });
 const { port } = await caster.listen(0, '127.0.0.1');
 
@@ -85,7 +106,9 @@ process.on('message', async (message: Request) => {
     });
   } else if (message.type === 'stop') {
     await caster.close();
-    process.exit(0);
+    await archive?.store.close();
+    // After close: the archive has stored what it held and told its index.
+    process.send?.({ type: 'stopped', archived: archive ? archived : null }, () => process.exit(0));
   }
 });
 send({ type: 'ready', port });

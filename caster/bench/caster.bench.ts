@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASTER_NODE_FLAGS, encodeFrame } from '../src/index.ts';
 import {
@@ -19,8 +21,11 @@ import {
  * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
  * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated),
  * BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT (0: the caster writes through Node instead of io_uring), BENCH_ONLY
- * (scenarios by rovers@hz, e.g. `1000@5,5000@1`) and BENCH_ROVERS (`c`, the default, or `node`: which load
- * generator) adjust it.
+ * (scenarios by rovers@hz, e.g. `1000@5,5000@1`), BENCH_ROVERS (`c`, the default, or `node`: which load
+ * generator) and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with the
+ * caster archiving the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without
+ * rovers, each fed a 900-byte frame a second by its own source, so that archiving carries a network's load)
+ * adjust it.
  */
 
 interface Scenario {
@@ -58,6 +63,10 @@ const roverBinary = ROVERS === 'c' ? compileRoverLoad() : '';
  * waking it again, which on loopback the caster's core would pay for. Node needs four to keep up.
  */
 const LOADERS = Number(process.env.BENCH_LOADERS ?? (ISOLATE || ROVERS === 'c' ? 1 : 4));
+const ARCHIVE = process.env.BENCH_ARCHIVE ?? 'off';
+if (!['off', 'on', 'both'].includes(ARCHIVE)) throw new Error('BENCH_ARCHIVE: off, on or both');
+const ARCHIVE_MODES = ARCHIVE === 'both' ? [false, true] : [ARCHIVE === 'on'];
+const STATIONS = Number(process.env.BENCH_STATIONS ?? 0);
 
 interface CasterStats {
   rss: number;
@@ -82,10 +91,11 @@ if (PRIORITY !== undefined) os.setPriority(PRIORITY);
  * The caster with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read
  * after a collection.
  */
-function casterProcess(): ChildProcess {
+function casterProcess(archiveDir: string | undefined): ChildProcess {
   const proc = fork(here('./caster-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...CASTER_NODE_FLAGS],
     stdio: 'inherit',
+    env: archiveDir ? { ...process.env, BENCH_ARCHIVE_DIR: archiveDir } : process.env,
   });
   if (PRIORITY !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, PRIORITY);
   return proc;
@@ -96,6 +106,17 @@ async function casterStats(caster: ChildProcess, gc: boolean): Promise<CasterSta
   const reply = nextMessage<CasterStats>(caster, 'stats');
   caster.send({ type: 'stats', gc });
   return reply;
+}
+
+async function connectSource(port: number, mountpoint: string): Promise<net.Socket> {
+  const source = net.connect({ port, host: '127.0.0.1' });
+  source.setNoDelay(true);
+  await new Promise<void>((resolve, reject) => {
+    source.once('error', reject);
+    source.on('connect', () => source.write(`SOURCE bench /${mountpoint}\r\nSource-Agent: NTRIP bench\r\n\r\n`));
+    source.once('data', (d) => (d.toString().startsWith('ICY 200 OK') ? resolve() : reject(new Error(d.toString()))));
+  });
+  return source;
 }
 
 function frame(bytes: number, sentAt: number): Buffer {
@@ -134,8 +155,9 @@ async function warmUp(port: number, count: number) {
   await new Promise((r) => setTimeout(r, 500));
 }
 
-async function run(s: Scenario) {
-  const caster = casterProcess();
+async function run(s: Scenario, archiving: boolean) {
+  const archiveDir = archiving ? mkdtempSync(join(os.tmpdir(), 'bench-archive-')) : undefined;
+  const caster = casterProcess(archiveDir);
   if (ISOLATE && caster.pid !== undefined) {
     const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
     execFileSync('taskset', ['-pc', casterCores, String(caster.pid)], { stdio: 'ignore' });
@@ -148,13 +170,14 @@ async function run(s: Scenario) {
   await new Promise((r) => setTimeout(r, 1000));
   const base = await casterStats(caster, true);
 
-  const source = net.connect({ port, host: '127.0.0.1' });
-  source.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    source.once('error', reject);
-    source.on('connect', () => source.write('SOURCE bench /BENCH\r\nSource-Agent: NTRIP bench\r\n\r\n'));
-    source.once('data', (d) => (d.toString().startsWith('ICY 200 OK') ? resolve() : reject(new Error(d.toString()))));
-  });
+  const source = await connectSource(port, 'BENCH');
+  const others = await Promise.all(Array.from({ length: STATIONS }, (_, i) => connectSource(port, `ST${i}`)));
+  // Each other station sends its frame once a second, the stations spread over the second.
+  let nextOther = 0;
+  const othersTimer = setInterval(() => {
+    for (let n = 0; n < STATIONS / 100; n++) others[nextOther++ % STATIONS]?.write(frame(900, monotonicMs()));
+  }, 10);
+  const othersSent = () => nextOther;
 
   // Frames flow while the rovers connect, so the source is never dropped as silent. The window is a span of send
   // times: a frame counts when its stamp lies in it, however late it arrives, so none is lost at either edge.
@@ -162,9 +185,11 @@ async function run(s: Scenario) {
   let windowEnd = Number.POSITIVE_INFINITY;
   const inWindow = (sentAt: number) => sentAt >= windowStart && sentAt < windowEnd;
   let sentInWindow = 0;
+  let sent = 0;
   const timer = setInterval(() => {
     const sentAt = monotonicMs();
     source.write(frame(s.frameBytes, sentAt));
+    sent++;
     if (inWindow(sentAt)) sentInWindow++;
   }, 1000 / s.hz);
   const loaders: Loader[] = [];
@@ -223,40 +248,47 @@ async function run(s: Scenario) {
     load: os.loadavg()[0] ?? 0,
   };
   for (const l of loaders) l.stop();
+  clearInterval(othersTimer);
+  for (const other of others) other.destroy();
   source.destroy();
+  const stopped = nextMessage<{ archived: { frames: number; dropped: number } | null }>(caster, 'stopped');
   caster.send({ type: 'stop' });
+  const { archived } = await stopped;
   await new Promise((r) => caster.once('exit', r));
-  return result;
+  if (archiveDir) rmSync(archiveDir, { recursive: true, force: true });
+  return { ...result, archived: archived && { ...archived, sent: sent + othersSent() } };
 }
 
 console.log(
-  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}`,
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}${STATIONS ? `, ${STATIONS} more stations at 1 Hz` : ''}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  load avg  writes',
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  load avg  writes  archive (frames stored/dropped of sent)',
 );
-for (const s of chosen) {
-  const r = await run(s);
-  console.log(
-    [
-      String(r.rovers).padStart(6),
-      `${r.frameBytes} B`.padStart(6),
-      `${r.hz} Hz`.padStart(6),
-      `${(r.connectMs / 1000).toFixed(1)} s`.padStart(8),
-      r.p50.toFixed(2).padStart(8),
-      r.p95.toFixed(2).padStart(7),
-      r.p99.toFixed(2).padStart(7),
-      r.max.toFixed(1).padStart(7),
-      `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
-      String(r.disconnected).padStart(8),
-      `${r.cpuPercent.toFixed(1)} %`.padStart(11),
-      `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
-      `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
-      `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
-      `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}`.padStart(12),
-      r.load.toFixed(1).padStart(9),
-      r.writes.padStart(8),
-    ].join(' '),
-  );
-}
+for (const s of chosen)
+  for (const archiving of ARCHIVE_MODES) {
+    const r = await run(s, archiving);
+    console.log(
+      [
+        String(r.rovers).padStart(6),
+        `${r.frameBytes} B`.padStart(6),
+        `${r.hz} Hz`.padStart(6),
+        `${(r.connectMs / 1000).toFixed(1)} s`.padStart(8),
+        r.p50.toFixed(2).padStart(8),
+        r.p95.toFixed(2).padStart(7),
+        r.p99.toFixed(2).padStart(7),
+        r.max.toFixed(1).padStart(7),
+        `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
+        String(r.disconnected).padStart(8),
+        `${r.cpuPercent.toFixed(1)} %`.padStart(11),
+        `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
+        `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
+        `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
+        `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}`.padStart(12),
+        r.load.toFixed(1).padStart(9),
+        r.writes.padStart(8),
+        (r.archived ? `on (${r.archived.frames}/${r.archived.dropped} of ${r.archived.sent})` : 'off').padStart(10),
+      ].join(' '),
+    );
+  }
 process.exit(0);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { type ArchiveOptions, ArchiveWriter } from './archive/writer.ts';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { ChunkedDecoder } from './chunked.ts';
 import { DirectWriter, loadDirectWrites } from './direct-write.ts';
@@ -130,6 +131,8 @@ export interface CasterOptions {
    * native addon is built and the kernel allows it; false, or either missing, writes rover by rover through Node.
    */
   directWrites?: boolean;
+  /** Archive every frame of the stations this node is fed (docs/adr, archive); without it nothing is archived. */
+  archive?: ArchiveOptions;
 }
 
 /** Seconds the received byte rate of a source is averaged over. */
@@ -190,6 +193,8 @@ class Rover {
   readonly id = ++roverIds;
   /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/). */
   readonly fix = new RoverFix();
+  /** The portal's connection test (AuthDecision.probe), not a customer's rover. */
+  probe = false;
   private line = '';
 
   constructor(
@@ -261,6 +266,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
   const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
+  const archive = options.archive ? new ArchiveWriter(options.archive, logger) : null;
   const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs);
   /** Rovers logged in during the last firstDataWaitMs, checked once that has passed for having received data. */
   const firstData = new DueQueue<Rover>(limits.firstDataWaitMs);
@@ -432,6 +438,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       fanOut[fanOutNext++ % fanOut.length] = performance.now() - started;
     }
     if (local) bus?.publishFrame(mount.name, frame.data);
+    // After the rovers: only the node holding the source archives, and the archive only copies the frame here.
+    if (local) archive?.frame(mount.name, frame.data, frame.messageType);
   }
 
   const pendingWrites = new Set<Promise<void>>();
@@ -544,6 +552,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       rover.socket.end();
       rover.socket.destroySoon();
     }
+    if (rover.probe) return;
     sessions.record({
       accountId: rover.accountId,
       mountpoint: rover.requested,
@@ -706,7 +715,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
     // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
-    if (ofAccount.size + remoteCount(decision.accountId) >= decision.maxConnections) {
+    if (!decision.probe && ofAccount.size + remoteCount(decision.accountId) >= decision.maxConnections) {
       refused(decision.accountId, 'too_many_connections', {
         limit: decision.maxConnections,
         sessions: [...ofAccount].map((r) => ({
@@ -735,10 +744,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       onSlowRover,
     );
     rover.userAgent = userAgent;
-    firstData.add(rover, Date.now());
-    ofAccount.add(rover);
-    roversByAccount.set(decision.accountId, ofAccount);
-    nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
+    rover.probe = decision.probe === true;
+    // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
+    if (!rover.probe) {
+      firstData.add(rover, Date.now());
+      ofAccount.add(rover);
+      roversByAccount.set(decision.accountId, ofAccount);
+      nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
+    }
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
       if (!rover.fix.onLine(line, Date.now())) return;
@@ -1062,6 +1075,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const socket of sockets) socket.destroy();
       await stopped;
       await sessions.close();
+      await archive?.close();
       await refusals.close();
       await Promise.all(pendingWrites);
       await bus?.close();
