@@ -9,10 +9,11 @@ import { ConfirmDialog, RenameDialog } from './AccountDialogs';
 import { useAccounts, useDeleteAccount, useRegeneratePassword, useUpdateAccount } from './accounts.hooks';
 import { ConnectionCard } from './ConnectionCard';
 import { useFormat } from './format';
+import { LiveSessions } from './LiveSessions';
 import { RefusedAttempts } from './RefusedAttempts';
 import { UsageList } from './UsageList';
 
-type Tab = 'connection' | 'usage' | 'refused' | 'manage';
+type Tab = 'connection' | 'live' | 'usage' | 'refused' | 'manage';
 
 function ManagePanel({ account }: { account: NtripAccount }) {
   const { t } = useTranslation('accounts');
@@ -143,12 +144,14 @@ export function AccountDetails({
         options={[
           { value: 'connection', label: t('details.tabs.connection') },
           { value: 'usage', label: t('details.tabs.usage') },
+          { value: 'live', label: t('tabs.live', { ns: 'diagnostics' }) },
           { value: 'refused', label: t('tabs.refused', { ns: 'diagnostics' }) },
           { value: 'manage', label: t('details.tabs.manage') },
         ]}
       />
       {tab === 'connection' && <ConnectionCard account={account} password={password} />}
       {tab === 'usage' && <UsageList account={account} />}
+      {tab === 'live' && <LiveSessions accountId={account.id} />}
       {tab === 'refused' && <RefusedAttempts accountId={account.id} />}
       {tab === 'manage' && <ManagePanel account={account} />}
     </div>

@@ -24,6 +24,7 @@ import {
 } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';
+import { AdminLiveSessionsSection } from './LiveSessions';
 
 const PAGE_SIZE = 25;
 
@@ -241,6 +242,7 @@ export function AdminAccountsPage() {
         </div>
       )}
       <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} label={t('admin.title')} />
+      <AdminLiveSessionsSection />
       <LoginFailuresSection />
     </Page>
   );

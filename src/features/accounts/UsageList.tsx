@@ -30,6 +30,9 @@ function PositionLink({ latitude, longitude }: { latitude: number; longitude: nu
 /** The account's connection log, newest first, paged, with a CSV download of all of it. */
 export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { account: NtripAccount; pageSize?: number }) {
   const { t } = useTranslation('accounts');
+  // The columns a session keeps of its live view (issue 17) are named in the diagnostics' namespace.
+  const { t: td } = useTranslation('diagnostics');
+  const percent = (share: number) => format.number(Math.round(share * 100));
   const format = useFormat();
   const [page, setPage] = useState(1);
   const [downloadFailed, setDownloadFailed] = useState(false);
@@ -77,6 +80,8 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
                 <th className="px-3 py-2 font-medium">{t('usage.bytes')}</th>
                 <th className="px-3 py-2 font-medium">{t('usage.endReason')}</th>
                 <th className="px-3 py-2 font-medium">{t('usage.position')}</th>
+                <th className="px-3 py-2 font-medium">{td('usage.servedBy')}</th>
+                <th className="px-3 py-2 font-medium">{td('usage.fixedFloat')}</th>
               </tr>
             </thead>
             <tbody>
@@ -95,6 +100,22 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
                   </td>
                   <td className="px-3 py-2 text-muted">
                     {s.lastPosition ? <PositionLink {...s.lastPosition} /> : t('usage.noPosition')}
+                  </td>
+                  <td className="px-3 py-2 text-muted">
+                    {s.servedStation ? (
+                      <>
+                        <span className="font-mono">{s.servedStation}</span>
+                        {s.distanceKm !== null &&
+                          ` · ${td('usage.distance', { km: format.number(Math.round(s.distanceKm * 10) / 10) })}`}
+                      </>
+                    ) : (
+                      td('usage.none')
+                    )}
+                  </td>
+                  <td className="px-3 py-2 text-muted tabular-nums">
+                    {s.fixedShare === null || s.floatShare === null
+                      ? td('usage.none')
+                      : td('usage.share', { fixed: percent(s.fixedShare), float: percent(s.floatShare) })}
                   </td>
                 </tr>
               ))}

@@ -1,6 +1,12 @@
 import {
+  type AdminLiveSessionList,
+  adminLiveSessionListSchema,
+  type LiveSessionList,
+  type LiveSourceList,
   type LoginFailurePage,
   type LoginFailureQuery,
+  liveSessionListSchema,
+  liveSourceListSchema,
   loginFailurePageSchema,
   type Refusal,
   refusalListSchema,
@@ -15,4 +21,16 @@ export async function fetchRefusals(accountId: string, admin = false): Promise<R
 
 export async function fetchLoginFailures(query: LoginFailureQuery): Promise<LoginFailurePage> {
   return loginFailurePageSchema.parse((await api.get('/admin/ntrip-login-failures', { params: query })).data);
+}
+
+export async function fetchLiveSessions(accountId: string): Promise<LiveSessionList> {
+  return liveSessionListSchema.parse((await api.get(`/ntrip-accounts/${accountId}/live-sessions`)).data);
+}
+
+export async function fetchAdminLiveSessions(): Promise<AdminLiveSessionList> {
+  return adminLiveSessionListSchema.parse((await api.get('/admin/ntrip-live-sessions')).data);
+}
+
+export async function fetchLiveSources(): Promise<LiveSourceList> {
+  return liveSourceListSchema.parse((await api.get('/admin/ntrip-live-sources')).data);
 }

@@ -1,6 +1,12 @@
 import type { LoginFailureQuery } from '@portal/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { fetchLoginFailures, fetchRefusals } from './diagnostics.api';
+import {
+  fetchAdminLiveSessions,
+  fetchLiveSessions,
+  fetchLiveSources,
+  fetchLoginFailures,
+  fetchRefusals,
+} from './diagnostics.api';
 
 /**
  * How often the diagnostics refresh while shown: a rover's failed attempt should show while its owner is still
@@ -11,6 +17,9 @@ export const DIAGNOSTICS_REFRESH_MS = 3_000;
 export const diagnosticsKeys = {
   refusals: (accountId: string, admin: boolean) => ['ntrip-diagnostics', accountId, 'refusals', admin] as const,
   loginFailures: (query: LoginFailureQuery) => ['ntrip-diagnostics', 'login-failures', query] as const,
+  liveSessions: (accountId: string) => ['ntrip-diagnostics', accountId, 'live-sessions'] as const,
+  adminLiveSessions: ['ntrip-diagnostics', 'admin-live-sessions'] as const,
+  liveSources: ['ntrip-diagnostics', 'live-sources'] as const,
 };
 
 export function useRefusals(accountId: string, admin = false) {
@@ -27,5 +36,30 @@ export function useLoginFailures(query: LoginFailureQuery) {
     queryFn: () => fetchLoginFailures(query),
     refetchInterval: DIAGNOSTICS_REFRESH_MS,
     placeholderData: keepPreviousData,
+  });
+}
+
+export function useLiveSessions(accountId: string) {
+  return useQuery({
+    queryKey: diagnosticsKeys.liveSessions(accountId),
+    queryFn: () => fetchLiveSessions(accountId),
+    refetchInterval: DIAGNOSTICS_REFRESH_MS,
+  });
+}
+
+export function useAdminLiveSessions() {
+  return useQuery({
+    queryKey: diagnosticsKeys.adminLiveSessions,
+    queryFn: fetchAdminLiveSessions,
+    refetchInterval: DIAGNOSTICS_REFRESH_MS,
+  });
+}
+
+/** The base stations connected now, for the admin feed list; shared by every network's page. */
+export function useLiveSources() {
+  return useQuery({
+    queryKey: diagnosticsKeys.liveSources,
+    queryFn: fetchLiveSources,
+    refetchInterval: DIAGNOSTICS_REFRESH_MS,
   });
 }

@@ -8,6 +8,7 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
+import { useLiveSources } from '../accounts/diagnostics.hooks';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteFeed, updateFeed } from './catalogue.api';
 import { useCatalogueMutation, useFeeds, useNetwork, useNetworkStationMarkers, useNetworks } from './catalogue.hooks';
@@ -56,7 +57,12 @@ function FeedNetworks() {
 function NetworkFeeds({ network }: { network: Network }) {
   const { t } = useTranslation();
   const { t: tc } = useTranslation('catalogue');
+  const { t: td, i18n } = useTranslation('diagnostics');
   const feeds = useFeeds(network.id);
+  // What each base station sends now, from the caster nodes (issue 17): the feed rows below show it by mountpoint.
+  const sources = useLiveSources();
+  const liveOf = (mountpoint: string) => sources.data?.items.find((s) => s.mountpoint === mountpoint);
+  const since = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
   const stations = useNetworkStationMarkers(network.id);
   const [editing, setEditing] = useState<Feed | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feed | null>(null);
@@ -99,6 +105,24 @@ function NetworkFeeds({ network }: { network: Network }) {
               source: f.upstream
                 ? `${f.upstream.host}:${f.upstream.port}/${f.upstream.mountpoint}`
                 : tc('feeds.pushSource'),
+              receiving: (() => {
+                const live = liveOf(f.mountpoint);
+                if (!live) return td('feeds.notConnected');
+                return live.receiving ? td('feeds.receivingYes') : td('feeds.receivingNo');
+              })(),
+              rate: liveOf(f.mountpoint)?.bytesPerSecond ?? '–',
+              lastFrame: (() => {
+                const live = liveOf(f.mountpoint);
+                if (!live) return '–';
+                return live.lastFrameAgeSeconds === null
+                  ? td('feeds.never')
+                  : td('feeds.lastFrameAge', { seconds: Math.round(live.lastFrameAgeSeconds) });
+              })(),
+              address: liveOf(f.mountpoint)?.address ?? '–',
+              since: (() => {
+                const live = liveOf(f.mountpoint);
+                return live ? since.format(new Date(live.connectedAt)) : '–';
+              })(),
               lastError: f.lastError ?? '–',
               remove: (
                 <button
@@ -123,6 +147,11 @@ function NetworkFeeds({ network }: { network: Network }) {
             { key: 'kind', header: tc('fields.kind') },
             { key: 'state', header: tc('fields.status'), colored: true },
             { key: 'source', header: tc('feeds.source') },
+            { key: 'receiving', header: td('feeds.receiving') },
+            { key: 'rate', header: td('feeds.rate') },
+            { key: 'lastFrame', header: td('feeds.lastFrame') },
+            { key: 'address', header: td('feeds.address') },
+            { key: 'since', header: td('feeds.since') },
             { key: 'lastError', header: tc('feeds.lastError') },
             { key: 'remove', header: '' },
           ]}

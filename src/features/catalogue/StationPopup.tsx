@@ -8,6 +8,7 @@ import { StatusBadge } from './StatusBadge';
 /** The details a surveyor checks before choosing a mountpoint: where, what it sends, and whether it is live. */
 export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string }) {
   const { t, i18n } = useTranslation('catalogue');
+  const { t: td } = useTranslation('diagnostics');
   const station = useStation(scope, id);
   const user = useUser();
   const networks = useNetworks(scope);
@@ -40,6 +41,13 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
         <h3 className="font-mono text-base font-semibold text-ink">{s.mountpoint}</h3>
         <StatusBadge status={s.status} />
       </div>
+      <p data-testid="station-liveness" className={s.status === 'online' ? 'text-status-green' : 'text-muted'}>
+        {s.status === 'online'
+          ? td('station.receiving')
+          : s.lastDataAt
+            ? td('station.offlineSince', { time: lastData })
+            : td('station.neverReceived')}
+      </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">

@@ -14,20 +14,35 @@ export const catalogueKeys = {
   networkMarkers: (network: string) => ['catalogue', 'admin', 'network-markers', network] as const,
 };
 
+/**
+ * Station status follows the data (issue 17): the map, its popup and the network cards ask again while shown, so a
+ * station that stops sending turns offline without a reload. The marker list answers 304 when nothing changed.
+ */
+const STATUS_REFRESH_MS = 10_000;
+
 export const useNetworks = (scope: CatalogueScope) =>
-  useQuery({ queryKey: catalogueKeys.networks(scope), queryFn: () => catalogueApi.fetchNetworks(scope) });
+  useQuery({
+    queryKey: catalogueKeys.networks(scope),
+    queryFn: () => catalogueApi.fetchNetworks(scope),
+    refetchInterval: STATUS_REFRESH_MS,
+  });
 
 export const useNetwork = (id: string) =>
   useQuery({ queryKey: catalogueKeys.network(id), queryFn: () => catalogueApi.fetchNetwork(id) });
 
 export const useStationMarkers = (scope: CatalogueScope) =>
-  useQuery({ queryKey: catalogueKeys.markers(scope), queryFn: () => catalogueApi.fetchStationMarkers(scope) });
+  useQuery({
+    queryKey: catalogueKeys.markers(scope),
+    queryFn: () => catalogueApi.fetchStationMarkers(scope),
+    refetchInterval: STATUS_REFRESH_MS,
+  });
 
 export const useStation = (scope: CatalogueScope, id: string | undefined) =>
   useQuery({
     queryKey: catalogueKeys.station(scope, id ?? ''),
     queryFn: () => catalogueApi.fetchStation(scope, id ?? ''),
     enabled: id !== undefined,
+    refetchInterval: STATUS_REFRESH_MS,
   });
 
 export const STATION_PAGE_SIZE = 50;

@@ -28,11 +28,14 @@ function renderAs(ui: ReactElement, isAdmin = false) {
 }
 
 describe('/admin/accounts', () => {
-  // The admin-wide log of unknown usernames below the table (AdminDiagnostics), empty here.
+  // The live sessions and the admin-wide log of unknown usernames below the table, empty here.
   beforeEach(() => {
     server.use(
       http.get('*/api/admin/ntrip-login-failures', () =>
         HttpResponse.json({ items: [], page: 1, pageSize: 20, total: 0 }),
+      ),
+      http.get('*/api/admin/ntrip-live-sessions', () =>
+        HttpResponse.json({ items: [], complete: true, at: '2026-11-24T10:00:00.000Z' }),
       ),
     );
   });
