@@ -154,6 +154,8 @@ const configSchema = z.object({
   /** `local` (ARCHIVE_DIR), `nats` (the NATS of CASTER_BUS_URL) or `off`; unset: nats with a bus, local without. */
   ARCHIVE_STORE: unsetIfEmpty(z.enum(['local', 'nats', 'off']).optional()),
   ARCHIVE_DIR: path.prefault('./data/archive'),
+  /** Finished RINEX jobs' zips, kept 7 days for download (docs/adr, RINEX in the portal). */
+  RINEX_RESULTS_DIR: path.prefault('./data/rinex'),
   /** The JetStream object store (and the names of its tail stream and lease bucket) on CASTER_BUS_URL's NATS. */
   ARCHIVE_NATS_BUCKET: z
     .string()
