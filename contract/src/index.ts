@@ -1,5 +1,6 @@
 export * from './billing.ts';
 export * from './catalogue.ts';
+export * from './connection-test.ts';
 export * from './demo.ts';
 export * from './errors.ts';
 export * from './meta.ts';

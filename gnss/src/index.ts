@@ -10,6 +10,9 @@ export {
   INTERVALS,
   type RtcmSource,
 } from './convert.ts';
+export { ObservationDecoder } from './obs/decoder.ts';
+export type { GnssSystem } from './obs/signals.ts';
+export type { ObservationEpoch } from './obs/types.ts';
 export { rinexObsFileName } from './rinex/file-name.ts';
 export {
   addSeconds,

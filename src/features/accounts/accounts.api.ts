@@ -9,6 +9,9 @@ import {
   accountMountpointListSchema,
   adminNtripAccountPageSchema,
   adminNtripAccountSchema,
+  type ConnectionTestBody,
+  type ConnectionTestResult,
+  connectionTestResultSchema,
   type ManualGrantBody,
   type Network,
   type NtripAccount,
@@ -50,6 +53,11 @@ export async function deleteAccount(id: string): Promise<void> {
 
 export async function fetchMountpoints(id: string): Promise<AccountMountpoint[]> {
   return accountMountpointListSchema.parse((await api.get(`/ntrip-accounts/${id}/mountpoints`)).data).items;
+}
+
+/** Issue 17: the server logs in to the caster as this account for up to 10 s and reports what came back. */
+export async function testConnection(id: string, body: ConnectionTestBody): Promise<ConnectionTestResult> {
+  return connectionTestResultSchema.parse((await api.post(`/ntrip-accounts/${id}/test-connection`, body)).data);
 }
 
 export async function fetchSessions(id: string, page: number, pageSize: number): Promise<NtripSessionPage> {

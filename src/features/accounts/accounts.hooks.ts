@@ -1,6 +1,7 @@
 import type {
   AdminMaxConnectionsBody,
   AdminNtripAccountQuery,
+  ConnectionTestBody,
   ManualGrantBody,
   TokenActivationBody,
   UpdateNtripAccountBody,
@@ -21,6 +22,7 @@ import {
   fetchSessions,
   fetchUserSubscriptions,
   regeneratePassword,
+  testConnection,
   updateAccount,
 } from './accounts.api';
 
@@ -89,6 +91,10 @@ export function useRegeneratePassword() {
 export function useDeleteAccount() {
   const invalidate = useInvalidateAccounts();
   return useMutation({ mutationFn: (id: string) => deleteAccount(id), onSuccess: invalidate });
+}
+
+export function useTestConnection(id: string) {
+  return useMutation({ mutationFn: (body: ConnectionTestBody) => testConnection(id, body) });
 }
 
 export function useActivateTokens() {

@@ -4,15 +4,18 @@ import { createNtripAccountsRepo } from './ntrip-accounts.repo.ts';
 import { ntripAccountsRoutes } from './ntrip-accounts.routes.ts';
 import {
   type AccessChangeListener,
+  type ConnectionTestSettings,
   createNtripAccountsService,
   type LiveConnections,
   type NtripAccountsService,
   type TokenSpender,
 } from './ntrip-accounts.service.ts';
 
+export type { CasterAddress } from './connection-test.ts';
 export type {
   AccessChangeListener,
   AccessChangeReason,
+  ConnectionTestSettings,
   LiveConnections,
   TokenSpender,
 } from './ntrip-accounts.service.ts';
@@ -23,6 +26,8 @@ export interface NtripAccountsOptions {
   access?: AccessChangeListener;
   /** The running caster's connection count per account. */
   live?: LiveConnections;
+  /** Where the connection test reaches the caster; without it the test answers caster_unreachable. */
+  connectionTest?: ConnectionTestSettings;
   clock?: () => Date;
 }
 

@@ -6,6 +6,9 @@ import {
   adminNtripAccountQuerySchema,
   adminNtripAccountSchema,
   adminUpdateNtripAccountBodySchema,
+  CONNECTION_TESTS_PER_MINUTE,
+  connectionTestBodySchema,
+  connectionTestResultSchema,
   createNtripAccountBodySchema,
   manualGrantBodySchema,
   ntripAccountListSchema,
@@ -90,6 +93,21 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         schema: { tags, params: ntripAccountParamsSchema, response: { 200: accountMountpointListSchema } },
       },
       async (request) => ({ items: await service.mountpoints(actorOf(request), request.params.id) }),
+    );
+
+    // Each test holds a caster connection for up to 10 s: a few a minute per user.
+    app.post(
+      '/ntrip-accounts/:id/test-connection',
+      {
+        config: { ...user, rateLimit: { max: CONNECTION_TESTS_PER_MINUTE, timeWindow: '1 minute' } },
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          body: connectionTestBodySchema,
+          response: { 200: connectionTestResultSchema },
+        },
+      },
+      async (request) => service.testConnection(actorOf(request), request.params.id, request.body),
     );
 
     app.get(

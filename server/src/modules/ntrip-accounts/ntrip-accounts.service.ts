@@ -5,7 +5,10 @@ import {
   type AdminNtripAccount,
   type AdminNtripAccountPage,
   activationPrice,
+  CONNECTION_TEST_SECONDS,
+  type ConnectionTestResult,
   MAX_NTRIP_ACCOUNTS_PER_USER,
+  NEAR_MOUNTPOINT_SUFFIX,
   type NtripAccount,
   type NtripAccountWithPassword,
   type NtripSession,
@@ -17,6 +20,8 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { issueProbeToken } from '../ntrip/ntrip.probe.ts';
+import { type CasterAddress, type CasterOutcome, testCasterConnection } from './connection-test.ts';
 import { generatePassword, generateUsername, hashAccountPassword } from './ntrip-accounts.credentials.ts';
 import {
   accountStatus,
@@ -53,11 +58,20 @@ export interface LiveConnections {
   connectionsByAccount(accountIds: string[]): Map<string, number> | Promise<Map<string, number>>;
 }
 
+/** How the connection test reaches the caster and signs its one-time login (ntrip.probe.ts). */
+export interface ConnectionTestSettings {
+  caster: CasterAddress;
+  feedSecretKey: string;
+  /** At most CONNECTION_TEST_SECONDS; tests shorten it. */
+  durationMs?: number;
+}
+
 export interface NtripAccountsServiceDeps {
   repo: NtripAccountsRepo;
   ledger: TokenSpender;
   access?: AccessChangeListener;
   live?: LiveConnections;
+  connectionTest?: ConnectionTestSettings;
   clock?: () => Date;
 }
 
@@ -105,6 +119,34 @@ function toSession(row: SessionRow, now: Date): NtripSession {
     fixedShare: row.fixed_share === null ? null : Number(row.fixed_share),
     floatShare: row.float_share === null ? null : Number(row.float_share),
   };
+}
+
+/** A result for a test that did not reach the point of receiving data. */
+function emptyResult(mountpoint: string, reason: ConnectionTestResult['reason']): ConnectionTestResult {
+  return {
+    mountpoint,
+    ok: false,
+    reason,
+    casterAnswer: null,
+    durationMs: 0,
+    bytes: 0,
+    frames: 0,
+    firstFrameAfterMs: null,
+    lastFrameAgeMs: null,
+    observationAgeSeconds: null,
+    stationId: null,
+    messages: [],
+    satellites: [],
+  };
+}
+
+/** The caster's answer in the account's terms: its own state says which of the 403s it was. */
+function presentOutcome(outcome: CasterOutcome, account: AccountRow): ConnectionTestResult {
+  const { status, reason, ...result } = outcome;
+  if (result.ok) return { ...result, reason: null };
+  if (status === 403) return { ...result, reason: account.enabled ? 'no_access' : 'disabled' };
+  if (status === 404) return { ...result, reason: 'unknown_mountpoint' };
+  return { ...result, reason };
 }
 
 function csvCell(value: string | number | null): string {
@@ -366,6 +408,34 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         tokensSpent: result.price,
         tokenAmount: result.balance,
       };
+    },
+
+    /**
+     * Issue 17 "Test connection": logs in to the caster as this account on `mountpoint` with a one-time token (the
+     * user's password is only stored hashed), listens for up to CONNECTION_TEST_SECONDS and reports what came.
+     * The caster neither counts it against the account's connections nor logs it as a session.
+     */
+    async testConnection(
+      actor: Actor,
+      id: string,
+      body: { mountpoint: string; position?: { latitude: number; longitude: number } },
+    ): Promise<ConnectionTestResult> {
+      const account = await own(actor, id);
+      const settings = deps.connectionTest;
+      if (!settings) return emptyResult(body.mountpoint, 'caster_unreachable');
+      // Without a position a nearest-station mountpoint would answer 200 and send nothing for the whole test.
+      if (body.mountpoint.toUpperCase().endsWith(NEAR_MOUNTPOINT_SUFFIX) && !body.position) {
+        return emptyResult(body.mountpoint, 'needs_position');
+      }
+      const outcome = await testCasterConnection({
+        caster: settings.caster,
+        username: account.username,
+        password: issueProbeToken(settings.feedSecretKey, account.username, body.mountpoint),
+        mountpoint: body.mountpoint,
+        position: body.position,
+        durationMs: Math.min(settings.durationMs ?? CONNECTION_TEST_SECONDS * 1000, CONNECTION_TEST_SECONDS * 1000),
+      });
+      return presentOutcome(outcome, account);
     },
 
     async sessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {

@@ -1,7 +1,10 @@
 import { type Caster, type CasterLimits, createCaster, DEFAULT_LIMITS, type Logger } from '@portal/caster';
+import type { ArchiveOptions } from '@portal/caster/archive';
 import type { Database } from '../../db/client.ts';
+import { createArchiveRepo } from '../archive/archive.repo.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
+import { createProbeVerifier } from './ntrip.probe.ts';
 import { createRefusalRecorder } from './ntrip.refusals.ts';
 import { createNtripRepo } from './ntrip.repo.ts';
 import { createNtripRefusalsRepo } from './ntrip-refusals.repo.ts';
@@ -22,6 +25,8 @@ export interface CasterServiceOptions {
   limits?: Partial<CasterLimits>;
   authTtlMs?: number;
   authEpochPollMs?: number;
+  /** Archive what this node is fed (modules/archive); the index is written to this database. */
+  archive?: Omit<ArchiveOptions, 'index'>;
 }
 
 export interface CasterService {
@@ -54,6 +59,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     repo,
     ttlMs: options.authTtlMs,
     epochPollMs: options.authEpochPollMs,
+    probe: createProbeVerifier(options.feedSecretKey),
     onError,
   });
   const ports = createCasterPorts({
@@ -71,6 +77,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     directWrites: options.directWrites,
     logger: options.logger,
     limits: options.limits,
+    archive: options.archive && { ...options.archive, index: createArchiveRepo(options.db) },
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
   });
   const address = await caster.listen(options.port, options.host);

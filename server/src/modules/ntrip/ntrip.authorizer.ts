@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { AuthDecision, AuthDenial, AuthorizePort } from '@portal/caster';
 import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
 import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import { looksLikeProbeToken } from './ntrip.probe.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
 export interface AuthorizerOptions {
@@ -13,6 +14,8 @@ export interface AuthorizerOptions {
   /** Most cached decisions; past it the cache starts over. */
   maxEntries?: number;
   verify?: (password: string, hash: string) => Promise<boolean>;
+  /** The API's connection test (ntrip.probe.ts): a one-time token stands in for the account's password. */
+  probe?: { accept(password: string, username: string, mountpoint: string): boolean };
   onError?: (err: unknown) => void;
 }
 
@@ -77,7 +80,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     verifications++;
     // An unknown username costs the same hash as a known one, so timing does not tell which usernames exist.
     const hash = account?.password_hash ?? (await decoyHash());
-    if (!(await verify(password, hash)) || !account) {
+    const probe = looksLikeProbeToken(password) && !!options.probe?.accept(password, username, mountpoint);
+    if ((!probe && !(await verify(password, hash))) || !account) {
       return deny({ reason: 'bad_credentials', ...(account && { accountId: account.id }) });
     }
     const accountId = account.id;
@@ -103,6 +107,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         ownerId: account.owner_user_id,
         maxConnections: account.max_connections,
         until,
+        ...(probe && { probe: true }),
       },
       expiresAt: Math.min(now.getTime() + ttlMs, until.getTime()),
     };
@@ -124,6 +129,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       return byAccount;
     },
     async authorize(username, password, mountpoint, now) {
+      // A connection-test token is good for one login: its answer is never cached, so a replay cannot reuse it.
+      if (looksLikeProbeToken(password)) return (await decide(username, password, mountpoint, now)).decision;
       const key = createHmac('sha256', secret)
         .update(`${username.toLowerCase()}\0${password}\0${mountpoint.toUpperCase()}`)
         .digest('base64');
