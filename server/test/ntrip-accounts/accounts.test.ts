@@ -176,6 +176,23 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     ]);
   });
 
+  it('a token activation after a support grant starts where that grant ends, not over days already given', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const { account } = await createAccount(t, user);
+    const support = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/ntrip-accounts/${account.id}/grants`,
+      headers: admin.headers,
+      payload: { networkId: network.id, days: 2 },
+    });
+    expect(support.statusCode).toBe(201);
+    const res = await activate(t, user, account.id, network.id, 1);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().grant.validFrom).toBe(support.json().validUntil);
+    expect(Date.parse(res.json().grant.validUntil) - Date.parse(support.json().validUntil)).toBe(86_400_000);
+  });
+
   it('activation with too few tokens answers 402 insufficient_tokens and changes nothing', async () => {
     const user = await t.buildUser();
     await grantTokens(t, admin, user, 15);

@@ -7,7 +7,7 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { TabSwitch } from '../../components/TabSwitch';
 import { ConfirmDialog, RenameDialog } from './AccountDialogs';
 import { useAccounts, useDeleteAccount, useRegeneratePassword, useUpdateAccount } from './accounts.hooks';
-import { ConnectionCard } from './ConnectionCard';
+import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
 import { useFormat } from './format';
 import { LiveSessions } from './LiveSessions';
 import { RefusedAttempts } from './RefusedAttempts';
@@ -101,12 +101,15 @@ export function AccountDetails({
   onClose,
   initialTab = 'connection',
   password,
+  onActivate,
 }: {
   accountId: string;
   onClose: () => void;
   initialTab?: Tab;
   /** A password just issued, shown once in the connection card. */
   password?: string;
+  /** Opens the activation for this account (the page's dialog), from the card of an account without access. */
+  onActivate?: (context: ActivateFromCard) => void;
 }) {
   // The tab labels of the diagnostics come from their own namespace, loaded with this dialog.
   const { t } = useTranslation(['accounts', 'diagnostics']);
@@ -149,7 +152,7 @@ export function AccountDetails({
           { value: 'manage', label: t('details.tabs.manage') },
         ]}
       />
-      {tab === 'connection' && <ConnectionCard account={account} password={password} />}
+      {tab === 'connection' && <ConnectionCard account={account} password={password} onActivate={onActivate} />}
       {tab === 'usage' && <UsageList account={account} />}
       {tab === 'live' && <LiveSessions accountId={account.id} />}
       {tab === 'refused' && <RefusedAttempts accountId={account.id} />}

@@ -6,11 +6,18 @@ import { MessageDialog } from '../../components/dialogs';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
-import { ConnectionCard } from './ConnectionCard';
+import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
 import { FormDialogFooter } from './FormDialogFooter';
 
 /** Label form, then the new account's connection card with its password, shown this once. */
-export function CreateAccountDialog({ onClose }: { onClose: () => void }) {
+export function CreateAccountDialog({
+  onClose,
+  onActivate,
+}: {
+  onClose: () => void;
+  /** A new account has no access yet: its card offers the page's activation. */
+  onActivate?: (context: ActivateFromCard) => void;
+}) {
   const { t } = useTranslation('accounts');
   const create = useCreateAccount();
   const [label, setLabel] = useState('');
@@ -19,7 +26,7 @@ export function CreateAccountDialog({ onClose }: { onClose: () => void }) {
     return (
       <div className="flex flex-col gap-4">
         <ModalTitle>{t('password.createdTitle')}</ModalTitle>
-        <ConnectionCard account={result.account} password={result.password} />
+        <ConnectionCard account={result.account} password={result.password} onActivate={onActivate} />
         <div className="flex justify-end">
           <Button onClick={onClose} data-autofocus>
             {t('actions.done')}

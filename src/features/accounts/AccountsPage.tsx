@@ -11,8 +11,9 @@ import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
 import { AccountDetails } from './AccountDetails';
 import { CreateAccountDialog, RenameDialog } from './AccountDialogs';
-import { ActivateTokensDialog } from './ActivateTokensDialog';
+import { ActivateTokensDialog, type ActivationSuggestion } from './ActivateTokensDialog';
 import { useAccounts } from './accounts.hooks';
+import type { ActivateFromCard } from './ConnectionCard';
 import { useFormat } from './format';
 
 const statusColor: Record<NtripAccount['status'], StatusColor> = {
@@ -28,30 +29,50 @@ export function AccountsPage() {
   const modal = useModal();
   const accounts = useAccounts();
 
-  const openCreate = () => modal.open(({ close }) => <CreateAccountDialog onClose={close} />, { large: true });
-  // `/accounts?create=1` (the 'create NTRIP accounts' quick link) opens the create dialog, once per visit.
+  const openActivate = (accountId?: string, suggest?: ActivationSuggestion) =>
+    modal.open(({ close }) => <ActivateTokensDialog accountId={accountId} suggest={suggest} onClose={close} />);
+  const openDetails = (accountId: string, password?: string) =>
+    modal.open(
+      ({ close }) => (
+        <AccountDetails accountId={accountId} onClose={close} password={password} onActivate={activateFromCard} />
+      ),
+      { large: true },
+    );
+  /** From an account's card: activate, then back to the card (with the password it showed, if any). */
+  const activateFromCard = ({ accountId, position, password }: ActivateFromCard) =>
+    modal.open(() => (
+      <ActivateTokensDialog
+        accountId={accountId}
+        suggest={{ position }}
+        onClose={() => openDetails(accountId, password)}
+      />
+    ));
+  const openCreate = () =>
+    modal.open(({ close }) => <CreateAccountDialog onClose={close} onActivate={activateFromCard} />, {
+      large: true,
+    });
+  // `/accounts?create=1` (the 'create NTRIP accounts' quick link) opens the create dialog and
+  // `/accounts?activate=1[&network=id]` (after buying tokens, or from a station) the activation, once per visit.
   const [params, setParams] = useSearchParams();
-  const createRequested = params.has('create');
+  const requested = params.has('create') ? 'create' : params.has('activate') ? 'activate' : null;
+  const requestedNetwork = params.get('network') ?? undefined;
   const handled = useRef(false);
-  const openCreateRef = useRef(openCreate);
-  openCreateRef.current = openCreate;
+  const openRequested = useRef(() => {});
+  openRequested.current = () =>
+    requested === 'create' ? openCreate() : openActivate(undefined, { networkId: requestedNetwork });
   useEffect(() => {
-    if (!createRequested || handled.current) return;
+    if (!requested || handled.current) return;
     handled.current = true;
     setParams(
       (p) => {
         const next = new URLSearchParams(p);
-        next.delete('create');
+        for (const key of ['create', 'activate', 'network']) next.delete(key);
         return next;
       },
       { replace: true },
     );
-    openCreateRef.current();
-  }, [createRequested, setParams]);
-  const openActivate = (accountId?: string) =>
-    modal.open(({ close }) => <ActivateTokensDialog accountId={accountId} onClose={close} />);
-  const openDetails = (account: NtripAccount) =>
-    modal.open(({ close }) => <AccountDetails accountId={account.id} onClose={close} />, { large: true });
+    openRequested.current();
+  }, [requested, setParams]);
 
   const networks = (account: NtripAccount) => {
     if (account.grants.length === 0) return t('networksNone');
@@ -85,10 +106,21 @@ export function AccountsPage() {
     records: {
       username: <span className="font-mono">{account.username}</span>,
       status: t(`status.${account.status}`),
-      networks: <span title={networks(account)}>{networks(account)}</span>,
+      networks:
+        account.status === 'no_access' ? (
+          <span className="flex flex-wrap items-center gap-2" data-testid="no-access">
+            <span className="text-status-yellow">{t('noAccessNow')}</span>
+            {account.grants.length > 0 && <span>{networks(account)}</span>}
+            <Button size="sm" variant="secondary" onClick={() => openActivate(account.id)}>
+              {t('actions.activateShort')}
+            </Button>
+          </span>
+        ) : (
+          <span title={networks(account)}>{networks(account)}</span>
+        ),
       connection: connection(account),
     },
-    actionButton: { text: t('actions.details'), action: () => openDetails(account), color: 'green' },
+    actionButton: { text: t('actions.details'), action: () => openDetails(account.id), color: 'green' },
   }));
 
   return (

@@ -1,4 +1,4 @@
-import { activationPrice, MAX_ACTIVATION_DAYS, type TokenActivation } from '@portal/contract';
+import { activationPrice, MAX_ACTIVATION_DAYS, type Network, type TokenActivation } from '@portal/contract';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTokenBalance } from '../../app/layout/useTokenBalance';
@@ -10,6 +10,35 @@ import { apiError } from '../../lib/api';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';
+import { bboxContains } from './position';
+
+/** What the dialog knows about where the user will work: a position, or the network of a chosen station. */
+export interface ActivationSuggestion {
+  position?: { latitude: number; longitude: number };
+  networkId?: string;
+}
+
+/**
+ * The network to offer first: the one named (a chosen station's), else the one whose coverage holds the position
+ * (the smallest, where networks overlap).
+ */
+export function suggestNetwork(
+  networks: Network[],
+  suggest: ActivationSuggestion,
+): { network: Network; why: 'station' | 'position' } | undefined {
+  const named = suggest.networkId && networks.find((n) => n.id === suggest.networkId);
+  if (named) return { network: named, why: 'station' };
+  const at = suggest.position;
+  if (!at) return undefined;
+  const area = (n: Network) => {
+    const [minLon, minLat, maxLon, maxLat] = n.coverage?.bbox ?? [0, 0, 0, 0];
+    return ((maxLon - minLon + 360) % 360) * (maxLat - minLat);
+  };
+  const covering = networks
+    .filter((n) => n.coverage && bboxContains(n.coverage.bbox, at))
+    .sort((a, b) => area(a) - area(b));
+  return covering[0] && { network: covering[0], why: 'position' };
+}
 
 type Outcome =
   | { kind: 'form' }
@@ -17,10 +46,20 @@ type Outcome =
   | { kind: 'done'; result: TokenActivation };
 
 /**
- * Token activation (spec §3): account, network, days; the price (network's tokens per day × days) and the balance
- * after are shown before confirming. Too few tokens (402, or 409 from older servers) offers to buy tokens.
+ * Token activation (spec §3): account, network, days; the price (network's tokens per day × days), the balance
+ * after and the date access ends (new days follow the account's current access to that network) are shown before
+ * confirming. The network covering the user's position, or of the station they chose, is offered first. Too few
+ * tokens (402, or 409 from older servers) offers to buy tokens.
  */
-export function ActivateTokensDialog({ accountId, onClose }: { accountId?: string; onClose: () => void }) {
+export function ActivateTokensDialog({
+  accountId,
+  onClose,
+  suggest = {},
+}: {
+  accountId?: string;
+  onClose: () => void;
+  suggest?: ActivationSuggestion;
+}) {
   const { t } = useTranslation('accounts');
   const format = useFormat();
   const accounts = useAccounts();
@@ -31,24 +70,48 @@ export function ActivateTokensDialog({ accountId, onClose }: { accountId?: strin
   const [chosenNetwork, setNetwork] = useState('');
   const [daysText, setDaysText] = useState('1');
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
+  const [located, setLocated] = useState(suggest.position);
+  const [locating, setLocating] = useState<'idle' | 'busy' | 'failed'>('idle');
 
   const activatable = useMemo(
     () => (networks.data ?? []).filter((n) => n.status !== 'retired' && n.tokenPricePerDay > 0),
     [networks.data],
   );
+  const suggested = suggestNetwork(activatable, { networkId: suggest.networkId, position: located });
+  const ordered = suggested ? [suggested.network, ...activatable.filter((n) => n !== suggested.network)] : activatable;
   const accountList = accounts.data ?? [];
   const account = accountList.find((a) => a.id === chosenAccount) ?? accountList[0];
-  const network = activatable.find((n) => n.id === chosenNetwork) ?? activatable[0];
+  const network = activatable.find((n) => n.id === chosenNetwork) ?? ordered[0];
+  const locate = () => {
+    if (!('geolocation' in navigator)) return setLocating('failed');
+    setLocating('busy');
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => {
+        setLocating('idle');
+        setLocated({ latitude: coords.latitude, longitude: coords.longitude });
+      },
+      () => setLocating('failed'),
+      { enableHighAccuracy: false, timeout: 20_000, maximumAge: 60_000 },
+    );
+  };
   const days = Number.parseInt(daysText, 10);
   const daysValid = Number.isInteger(days) && days >= 1 && days <= MAX_ACTIVATION_DAYS;
   const price = network && daysValid ? activationPrice(network.tokenPricePerDay, days) : undefined;
   const after = price !== undefined && balance !== undefined ? balance - price : undefined;
   const now = Date.now();
+  // The server starts new days where the account's own access to the network ends (docs/adr/0008).
   const currentEnd = account?.grants
-    .filter((g) => g.source === 'tokens' && g.networkId === network?.id && Date.parse(g.validUntil) > now)
+    .filter(
+      (g) =>
+        (g.source === 'tokens' || g.source === 'manual') &&
+        !g.allAccounts &&
+        g.networkId === network?.id &&
+        Date.parse(g.validUntil) > now,
+    )
     .map((g) => g.validUntil)
     .sort()
     .at(-1);
+  const until = daysValid ? (currentEnd ? Date.parse(currentEnd) : now) + days * 86_400_000 : undefined;
 
   if (outcome.kind === 'insufficient') {
     return (
@@ -131,11 +194,24 @@ export function ActivateTokensDialog({ accountId, onClose }: { accountId?: strin
           label={t('activate.network')}
           value={network?.id ?? ''}
           onChange={(e) => setNetwork(e.target.value)}
-          options={activatable.map((n) => ({
+          options={ordered.map((n) => ({
             value: n.id,
             label: `${n.name} · ${t('activate.pricePerDay', { price: n.tokenPricePerDay })}`,
           }))}
         />
+      )}
+      {suggested && network === suggested.network && (
+        <p className="text-xs text-status-green" data-testid="activation-suggested">
+          {t(`activate.suggested.${suggested.why}`, { network: suggested.network.name })}
+        </p>
+      )}
+      {!located && !suggest.networkId && activatable.length > 1 && (
+        <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+          <Button size="sm" variant="ghost" onClick={locate} disabled={locating === 'busy'}>
+            {t('activate.suggestByLocation')}
+          </Button>
+          {locating === 'failed' && <span role="alert">{t('activate.locationFailed')}</span>}
+        </p>
       )}
       <TextField
         label={t('activate.days')}
@@ -162,6 +238,10 @@ export function ActivateTokensDialog({ accountId, onClose }: { accountId?: strin
           className={`text-right font-semibold tabular-nums ${after !== undefined && after < 0 ? 'text-status-red' : 'text-ink'}`}
         >
           {after === undefined ? '—' : t('activate.tokens', { count: after })}
+        </dd>
+        <dt className="text-muted">{t('activate.until')}</dt>
+        <dd className="text-right text-ink tabular-nums" data-testid="activation-until">
+          {until === undefined ? '—' : format.dateTime(new Date(until).toISOString())}
         </dd>
       </dl>
       {currentEnd && (

@@ -6,6 +6,7 @@ import { COPY_CONFIRMATION_MS } from '../../components/CopyControl';
 import { Icon } from '../../components/Icon';
 import { useMountpoints, useRegeneratePassword } from './accounts.hooks';
 import { type Client, ClientSettings, genericValue, presetText } from './ClientSettings';
+import { ConnectionTest } from './ConnectionTest';
 import { CopyValue } from './CopyValue';
 import { type ConnectionSettings, genericFields } from './client-presets';
 import { useFormat } from './format';
@@ -113,11 +114,28 @@ function PasswordField({
   );
 }
 
+/** What the card hands over when the user asks to activate a network from it. */
+export interface ActivateFromCard {
+  accountId: string;
+  position?: RoverPosition;
+  /** A password shown in the card, so it can be shown again when the user comes back. */
+  password?: string;
+}
+
 /**
  * Everything a rover needs for one account in one place (issue 17): caster host and port, username, the password
  * (shown here once), the recommended mountpoint and the full list, and ready-to-use settings for common clients.
+ * An account without access says so, with an "Activate" button when the page offers one.
  */
-export function ConnectionCard({ account, password }: { account: NtripAccount; password?: string }) {
+export function ConnectionCard({
+  account,
+  password,
+  onActivate,
+}: {
+  account: NtripAccount;
+  password?: string;
+  onActivate?: (context: ActivateFromCard) => void;
+}) {
   const { t } = useTranslation('accounts');
   const format = useFormat();
   const relay = relayAddress();
@@ -178,13 +196,24 @@ export function ConnectionCard({ account, password }: { account: NtripAccount; p
         <PasswordField accountId={account.id} password={secret} onPassword={setSecret} />
       </div>
 
+      {mountpoints.isSuccess && (
+        // Also without access: the position picks the network to activate.
+        <PositionPicker stations={stations} position={position} onChange={setPosition} />
+      )}
       {mountpoints.isSuccess && items.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-line px-4 py-4 text-sm text-muted">
-          {t('details.noMountpoints')}
-        </p>
+        <div
+          data-testid="card-no-access"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-status-yellow/40 bg-status-yellow/10 px-4 py-4 text-sm text-ink"
+        >
+          <p>{account.status === 'disabled' ? t('card.disabled') : t('details.noMountpoints')}</p>
+          {onActivate && account.status !== 'disabled' && (
+            <Button size="sm" onClick={() => onActivate({ accountId: account.id, position, password: secret })}>
+              {t('actions.activateShort')}
+            </Button>
+          )}
+        </div>
       ) : (
         <>
-          <PositionPicker stations={stations} position={position} onChange={setPosition} />
           {recommended && (
             <section className="flex flex-col gap-1 rounded-xl border border-accent/40 bg-accent/5 p-3">
               <CopyValue
@@ -211,6 +240,7 @@ export function ConnectionCard({ account, password }: { account: NtripAccount; p
               <CopyAllButton value={copyAll} />
             </div>
           )}
+          {settings && <ConnectionTest account={account} mountpoint={settings.mountpoint} position={position} />}
         </>
       )}
       <section className="rounded-xl border border-line bg-raised/50 p-3">

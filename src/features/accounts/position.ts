@@ -95,3 +95,14 @@ export function matchesMountpoint(m: AccountMountpoint, query: string): boolean 
   if (!q) return true;
   return [m.mountpoint, m.identifier, m.networkName].some((field) => field.toLowerCase().includes(q));
 }
+
+/** Whether a network's coverage box ([minLon, minLat, maxLon, maxLat], crossing the antimeridian when minLon > maxLon) holds the point. */
+export function bboxContains(
+  [minLon, minLat, maxLon, maxLat]: readonly [number, number, number, number],
+  p: { latitude: number; longitude: number },
+): boolean {
+  if (p.latitude < minLat || p.latitude > maxLat) return false;
+  return minLon <= maxLon
+    ? p.longitude >= minLon && p.longitude <= maxLon
+    : p.longitude >= minLon || p.longitude <= maxLon;
+}

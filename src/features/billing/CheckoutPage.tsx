@@ -72,9 +72,20 @@ export function CheckoutPage() {
               {t('checkout.toOrganization')}
             </ButtonLink>
           ) : (
-            <ButtonLink to={isSubscription ? '/subscriptions' : '/credits'} data-testid="checkout-continue">
-              {isSubscription ? t('checkout.toSubscriptions') : t('checkout.toCredits')}
-            </ButtonLink>
+            <>
+              <ButtonLink
+                to={isSubscription ? '/subscriptions' : '/credits'}
+                variant="secondary"
+                data-testid="checkout-continue"
+              >
+                {isSubscription ? t('checkout.toSubscriptions') : t('checkout.toCredits')}
+              </ButtonLink>
+              {/* Issue 17: what to do with the purchase, one click away. */}
+              <ButtonLink to="/accounts?create=1" variant={isSubscription ? 'primary' : 'secondary'}>
+                {t('checkout.createAccount')}
+              </ButtonLink>
+              {!isSubscription && <ButtonLink to="/accounts?activate=1">{t('checkout.activateNetwork')}</ButtonLink>}
+            </>
           )
         }
       >
@@ -85,6 +96,11 @@ export function CheckoutPage() {
               ? t('checkout.subscriptionText', { name: data.productName, price })
               : t('checkout.tokenText', { count: data.creditsAmount ?? 0, price })}
         </span>
+        {!organizationPage && (
+          <span className="mt-2 block" data-testid="checkout-next-steps">
+            {t('checkout.nextSteps')} {isSubscription ? t('checkout.nextSubscription') : t('checkout.nextTokens')}
+          </span>
+        )}
       </MessageDialog>
     );
   } else if (data.status === 'open' && !cancelled) {

@@ -189,11 +189,15 @@ export function createNtripAccountsRepo(db: Database) {
       return r.rows;
     },
 
-    /** End of the latest open token activation of this account on this network, if it ends after `now`. */
+    /**
+     * End of this account's own access to this network (token activations and support grants), if it ends after
+     * `now`. Grants of all the owner's accounts (subscriptions) are left out: they renew, and days stacked behind
+     * them would wait for an end that may not come.
+     */
     async activationEnd(accountId: string, networkId: string, now: Date, trx: Database = db): Promise<Date | null> {
       const r = await sql<{ until: Date | null }>`
         SELECT max(valid_until) AS until FROM access_grants
-        WHERE account_id = ${accountId} AND network_id = ${networkId} AND source = 'tokens'
+        WHERE account_id = ${accountId} AND network_id = ${networkId} AND source IN ('tokens', 'manual')
           AND ended_at IS NULL AND valid_until > ${now}`.execute(trx);
       const until = r.rows[0]?.until;
       return until ? new Date(until) : null;
