@@ -16,7 +16,8 @@ declare module 'vitest' {
 }
 
 async function waitFor(url: string, server: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
+  // Migrations and the demo seed take well over a minute when the machine is shared with other test runs.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`Portal server exited:\n${output()}`);
     try {
@@ -38,15 +39,23 @@ export default async function setup(project: TestProject) {
   // The build bakes in this run's emulator address, so each run builds into its own folder: two e2e runs at the
   // same time (several engineers share one tree) must not serve each other's build, pointing at a stopped emulator.
   const spaDir = `dist-e2e/run-${emulator.host.split(':').pop()}`;
+  // The connection card shows the caster's address from the build (VITE_RELAY_*), and its str2str line is run
+  // as shown: the build must name this run's caster.
+  const casterPort = await freePort();
   // A developer's .env may name a real automation webhook; the suite must only ever talk to its own server.
   // NODE_ENV: vitest sets 'test', which gave React's development build (StrictMode runs effects twice), not the
   // production build users get.
   await buildSpaIfStale(
-    { NODE_ENV: 'production', VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}`, VITE_DEMO_WEBHOOK_URL: '' },
+    {
+      NODE_ENV: 'production',
+      VITE_FIREBASE_AUTH_EMULATOR_URL: `http://${emulator.host}`,
+      VITE_DEMO_WEBHOOK_URL: '',
+      VITE_RELAY_HOST: '127.0.0.1',
+      VITE_RELAY_PORT: String(casterPort),
+    },
     spaDir,
   );
   const port = await freePort();
-  const casterPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   let output = '';
   const server = spawn(
@@ -62,6 +71,9 @@ export default async function setup(project: TestProject) {
         PORT: String(port),
         CASTER_PORT: String(casterPort),
         PGLITE_DATA_DIR: join(dataDir, 'db'),
+        // The archive and RINEX results of this run only: the defaults are folders of the repository.
+        ARCHIVE_DIR: join(dataDir, 'archive'),
+        RINEX_RESULTS_DIR: join(dataDir, 'rinex'),
         STATIC_DIR: join(root, spaDir),
         FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
         SEED_DEMO: 'true',

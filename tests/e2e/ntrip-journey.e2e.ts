@@ -1,83 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validFrames } from '@portal/caster';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
-import { launchBrowser, newSession, type Session } from './support/browser';
+import { launchBrowser, newSession } from './support/browser';
+import { buyTokens, CAPTURE, pushCapture, until } from './support/ntrip';
 
 /** Debian's rtklib package (installed by .ci/run). */
 const STR2STR = process.env.STR2STR_PATH ?? '/usr/bin/str2str';
-/** A real base-station capture (NovAtel OEM729, Hiroshima), pushed as the station's feed. */
-const CAPTURE = new URL('../../caster/test/fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3', import.meta.url)
-  .pathname;
-/** Source password of every seeded push feed (server/src/modules/catalogue/catalogue.seed.ts). */
-const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
-
-/**
- * Pushes the capture as the station's NTRIP 1 source. Bytes go out only after the caster's ICY 200 OK (a source
- * that streams before its login is answered loses them, and under load that answer takes a while), at about
- * 200 kB/s, the pace a rover on loopback keeps up with (the caster drops a rover that falls 64 kB behind).
- */
-async function pushCapture(port: number, mountpoint: string): Promise<void> {
-  const capture = readFileSync(CAPTURE);
-  const socket = net.connect({ port, host: '127.0.0.1' });
-  socket.on('error', () => {});
-  socket.write(`SOURCE ${DEMO_SOURCE_PASSWORD} /${mountpoint}\r\nSource-Agent: NTRIP e2e-base\r\n\r\n`);
-  const [answer] = (await once(socket, 'data')) as [Buffer];
-  expect(answer.toString('latin1')).toMatch(/^ICY 200 OK\r\n/);
-  for (let offset = 0; offset < capture.length; offset += 4096) {
-    socket.write(capture.subarray(offset, offset + 4096));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  sources.push(socket);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: () => string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
-const TOKENS_100 = 'price_sbx_demo-tokens-100';
-
-const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
 
 /** Source connections kept open until the end, so the station stays online while the session is checked. */
 const sources: net.Socket[] = [];
-
-/**
- * Buys 100 tokens on /credits: Buy creates a checkout session and opens the sandbox checkout page, paid there with
- * 4242…. The page is taken from the new tab, or this window; if neither shows it (a blocked tab under load), the
- * checkout URL the API answered is opened here, as the Buy button's fallback does.
- */
-async function buyTokens(session: Session): Promise<void> {
-  const { page, context } = session;
-  await session.goto('/credits');
-  const tab = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
-  const created = page.waitForResponse((r) => r.url().includes('/api/checkout/product') && r.status() === 200);
-  await page.getByTestId(`buy-${TOKENS_100}`).first().click();
-  const { url } = (await (await created).json()) as { url: string };
-  expect(url).toMatch(SANDBOX_CHECKOUT);
-  let checkout: Page | null = await tab;
-  if (!checkout && !SANDBOX_CHECKOUT.test(page.url())) await page.goto(url);
-  checkout ??= page;
-  await checkout.waitForURL(SANDBOX_CHECKOUT);
-  await checkout.locator('#card').fill('4242 4242 4242 4242');
-  await checkout.locator('#pay').click();
-  await checkout.getByTestId('checkout-success').waitFor();
-  if (checkout !== page) {
-    await checkout.close();
-    await page.bringToFront();
-  }
-}
 
 describe('NTRIP journey in Chromium', () => {
   let browser: Browser;
@@ -176,7 +113,7 @@ describe('NTRIP journey in Chromium', () => {
       },
       () => `the account to show a connected rover (rover: ${logs.rover})`,
     );
-    await pushCapture(port, mountpoint);
+    sources.push(await pushCapture(port, mountpoint));
 
     const frames = Buffer.concat(validFrames(readFileSync(CAPTURE)));
     const size = () => (existsSync(out) ? readFileSync(out).length : 0);

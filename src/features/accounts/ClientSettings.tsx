@@ -5,17 +5,22 @@ import { TabSwitch } from '../../components/TabSwitch';
 import { CopyValue } from './CopyValue';
 import {
   type ConnectionSettings,
+  EMLID_GGA_CHECKBOX,
+  emlidReachFields,
   type GenericField,
   GGA_INTERVAL_MS,
   genericFields,
   needsPosition,
   PASSWORD_PLACEHOLDER,
+  RTKRCV_RELAY_PORT,
   rtkrcvOptions,
+  rtkrcvRelayOptions,
   STR2STR_OUTPUT,
   str2strCommand,
+  str2strRelayCommand,
 } from './client-presets';
 
-export const CLIENTS = ['str2str', 'rtkrcv', 'generic'] as const;
+export const CLIENTS = ['str2str', 'rtkrcv', 'emlid', 'generic'] as const;
 export type Client = (typeof CLIENTS)[number];
 
 /** A multi-line value (a command, configuration lines) with its copy control. */
@@ -55,6 +60,12 @@ export function genericValue(t: TFunction<'accounts'>, field: GenericField, valu
 export function presetText(t: TFunction<'accounts'>, client: Client, settings: ConnectionSettings): string {
   if (client === 'str2str') return str2strCommand(settings) ?? '';
   if (client === 'rtkrcv') return rtkrcvOptions(settings) ?? '';
+  if (client === 'emlid') {
+    return [
+      ...emlidReachFields(settings).map(({ label, value }) => `${label}: ${value}`),
+      `${EMLID_GGA_CHECKBOX}: ${t(settings.near ? 'card.emlid.tick' : 'card.emlid.noTick')}`,
+    ].join('\n');
+  }
   return genericFields(settings)
     .map(({ field, value }) => `${t(`card.generic.${field}`)}: ${genericValue(t, field, value)}`)
     .join('\n');
@@ -108,6 +119,40 @@ export function ClientSettings({
         />
         {passwordHint}
         <p className="text-xs text-muted">{t('card.rtkrcv.hint')}</p>
+        <p className="text-xs text-muted">{t('card.rtkrcv.debian', { port: RTKRCV_RELAY_PORT })}</p>
+        <CopyBlock
+          label={t('card.rtkrcv.relayCommand')}
+          value={str2strRelayCommand(settings) ?? ''}
+          copyLabel={t('card.str2str.copy')}
+          testId="rtkrcv-relay-command"
+        />
+        <CopyBlock
+          label={t('card.rtkrcv.relayLabel')}
+          value={rtkrcvRelayOptions()}
+          copyLabel={t('card.rtkrcv.copy')}
+          testId="rtkrcv-relay-options"
+        />
+      </>
+    );
+  } else if (client === 'emlid') {
+    body = (
+      <>
+        <p className="text-xs text-muted">{t('card.emlid.where')}</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {emlidReachFields(settings).map(({ label, value }) => (
+            <CopyValue
+              key={label}
+              label={label}
+              value={value}
+              copyLabel={t('card.copyField', { field: label })}
+              testId={`emlid-${label}`}
+            />
+          ))}
+        </div>
+        <p className="text-sm text-ink" data-testid="emlid-gga">
+          {EMLID_GGA_CHECKBOX}: <strong>{t(settings.near ? 'card.emlid.tick' : 'card.emlid.noTick')}</strong>
+        </p>
+        {passwordHint}
       </>
     );
   } else {

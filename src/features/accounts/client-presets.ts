@@ -2,9 +2,9 @@ import type { RoverPosition } from './position';
 
 /**
  * Ready-to-use settings for NTRIP clients, built from one account's connection. Each format is checked by a test:
- * the RTKLIB lines by running str2str and rtkrcv against a real caster (tests/e2e/connection-card.e2e.ts,
- * server/test/ntrip-accounts/rtklib-presets.test.ts), the others against the client's documented format
- * (tests/unit/accounts/fixtures/client-formats.json). docs/adr/0017-connection-card.md says why these values.
+ * the RTKLIB lines as shown in the page, by running str2str and rtkrcv against the real caster
+ * (tests/e2e/connection-card.e2e.ts), Emlid's against a recorded copy of its documentation
+ * (tests/unit/accounts/fixtures/). docs/adr/0022-connection-card.md says why these values.
  */
 
 export interface ConnectionSettings {
@@ -28,6 +28,11 @@ export const PASSWORD_PLACEHOLDER = '<password>';
 export const GGA_INTERVAL_MS = 5000;
 /** Where the str2str line writes the corrections (a file in the directory it runs in). */
 export const STR2STR_OUTPUT = 'file://corrections.rtcm3';
+/**
+ * Where str2str hands the corrections to rtkrcv on this computer when rtkrcv's own NTRIP client cannot be used:
+ * Debian's and Ubuntu's rtklib 2.4.3 b34 builds rtkrcv with `ntripcli` (option 7) opening an FTP download.
+ */
+export const RTKRCV_RELAY_PORT = 2102;
 
 const degrees = (value: number) => value.toFixed(7);
 const metres = (value: number) => value.toFixed(1);
@@ -42,14 +47,14 @@ export function needsPosition(s: ConnectionSettings): boolean {
  * RTKLIB str2str (2.4.3): NTRIP client input, `-p lat lon hgt` and `-n msec` make it send a GGA of that position
  * every cycle, which a nearest-station mountpoint needs; the corrections go to a file.
  */
-export function str2strCommand(s: ConnectionSettings): string | undefined {
+export function str2strCommand(s: ConnectionSettings, output = STR2STR_OUTPUT): string | undefined {
   if (needsPosition(s)) return undefined;
   const input = `ntrip://${s.username}:${password(s)}@${s.host}:${s.port}/${s.mountpoint}`;
   const gga =
     s.near && s.position
       ? ` -p ${degrees(s.position.latitude)} ${degrees(s.position.longitude)} ${metres(s.position.height)} -n ${GGA_INTERVAL_MS}`
       : '';
-  return `str2str -in ${input}${gga} -out ${STR2STR_OUTPUT}`;
+  return `str2str -in ${input}${gga} -out ${output}`;
 }
 
 /** One rtkrcv option line as RTKLIB writes its configuration files (`name =value`, names padded to 18). */
@@ -78,6 +83,38 @@ export function rtkrcvOptions(s: ConnectionSettings): string | undefined {
     lines.push(option('inpstr2-nmeareq', 'off'));
   }
   return lines.join('\n');
+}
+
+/** For rtkrcv without a working NTRIP client: str2str logs in and serves the corrections on a local TCP port. */
+export function str2strRelayCommand(s: ConnectionSettings): string | undefined {
+  return str2strCommand(s, `tcpsvr://:${RTKRCV_RELAY_PORT}`);
+}
+
+/** rtkrcv's base-station input reading what str2strRelayCommand serves. */
+export function rtkrcvRelayOptions(): string {
+  return [
+    option('inpstr2-type', 'tcpcli'),
+    option('inpstr2-path', `127.0.0.1:${RTKRCV_RELAY_PORT}`),
+    option('inpstr2-format', 'rtcm3'),
+    option('inpstr2-nmeareq', 'off'),
+  ].join('\n');
+}
+
+/**
+ * Emlid Reach, Correction input → NTRIP: the values in the order and words of Emlid's documentation of that
+ * screen, and its GGA checkbox, ticked for a nearest-station mountpoint (Reach then sends its own single solution).
+ */
+export const EMLID_GGA_CHECKBOX = 'Send NMEA GGA messages to the corrections provider';
+
+export function emlidReachFields(s: ConnectionSettings): Array<{ label: string; value: string }> {
+  return [
+    { label: 'IP address or domain name of the caster', value: s.host },
+    { label: 'Port', value: String(s.port) },
+    { label: 'Username', value: s.username },
+    { label: 'Password', value: password(s) },
+    { label: 'Mount point', value: s.mountpoint },
+    { label: 'Format', value: 'RTCM3' },
+  ];
 }
 
 export type GenericField = 'host' | 'port' | 'username' | 'password' | 'mountpoint' | 'version' | 'gga' | 'format';

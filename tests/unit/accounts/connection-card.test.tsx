@@ -1,11 +1,23 @@
-import { type AccountMountpoint, ntripAccountWithPasswordSchema } from '@portal/contract';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type AccountMountpoint,
+  connectionTestResultSchema,
+  ntripAccountWithPasswordSchema,
+  rtcmMessageInfo,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConnectionCard } from '../../../src/features/accounts/ConnectionCard';
-import { rtkrcvOptions, str2strCommand } from '../../../src/features/accounts/client-presets';
+import {
+  EMLID_GGA_CHECKBOX,
+  emlidReachFields,
+  rtkrcvOptions,
+  str2strCommand,
+} from '../../../src/features/accounts/client-presets';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { renderWithProviders } from '../support/render';
@@ -162,6 +174,23 @@ describe('connection card', () => {
         'misc-nmeacycle     =5000',
       ].join('\n'),
     );
+    // Debian's rtkrcv cannot log in itself: str2str does, and serves rtkrcv on a local port.
+    expect(screen.getByTestId('rtkrcv-relay-command')).toHaveTextContent(
+      `str2str -in ntrip://rtk-abcd2345:<password>@${host}:${port}/NL-RTK_NEAR -p 52.0000000 4.3700000 0.0 -n 5000 -out tcpsvr://:2102`,
+    );
+    expect(screen.getByTestId('rtkrcv-relay-options').textContent).toBe(
+      [
+        'inpstr2-type       =tcpcli',
+        'inpstr2-path       =127.0.0.1:2102',
+        'inpstr2-format     =rtcm3',
+        'inpstr2-nmeareq    =off',
+      ].join('\n'),
+    );
+    await u.click(screen.getByRole('tab', { name: 'Emlid Reach' }));
+    expect(screen.getByTestId('emlid-Mount point')).toHaveTextContent('NL-RTK_NEAR');
+    expect(screen.getByTestId('emlid-gga')).toHaveTextContent(
+      'Send NMEA GGA messages to the corrections provider: tick it',
+    );
     await u.click(screen.getByRole('tab', { name: 'Any client' }));
     expect(screen.getByTestId('generic-mountpoint')).toHaveTextContent('NL-RTK_NEAR');
     expect(screen.getByTestId('generic-gga')).toHaveTextContent('Yes, every 5 seconds');
@@ -196,6 +225,106 @@ describe('connection card', () => {
   });
 });
 
+describe('test connection', () => {
+  const ok = connectionTestResultSchema.parse({
+    mountpoint: 'GRON00NLD0',
+    ok: true,
+    reason: null,
+    casterAnswer: 'HTTP/1.1 200 OK',
+    durationMs: 10_000,
+    bytes: 152_000,
+    frames: 480,
+    firstFrameAfterMs: 120,
+    lastFrameAgeMs: 400,
+    observationAgeSeconds: 1.2,
+    stationId: 2,
+    messages: [1005, 1033, 1077, 1087, 1019].map((type, i) => ({ type, count: i + 1, ...rtcmMessageInfo(type) })),
+    satellites: [
+      { constellation: 'GPS', count: 11 },
+      { constellation: 'GLONASS', count: 7 },
+    ],
+  });
+
+  it('runs on the chosen mountpoint with the position, and lists the message types with their meaning', async () => {
+    let body: unknown;
+    server.use(
+      http.post('*/api/ntrip-accounts/:id/test-connection', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(ok);
+      }),
+    );
+    const u = setup();
+    await screen.findByTestId('str2str-line');
+    await u.click(screen.getByRole('button', { name: 'Test GRON00NLD0' }));
+    const result = await screen.findByTestId('connection-test-result');
+    expect(body).toEqual({ mountpoint: 'GRON00NLD0' });
+    expect(result).toHaveTextContent('Corrections arrive on GRON00NLD0');
+    expect(result).toHaveTextContent('HTTP/1.1 200 OK');
+    expect(result).toHaveTextContent('480 RTCM 3 frames, 152 kB in 10 s');
+    expect(result).toHaveTextContent('1.2 s behind the portal');
+    expect(within(result).getByTestId('connection-test-satellites')).toHaveTextContent('GPS 11 · GLONASS 7');
+    const rows = within(within(result).getByTestId('connection-test-messages'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      '1005Station position (antenna reference point)1',
+      '1033Antenna and receiver description2',
+      '1077GPS observations (MSM7)3',
+      '1087GLONASS observations (MSM7)4',
+      '1019GPS ephemeris (satellite orbits)5',
+    ]);
+
+    await typePosition(u, '52.0', '4.37');
+    server.use(
+      http.post('*/api/ntrip-accounts/:id/test-connection', () =>
+        HttpResponse.json({ ...ok, mountpoint: 'NL-RTK_NEAR' }),
+      ),
+    );
+    await u.click(screen.getByRole('button', { name: 'Test NL-RTK_NEAR' }));
+    await screen.findByText('Corrections arrive on NL-RTK_NEAR');
+  });
+
+  it('says in plain words why nothing came, and when the user tested too often', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/api/ntrip-accounts/:id/test-connection', () => {
+        calls++;
+        if (calls > 1) return HttpResponse.json({ code: 'rate_limited', message: 'Too many' }, { status: 429 });
+        return HttpResponse.json(
+          connectionTestResultSchema.parse({
+            ...ok,
+            ok: false,
+            reason: 'no_access',
+            casterAnswer: 'HTTP/1.1 403 Forbidden',
+            bytes: 0,
+            frames: 0,
+            firstFrameAfterMs: null,
+            lastFrameAgeMs: null,
+            observationAgeSeconds: null,
+            stationId: null,
+            messages: [],
+            satellites: [],
+          }),
+        );
+      }),
+    );
+    const u = setup();
+    await screen.findByTestId('str2str-line');
+    await u.click(screen.getByRole('button', { name: 'Test GRON00NLD0' }));
+    const result = await screen.findByTestId('connection-test-result');
+    expect(result).toHaveTextContent('no access to the network of GRON00NLD0 now');
+    expect(result).toHaveTextContent('The caster answered: HTTP/1.1 403 Forbidden');
+    await u.click(screen.getByRole('button', { name: 'Test GRON00NLD0' }));
+    expect(await screen.findByText(/wait a minute and try again/)).toBeInTheDocument();
+  });
+});
+
+/** Emlid's documentation of the Reach's NTRIP correction input, as recorded (source in the file). */
+const emlidDoc = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures/emlid-reach-correction-input.json'), 'utf8'),
+) as { quoted: string[]; fields: string[]; formats: string[]; ggaCheckbox: string };
+
 describe('client presets', () => {
   const base = {
     host: 'caster.example.com',
@@ -226,6 +355,23 @@ describe('client presets', () => {
       'inpstr2-path       =rtk-abcd2345:pw@caster.example.com:2101/DLFT00NLD0',
       'inpstr2-format     =rtcm3',
       'inpstr2-nmeareq    =off',
+    ]);
+  });
+
+  it("Emlid Reach: the fields of Emlid's correction-input documentation, in its words and order", () => {
+    const fields = emlidReachFields({ ...base, password: 'pw' });
+    expect(fields.map((f) => f.label)).toEqual(emlidDoc.fields);
+    for (const label of emlidDoc.fields) expect(emlidDoc.quoted.join('\n')).toContain(`+ ${label}`);
+    expect(emlidDoc.formats).toContain(fields.find((f) => f.label === 'Format')?.value);
+    expect(EMLID_GGA_CHECKBOX).toBe(emlidDoc.ggaCheckbox);
+    expect(emlidDoc.quoted.join('\n')).toContain(`Tick the “${EMLID_GGA_CHECKBOX}”`);
+    expect(fields.map((f) => f.value)).toEqual([
+      'caster.example.com',
+      '2101',
+      'rtk-abcd2345',
+      'pw',
+      'DLFT00NLD0',
+      'RTCM3',
     ]);
   });
 });

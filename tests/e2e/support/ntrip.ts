@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Session } from './browser';
+
+/** A real base-station capture (NovAtel OEM729, Hiroshima), pushed as a station's feed. */
+export const CAPTURE = new URL(
+  '../../../caster/test/fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3',
+  import.meta.url,
+).pathname;
+/** Source password of every seeded push feed (server/src/modules/catalogue/catalogue.seed.ts). */
+export const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
+
+export async function until(check: () => boolean | Promise<boolean>, what: () => string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Logs in as the station's NTRIP 1 source; resolves with the socket once the caster answered ICY 200 OK. */
+async function sourceLogin(port: number, mountpoint: string): Promise<net.Socket> {
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  socket.on('error', () => {});
+  socket.write(`SOURCE ${DEMO_SOURCE_PASSWORD} /${mountpoint}\r\nSource-Agent: NTRIP e2e-base\r\n\r\n`);
+  const [answer] = (await once(socket, 'data')) as [Buffer];
+  expect(answer.toString('latin1')).toMatch(/^ICY 200 OK\r\n/);
+  return socket;
+}
+
+/**
+ * Pushes the capture once as the station's source. Bytes go out only after the caster's ICY 200 OK (a source
+ * that streams before its login is answered loses them, and under load that answer takes a while), at about
+ * 200 kB/s, the pace a rover on loopback keeps up with (the caster drops a rover that falls 64 kB behind). The
+ * socket stays open, so the station stays online, until the caller destroys it.
+ */
+export async function pushCapture(port: number, mountpoint: string): Promise<net.Socket> {
+  const capture = readFileSync(CAPTURE);
+  const socket = await sourceLogin(port, mountpoint);
+  for (let offset = 0; offset < capture.length; offset += 4096) {
+    socket.write(capture.subarray(offset, offset + 4096));
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return socket;
+}
+
+/**
+ * Feeds the station with the capture over and over at about 40 kB/s (a real base station's 1 Hz stream is a few
+ * kB/s), for rovers that log in or get their station at a moment the test does not control. `stop` closes it.
+ */
+export async function feedStation(port: number, mountpoint: string): Promise<{ stop(): void }> {
+  const capture = readFileSync(CAPTURE);
+  const socket = await sourceLogin(port, mountpoint);
+  let offset = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed) return clearInterval(timer);
+    socket.write(capture.subarray(offset, offset + 4096));
+    offset = offset + 4096 >= capture.length ? 0 : offset + 4096;
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
+}
+
+/** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
+const TOKENS_100 = 'price_sbx_demo-tokens-100';
+const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
+
+/**
+ * Buys 100 tokens on /credits: Buy creates a checkout session and opens the sandbox checkout page, paid there with
+ * 4242…. The page is taken from the new tab, or this window; if neither shows it (a blocked tab under load), the
+ * checkout URL the API answered is opened here, as the Buy button's fallback does.
+ */
+export async function buyTokens(session: Session): Promise<void> {
+  const { page, context } = session;
+  await session.goto('/credits');
+  const tab = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
+  const created = page.waitForResponse((r) => r.url().includes('/api/checkout/product') && r.status() === 200);
+  await page.getByTestId(`buy-${TOKENS_100}`).first().click();
+  const { url } = (await (await created).json()) as { url: string };
+  expect(url).toMatch(SANDBOX_CHECKOUT);
+  let checkout: Page | null = await tab;
+  if (!checkout && !SANDBOX_CHECKOUT.test(page.url())) await page.goto(url);
+  checkout ??= page;
+  await checkout.waitForURL(SANDBOX_CHECKOUT);
+  await checkout.locator('#card').fill('4242 4242 4242 4242');
+  await checkout.locator('#pay').click();
+  await checkout.getByTestId('checkout-success').waitFor();
+  if (checkout !== page) {
+    await checkout.close();
+    await page.bringToFront();
+  }
+}
