@@ -1,4 +1,5 @@
 import { connectTelemetryClient, type LiveTelemetry } from '@portal/caster';
+import type { ArchiveStore } from '@portal/caster/archive';
 import { apiOptionsOf } from './api-options.ts';
 import { buildApp } from './app.ts';
 import { listenForOperators } from './cli/control-socket.ts';
@@ -6,8 +7,10 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
+import { openArchiveStore, startCasterArchive } from './modules/archive/index.ts';
 import { type CasterService, jsonLogger, startCasterService } from './modules/ntrip/index.ts';
-import { seedDemo } from './seed/demo.ts';
+import { DEMO_PASSWORDS, seedDemo } from './seed/demo.ts';
+import { reconcileWithAuthEmulator } from './seed/reconcile-emulator.ts';
 
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
 async function main(): Promise<void> {
@@ -17,6 +20,11 @@ async function main(): Promise<void> {
     process.env.GOOGLE_APPLICATION_CREDENTIALS = config.GOOGLE_APPLICATION_CREDENTIALS;
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
   const applied = await migrate(handle.db);
+  if (config.FIREBASE_AUTH_EMULATOR_HOST) {
+    const passwords = config.SEED_DEMO ? DEMO_PASSWORDS : undefined;
+    const changes = await reconcileWithAuthEmulator(handle.db, { projectId: config.FIREBASE_PROJECT_ID, passwords });
+    for (const line of changes) console.warn(`  ${line}`);
+  }
   const demoAccounts = config.SEED_DEMO
     ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey: config.FEED_SECRET_KEY })
     : [];
@@ -27,8 +35,15 @@ async function main(): Promise<void> {
   if (handle.kind === 'pglite' && config.PGLITE_DATA_DIR !== 'memory://')
     closers.push(await listenForOperators(handle.db, config, config.PGLITE_DATA_DIR));
 
+  // The caster's archive store; RINEX jobs read the same one when the API runs in this process.
+  let archiveStore: ArchiveStore | undefined;
   if (config.SERVICES.includes('caster')) {
+    const logger = jsonLogger(config.LOG_LEVEL);
+    const archive = await startCasterArchive(handle.db, config, logger);
+    if (archive) closers.push(() => archive.close());
+    archiveStore = archive?.store;
     caster = await startCasterService({
+      archive: archive ? { store: archive.store, lease: archive.lease } : undefined,
       db: handle.db,
       port: config.CASTER_PORT,
       host: config.HOST,
@@ -45,7 +60,7 @@ async function main(): Promise<void> {
         failedLoginsPerIp: config.CASTER_FAILED_LOGINS_PER_IP,
         stationOnlineWindowMs: config.STATION_ONLINE_SECONDS * 1000,
       },
-      logger: jsonLogger(config.LOG_LEVEL),
+      logger,
     });
     const started = caster;
     closers.push(() => started.close());
@@ -61,6 +76,8 @@ async function main(): Promise<void> {
   }
 
   if (config.SERVICES.includes('api')) {
+    const rinexStore = archiveStore ?? (await openArchiveStore(config, jsonLogger(config.LOG_LEVEL)));
+    if (rinexStore && rinexStore !== archiveStore) closers.push(() => rinexStore.close());
     // Live sessions and base stations: the caster in this process asks the other nodes itself; an API without one
     // asks them over the bus.
     let live: LiveTelemetry | undefined = caster?.caster;
@@ -74,10 +91,16 @@ async function main(): Promise<void> {
       verifier: firebaseVerifier(config.FIREBASE_PROJECT_ID),
       ...apiOptionsOf(config),
       publicUrl: config.PUBLIC_URL,
+      rinex: { store: rinexStore, resultsDir: config.RINEX_RESULTS_DIR },
       // In one process the accounts module talks to the caster directly: live connection counts, and closing the
       // connections of a disabled or deleted account at once. Casters in other processes drop their cached
       // decisions when the auth epoch moves (any account or grant change).
-      ntripAccounts: caster && { access: caster, live: caster.caster },
+      ntripAccounts: {
+        ...(caster && { access: caster, live: caster.caster }),
+        caster: caster
+          ? { host: ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST, port: caster.port }
+          : { host: config.CASTER_INTERNAL_HOST, port: config.CASTER_PORT },
+      },
       live,
     });
     if (applied.length) app.log.info({ applied }, 'migrations applied');
