@@ -19,6 +19,7 @@ const quickActions: Array<{ key: string; icon: IconName; url: string }> = [
   { key: 'credits', icon: 'coins', url: '/credits' },
   { key: 'accounts', icon: 'key', url: '/accounts' },
   { key: 'coverage', icon: 'globe', url: '/marketplace' },
+  { key: 'rinex', icon: 'layers', url: '/rinex' },
 ];
 
 function LoggedOutDashboard() {
@@ -82,7 +83,7 @@ function LoggedInDashboard() {
         <h2 id="dashboard-actions" className="text-base font-semibold text-ink">
           {t('dashboard.user.quickActions')}
         </h2>
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
           {quickActions.map((a) => (
             <li key={a.key}>
               <Link
