@@ -1,16 +1,14 @@
-import {
-  type GpsTime,
-  getBitU,
-  gpstToUtc,
-  resolveBdsTow,
-  resolveGlonassTod,
-  resolveTow,
-  utcToGpst,
-} from '@portal/gnss';
+import { getBitU, utcToGpst } from '@portal/gnss';
 
 /** Payload bit where every observation message's epoch time starts: after message number and station ID. */
 const EPOCH_BIT = 24;
 const PAYLOAD = 3;
+const GPS_EPOCH_MS = Date.UTC(1980, 0, 6);
+const WEEK_MS = 604_800_000;
+const DAY_MS = 86_400_000;
+/** BeiDou time is 14 s behind GPS time; GLONASS time is UTC(SU) + 3 h. */
+const BDT_MS = 14_000;
+const MOSCOW_MS = 3 * 3_600_000;
 
 type Scale = 'gps' | 'glonass' | 'beidou';
 
@@ -24,39 +22,53 @@ function scaleOf(type: number): Scale | null {
   return null;
 }
 
-/**
- * The observation epoch of one whole frame as a UTC instant (Unix ms), its time of week or day resolved nearest to
- * `near` (the frame's arrival, seconds later at most); null for a message that is not an observation. For the
- * archive's index only: BeiDou is taken in BDT, whatever a receiver's firmware does (the decoder knows better).
- */
-export function observationEpoch(type: number, frame: Buffer, near: GpsTime): number | null {
-  const scale = scaleOf(type);
-  if (scale === null || frame.length < PAYLOAD + 7) return null;
-  const payload = frame.subarray(PAYLOAD);
-  if (scale === 'glonass') {
-    // MSM: 3 bits of day of week, then 27 bits of milliseconds of the Moscow day; legacy 1009-1012: the 27 bits only.
-    const msOfDay = getBitU(payload, type >= 1081 ? EPOCH_BIT + 3 : EPOCH_BIT, 27);
-    return gpstToUtc(resolveGlonassTod(msOfDay / 1000, near));
-  }
-  const msOfWeek = getBitU(payload, EPOCH_BIT, 30);
-  return gpstToUtc(scale === 'beidou' ? resolveBdsTow(msOfWeek / 1000, near) : resolveTow(msOfWeek / 1000, near));
+/** `t` moved by whole periods to lie within half a period of `near`. */
+function nearest(t: number, near: number, period: number): number {
+  return t + Math.round((near - t) / period) * period;
 }
 
-/** The first and last observation epoch among the whole frames of `batch`, or null when none carried one. */
-export function epochRange(batch: Buffer, arrival: number): { first: number; last: number } | null {
-  const near = utcToGpst(arrival);
+/** First and last observation epoch of a batch (UTC, Unix ms), written by epochRange. */
+export interface EpochRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The first and last observation epoch among the whole frames of `batch` as UTC instants, each time of week or day
+ * resolved nearest to `arrival` (the frames arrived seconds after their epochs at most); false when no frame carried
+ * one. For the archive's index only: BeiDou is taken in BDT whatever a receiver's firmware does (the decoder knows
+ * better), and GPS − UTC is the one at arrival. Walks the frames without allocating, as it runs for every flush.
+ */
+export function epochRange(batch: Buffer, arrival: number, out: EpochRange): boolean {
+  const gps = utcToGpst(arrival);
+  const gpsMs = (gps.week * 604_800 + gps.tow) * 1000;
+  const leapMs = Math.round(gpsMs - (arrival - GPS_EPOCH_MS));
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i + PAYLOAD + 2 <= batch.length; ) {
+  for (let i = 0; i + PAYLOAD + 7 <= batch.length; ) {
     const length = (((batch[i + 1] as number) & 0x03) << 8) | (batch[i + 2] as number);
-    const end = i + PAYLOAD + length + 3;
     const type = ((batch[i + 3] as number) << 4) | ((batch[i + 4] as number) >> 4);
-    const epoch = observationEpoch(type, batch.subarray(i, end), near);
-    if (epoch !== null) {
+    const scale = scaleOf(type);
+    if (scale !== null && length >= 7) {
+      const payload = i + PAYLOAD;
+      let epoch: number;
+      if (scale === 'glonass') {
+        // MSM: 3 bits of day of week, then 27 bits of milliseconds of the Moscow day; 1009-1012: the 27 bits only.
+        const msOfDay = getBitU(batch, payload * 8 + (type >= 1081 ? EPOCH_BIT + 3 : EPOCH_BIT), 27);
+        epoch = nearest(msOfDay - MOSCOW_MS, arrival - Math.floor(arrival / DAY_MS) * DAY_MS, DAY_MS);
+        epoch += Math.floor(arrival / DAY_MS) * DAY_MS;
+      } else {
+        const msOfWeek = getBitU(batch, payload * 8 + EPOCH_BIT, 30) + (scale === 'beidou' ? BDT_MS : 0);
+        const weekStart = Math.floor(gpsMs / WEEK_MS) * WEEK_MS;
+        epoch = GPS_EPOCH_MS + nearest(weekStart + msOfWeek, gpsMs, WEEK_MS) - leapMs;
+      }
       if (epoch < first) first = epoch;
       if (epoch > last) last = epoch;
     }
-    i = end;
+    i += PAYLOAD + length + 3;
   }
-  return first <= last ? { first, last } : null;
+  if (first > last) return false;
+  out.first = first;
+  out.last = last;
+  return true;
 }

@@ -1,6 +1,6 @@
 import type { ArchiveHourUpdate, ArchiveIndexPort } from '../ports.ts';
 import type { Logger } from '../session-log.ts';
-import { epochRange } from './epochs.ts';
+import { type EpochRange, epochRange } from './epochs.ts';
 import type { ArchiveLease } from './lease.ts';
 import { encodeMember } from './member.ts';
 import { type ArchiveStore, HOUR_MS, type HourKey, hourLabel } from './store.ts';
@@ -26,24 +26,89 @@ export interface ArchiveOptions {
 
 export const ARCHIVE_DEFAULTS = { flushMs: 2_000, queueBytes: 32 * 1024 * 1024, indexFlushMs: 5_000 };
 
-/** Frames of one station waiting for the next flush. */
+/**
+ * Frames of one station waiting for the next flush. Each station has two, used in turn (one filling while the other
+ * is written), so a flush allocates nothing: at hundreds of stations, garbage made every two seconds is collections
+ * that hold up the relay.
+ */
 class Pending {
-  buffer: Buffer;
+  buffer = Buffer.allocUnsafe(4096);
+  hour = 0;
   used = 0;
   frames = 0;
-  types = new Set<number>();
+  readonly types = new Set<number>();
   firstAt = 0;
   lastAt = 0;
   /** Frames of this hour not archived (queue full, store failed) since the last flush. */
   dropped = 0;
+  /** The compressed member, between compression and the store. */
+  member: Buffer | null = null;
+  readonly epochs: EpochRange = { first: 0, last: 0 };
+  hasEpochs = false;
 
-  constructor(
-    readonly hour: number,
-    buffer: Buffer,
-  ) {
-    this.buffer = buffer;
+  reset(hour: number): this {
+    this.hour = hour;
+    this.used = 0;
+    this.frames = 0;
+    this.types.clear();
+    this.firstAt = 0;
+    this.lastAt = 0;
+    this.dropped = 0;
+    this.member = null;
+    this.hasEpochs = false;
+    return this;
   }
 }
+
+/** What the index has not been told yet about one station's hour; dates are Unix ms, NaN for none. */
+class HourTotals {
+  bytes = 0;
+  storedBytes = 0;
+  frames = 0;
+  dropped = 0;
+  firstAt = Number.NaN;
+  lastAt = Number.NaN;
+  firstEpoch = Number.NaN;
+  lastEpoch = Number.NaN;
+  readonly types = new Set<number>();
+
+  constructor(
+    readonly mountpoint: string,
+    readonly hour: number,
+  ) {}
+
+  add(more: HourTotals): void {
+    this.bytes += more.bytes;
+    this.storedBytes += more.storedBytes;
+    this.frames += more.frames;
+    this.dropped += more.dropped;
+    this.firstAt = earliest(this.firstAt, more.firstAt);
+    this.lastAt = latest(this.lastAt, more.lastAt);
+    this.firstEpoch = earliest(this.firstEpoch, more.firstEpoch);
+    this.lastEpoch = latest(this.lastEpoch, more.lastEpoch);
+    for (const t of more.types) this.types.add(t);
+  }
+
+  update(): ArchiveHourUpdate {
+    const date = (ms: number) => (Number.isNaN(ms) ? null : new Date(ms));
+    return {
+      mountpoint: this.mountpoint,
+      hour: new Date(this.hour),
+      bytes: this.bytes,
+      storedBytes: this.storedBytes,
+      frames: this.frames,
+      droppedFrames: this.dropped,
+      firstFrameAt: date(this.firstAt),
+      lastFrameAt: date(this.lastAt),
+      firstEpoch: date(this.firstEpoch),
+      lastEpoch: date(this.lastEpoch),
+      messageTypes: [...this.types].sort((a, b) => a - b),
+    };
+  }
+}
+
+const earliest = (a: number, b: number) => (Number.isNaN(a) || b < a ? b : a);
+const latest = (a: number, b: number) => (Number.isNaN(a) || b > a ? b : a);
 
 class Station {
   pending: Pending | null = null;
@@ -53,8 +118,8 @@ class Station {
   open: number | null = null;
   holdsLease = false;
   lastFrameAt = 0;
-  /** The buffer of the last batch compressed, reused for the next: no allocation per flush. */
-  spare: Buffer | null = null;
+  /** The station's other Pending, free again once its batch is compressed. */
+  spare: Pending | null = new Pending();
   lastErrorLogAt = 0;
 
   constructor(readonly mountpoint: string) {}
@@ -82,7 +147,8 @@ export class ArchiveWriter {
   private lastDropLogAt = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly indexTimer: NodeJS.Timeout;
-  private updates = new Map<string, ArchiveHourUpdate>();
+  /** Per station and hour (ms), what the index has not been told yet. */
+  private totals = new Map<string, Map<number, HourTotals>>();
   private indexing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Totals since start: what a test or an operator can compare with what was sent. */
@@ -130,7 +196,8 @@ export class ArchiveWriter {
       pending = null;
     }
     if (!pending) {
-      pending = new Pending(hour, station.spare ?? Buffer.allocUnsafe(16 * 1024));
+      // Both are taken only while one batch waits for the store and the next was cut already (a slow disk).
+      pending = (station.spare ?? new Pending()).reset(hour);
       station.spare = null;
       station.pending = pending;
     }
@@ -183,7 +250,10 @@ export class ArchiveWriter {
     const pending = station.pending;
     if (!pending) return;
     station.pending = null;
-    if (pending.frames === 0 && pending.dropped === 0) return;
+    if (pending.frames === 0 && pending.dropped === 0) {
+      station.spare ??= pending;
+      return;
+    }
     if (station.open !== pending.hour) this.finish(station, 'seal');
     if (pending.frames > 0) station.open = pending.hour;
     station.chain = station.chain.then(() => this.write(station, pending));
@@ -192,25 +262,17 @@ export class ArchiveWriter {
   private async write(station: Station, pending: Pending): Promise<void> {
     const key: HourKey = { mountpoint: station.mountpoint, hour: pending.hour };
     try {
-      if (pending.frames === 0) {
-        this.addUpdate(key, pending, 0);
-        return;
-      }
-      if (this.lease && !(await this.holdLease(station))) return;
-      const frames = pending.buffer.subarray(0, pending.used);
-      const { member, epochs } = await this.compress(() => {
-        const done = { member: encodeMember(frames), epochs: epochRange(frames, pending.lastAt) };
-        station.spare = pending.buffer;
-        return done;
-      });
-      await this.store.append(key, member);
-      this.counts.members++;
-      this.addUpdate(key, pending, member.length, epochs);
+      if (pending.frames > 0 && (!this.lease || (await this.holdLease(station)))) {
+        await this.compress(pending);
+        await this.store.append(key, pending.member as Buffer);
+        this.counts.members++;
+        this.addTotals(station.mountpoint, pending, (pending.member as Buffer).length);
+      } else if (pending.frames === 0) this.addTotals(station.mountpoint, pending, 0);
     } catch (err) {
       this.counts.failed += pending.frames;
       pending.dropped += pending.frames;
       pending.frames = 0;
-      this.addUpdate(key, pending, 0);
+      this.addTotals(station.mountpoint, pending, 0);
       const now = Date.now();
       if (now - station.lastErrorLogAt >= LOG_EVERY_MS) {
         station.lastErrorLogAt = now;
@@ -221,18 +283,24 @@ export class ArchiveWriter {
       }
     } finally {
       this.queued -= pending.used;
+      pending.member = null;
+      station.spare ??= pending;
     }
   }
 
   /**
-   * Runs compressions one per turn of the event loop, so the frames that arrive meanwhile are relayed between two
-   * of them: all stations flush at the same moment, and their compressions in one go would hold up a fan-out.
+   * Compresses a batch, one batch per turn of the event loop, so the frames that arrive meanwhile are relayed between
+   * two compressions: all stations flush at the same moment, and their compressions in one go would hold up a
+   * fan-out. The index's epochs are read from the frames at the same time.
    */
-  private compress<T>(job: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  private compress(pending: Pending): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
       this.compressions.push(() => {
         try {
-          resolve(job());
+          const frames = pending.buffer.subarray(0, pending.used);
+          pending.member = encodeMember(frames);
+          pending.hasEpochs = epochRange(frames, pending.lastAt, pending.epochs);
+          resolve();
         } catch (err) {
           reject(err);
         }
@@ -284,45 +352,51 @@ export class ArchiveWriter {
     });
   }
 
-  private addUpdate(
-    key: HourKey,
-    pending: Pending,
-    storedBytes: number,
-    epochs: { first: number; last: number } | null = null,
-  ): void {
-    const id = `${key.mountpoint}\n${key.hour}`;
-    const update: ArchiveHourUpdate = {
-      mountpoint: key.mountpoint,
-      hour: new Date(key.hour),
-      bytes: pending.frames ? pending.used : 0,
-      storedBytes,
-      frames: pending.frames,
-      droppedFrames: pending.dropped,
-      firstFrameAt: pending.frames ? new Date(pending.firstAt) : null,
-      lastFrameAt: pending.frames ? new Date(pending.lastAt) : null,
-      firstEpoch: epochs && new Date(epochs.first),
-      lastEpoch: epochs && new Date(epochs.last),
-      messageTypes: pending.frames ? [...pending.types].sort((a, b) => a - b) : [],
-    };
-    const existing = this.updates.get(id);
-    if (existing) mergeUpdate(existing, update);
-    else this.updates.set(id, update);
+  private addTotals(mountpoint: string, pending: Pending, storedBytes: number): void {
+    let ofStation = this.totals.get(mountpoint);
+    if (!ofStation) {
+      ofStation = new Map();
+      this.totals.set(mountpoint, ofStation);
+    }
+    let totals = ofStation.get(pending.hour);
+    if (!totals) {
+      totals = new HourTotals(mountpoint, pending.hour);
+      ofStation.set(pending.hour, totals);
+    }
+    totals.dropped += pending.dropped;
+    if (pending.frames === 0) return;
+    totals.bytes += pending.used;
+    totals.storedBytes += storedBytes;
+    totals.frames += pending.frames;
+    totals.firstAt = earliest(totals.firstAt, pending.firstAt);
+    totals.lastAt = latest(totals.lastAt, pending.lastAt);
+    if (pending.hasEpochs) {
+      totals.firstEpoch = earliest(totals.firstEpoch, pending.epochs.first);
+      totals.lastEpoch = latest(totals.lastEpoch, pending.epochs.last);
+    }
+    for (const t of pending.types) totals.types.add(t);
   }
 
   /** Hands what was stored since the last call to the index port; a failed call is retried with the next. */
   flushIndex(): Promise<void> {
     this.indexing = this.indexing.then(async () => {
-      if (this.updates.size === 0) return;
-      const batch = this.updates;
-      this.updates = new Map();
+      if (this.totals.size === 0) return;
+      const batch = this.totals;
+      this.totals = new Map();
+      const hours = [...batch.values()].flatMap((ofStation) => [...ofStation.values()]);
       try {
-        await this.index.recordHours([...batch.values()]);
+        await this.index.recordHours(hours.map((h) => h.update()));
       } catch (err) {
-        this.logger.error({ err, hours: batch.size }, 'archive index write failed; retried with the next batch');
-        for (const [id, update] of batch) {
-          const newer = this.updates.get(id);
-          if (newer) mergeUpdate(update, newer);
-          this.updates.set(id, update);
+        this.logger.error({ err, hours: hours.length }, 'archive index write failed; retried with the next batch');
+        for (const failed of hours) {
+          let ofStation = this.totals.get(failed.mountpoint);
+          if (!ofStation) {
+            ofStation = new Map();
+            this.totals.set(failed.mountpoint, ofStation);
+          }
+          const newer = ofStation.get(failed.hour);
+          if (newer) failed.add(newer);
+          ofStation.set(failed.hour, failed);
         }
       }
     });
@@ -348,19 +422,4 @@ export class ArchiveWriter {
     await Promise.all([...this.stations.values()].map((s) => s.chain));
     await this.flushIndex();
   }
-}
-
-/** Adds `more` into `into`: counts summed, first and last widened, message types joined. */
-function mergeUpdate(into: ArchiveHourUpdate, more: ArchiveHourUpdate): void {
-  into.bytes += more.bytes;
-  into.storedBytes += more.storedBytes;
-  into.frames += more.frames;
-  into.droppedFrames += more.droppedFrames;
-  if (more.firstFrameAt && (!into.firstFrameAt || more.firstFrameAt < into.firstFrameAt))
-    into.firstFrameAt = more.firstFrameAt;
-  if (more.lastFrameAt && (!into.lastFrameAt || more.lastFrameAt > into.lastFrameAt))
-    into.lastFrameAt = more.lastFrameAt;
-  if (more.firstEpoch && (!into.firstEpoch || more.firstEpoch < into.firstEpoch)) into.firstEpoch = more.firstEpoch;
-  if (more.lastEpoch && (!into.lastEpoch || more.lastEpoch > into.lastEpoch)) into.lastEpoch = more.lastEpoch;
-  into.messageTypes = [...new Set([...into.messageTypes, ...more.messageTypes])].sort((a, b) => a - b);
 }
