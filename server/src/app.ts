@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { LiveTelemetry } from '@portal/caster';
@@ -17,6 +16,7 @@ import type { Database } from './db/client.ts';
 import { type IdentityVerifier, registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
@@ -25,7 +25,11 @@ import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
-import { createNtripAccountsModule, type NtripAccountsOptions } from './modules/ntrip-accounts/index.ts';
+import {
+  type CasterAddress,
+  createNtripAccountsModule,
+  type NtripAccountsOptions,
+} from './modules/ntrip-accounts/index.ts';
 import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
@@ -43,13 +47,19 @@ export interface AppDeps {
   /** The built SPA; when set, every non-API GET that is not a file answers index.html (client-side routes). */
   staticDir?: string;
   anonymousRequestsPerMinute?: number;
+  signedInRequestsPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
   /** AES-256-GCM key (base64) for upstream feed credentials: config.FEED_SECRET_KEY; tests use the dev key. */
   feedSecretKey?: string;
   /** Payment provider and its settings; the offline sandbox when omitted. */
   billing?: BillingOptions;
   /** NTRIP accounts: the caster side's access-change listener and live connection counts (both optional). */
-  ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'>;
+  ntripAccounts?: Pick<NtripAccountsOptions, 'access' | 'live' | 'clock'> & {
+    /** Where the connection test reaches the caster (issue 17); without it the test says it cannot. */
+    caster?: CasterAddress;
+    /** How long a connection test listens; 10 s unless a test shortens it. */
+    connectionTestMs?: number;
+  };
   /** The caster nodes' live sessions and base stations, for the diagnostics pages (issue 17); none when absent. */
   live?: LiveTelemetry;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (addresses/ranges or a hop count); none when unset. */
@@ -120,9 +130,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.billing,
     log: app.log.child({ module: 'billing' }),
   });
+  const { caster, connectionTestMs, ...ntripAccountOptions } = deps.ntripAccounts ?? {};
   const ntripAccounts = createNtripAccountsModule(deps.db, {
     ledger: createTokenLedger({ repo: createBillingRepo(deps.db) }),
-    ...deps.ntripAccounts,
+    ...ntripAccountOptions,
+    // The one-time login is signed with the key the caster's authorizer derives the same way (ntrip.probe.ts).
+    connectionTest: caster && {
+      caster,
+      feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey(),
+      durationMs: connectionTestMs,
+    },
   });
 
   const rinex = createRinexModule(
@@ -141,12 +158,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      // Anonymous traffic is limited per IP. Only a caller whose token was verified (the auth hook ran first and
-      // set the actor) is exempt: a made-up Authorization header must not lift the limit.
-      await api.register(rateLimit, {
-        max: deps.anonymousRequestsPerMinute ?? 300,
-        timeWindow: '1 minute',
-        allowList: (request) => request.actor !== null,
+      await registerRateLimit(api, {
+        anonymousPerMinute: deps.anonymousRequestsPerMinute ?? 300,
+        signedInPerMinute: deps.signedInRequestsPerMinute ?? 1200,
       });
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(metaRoutes(createMetaRepo(deps.db)));
