@@ -12,6 +12,7 @@ export function apiOptionsOf(
   | 'staticDir'
   | 'billing'
   | 'anonymousRequestsPerMinute'
+  | 'signedInRequestsPerMinute'
   | 'feedSecretKey'
   | 'trustProxy'
   | 'strictTransportSecurity'
@@ -26,6 +27,7 @@ export function apiOptionsOf(
       publicUrl: config.PUBLIC_URL,
     },
     anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    signedInRequestsPerMinute: config.RATE_LIMIT_SIGNED_IN_PER_MINUTE,
     feedSecretKey: config.FEED_SECRET_KEY,
     trustProxy: config.TRUST_PROXY,
     strictTransportSecurity: config.NODE_ENV === 'production',

@@ -47,6 +47,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+    /**
+     * The bearer's verified identity on every route, public ones included; null without a token or when it did
+     * not verify. The rate limit counts a caller with one by account instead of by address (http/rate-limit.ts).
+     */
+    identity: VerifiedIdentity | null;
   }
 }
 
@@ -58,22 +63,33 @@ function bearer(request: FastifyRequest): string | null {
   return token;
 }
 
+/**
+ * Two steps with the rate limit between them (its hook belongs to each route, so it runs after these onRequest
+ * hooks and before preParsing): first who is calling, on every route, so a signed-in customer is never counted
+ * against the address they share with others; then whether they may, so a missing or failed token spends its
+ * address's budget before it is answered 401.
+ */
 export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVerifier; users: UsersRepo }): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('identity', null);
 
   app.addHook('onRequest', async (request) => {
-    const level = request.routeOptions.config?.auth ?? 'public';
-    if (level === 'public') return;
     const token = bearer(request);
-    if (!token) {
-      if (level === 'optional') return;
-      throw unauthenticated();
-    }
-    let identity: VerifiedIdentity;
+    if (!token) return;
     try {
-      identity = await deps.verifier.verify(token);
+      request.identity = await deps.verifier.verify(token);
     } catch (err) {
       request.log.debug({ err }, 'identity token rejected');
+    }
+  });
+
+  app.addHook('preParsing', async (request) => {
+    const level = request.routeOptions.config?.auth ?? 'public';
+    if (level === 'public') return;
+    const identity = request.identity;
+    if (!identity) {
+      // A token that does not verify is refused even where none is needed: the caller meant to be someone.
+      if (level === 'optional' && !bearer(request)) return;
       throw unauthenticated();
     }
     const user = await deps.users.upsertFromIdentity(identity);
