@@ -20,10 +20,20 @@ function messageTypes(file: string): number[] {
 
 /** Ends a pasted command with everything it started; a group that already ended is fine. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
+  // script(1) runs its command in a session of its own: end the children first, then the group.
+  const children = (() => {
+    try {
+      return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').split(' ').filter(Boolean);
+    } catch {
+      return [];
+    }
+  })();
+  for (const pid of [...children.map(Number), -(child.pid ?? 0)]) {
+    try {
+      if (pid) process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
   }
 }
 
