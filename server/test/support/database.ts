@@ -16,7 +16,7 @@ export function testDatabaseKind(): TestDatabaseKind {
  * A fresh, migrated database for one test file: PGlite in memory, or a new database on the PostgreSQL
  * server that is dropped again on close.
  */
-export async function createTestDatabase(kind = testDatabaseKind()): Promise<DatabaseHandle> {
+export async function createTestDatabase(kind = testDatabaseKind()): Promise<DatabaseHandle & { url?: string }> {
   if (kind === 'pglite') {
     const handle = await openDatabase({ pgliteDataDir: 'memory://' });
     await migrate(handle.db);
@@ -33,6 +33,8 @@ export async function createTestDatabase(kind = testDatabaseKind()): Promise<Dat
   await migrate(handle.db);
   return {
     ...handle,
+    /** For a test that hands the database to code opening its own connection (a CLI). */
+    url: url.toString(),
     close: async () => {
       await handle.close();
       const dropper = new pg.Client({ connectionString: TEST_POSTGRES_URL });
