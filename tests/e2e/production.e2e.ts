@@ -3,6 +3,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'nats';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +178,8 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
       STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,
       STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
       CASTER_BUS_URL: NATS,
+      // With a bus the caster archives to NATS: a bucket of this run's own, deleted afterwards.
+      ARCHIVE_NATS_BUCKET: database,
       LOG_LEVEL: 'warn',
     };
     // Both at once, as a process manager starts them: migrations take an advisory lock.
@@ -189,6 +192,12 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
     kill(api);
     kill(caster);
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    const nc = await connect({ servers: NATS });
+    const jsm = await nc.jetstreamManager();
+    for (const stream of [`OBJ_${database}`, `ARCHIVE_TAIL_${database}`, `KV_${database}-leases`]) {
+      await jsm.streams.delete(stream).catch(() => false);
+    }
+    await nc.close();
     rmSync(workDir, { recursive: true, force: true });
     rmSync(join(root, spaDir), { recursive: true, force: true });
   });
