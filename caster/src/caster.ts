@@ -191,8 +191,8 @@ class Rover {
   ended = false;
   userAgent: string | null = null;
   readonly id = ++roverIds;
-  /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/). */
-  readonly fix = new RoverFix();
+  /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/); made at its first line. */
+  fix: RoverFix | null = null;
   /** The portal's connection test (AuthDecision.probe), not a customer's rover. */
   probe = false;
   private line = '';
@@ -754,6 +754,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
+      rover.fix ??= new RoverFix();
       if (!rover.fix.onLine(line, Date.now())) return;
       const position = parseGga(line);
       if (!position) return;

@@ -14,7 +14,7 @@ export interface RoverView {
   readonly startedAt: Date;
   readonly bytesSent: number;
   readonly position: Position | null;
-  readonly fix: RoverFix;
+  readonly fix: RoverFix | null;
   readonly mount: { readonly name: string; readonly info: Position } | null;
 }
 
@@ -52,13 +52,13 @@ export function liveSession(node: string, rover: RoverView): LiveSession {
     connectedAt: rover.startedAt.toISOString(),
     bytesSent: rover.bytesSent,
     position: rover.position && { latitude: rover.position.latitude, longitude: rover.position.longitude },
-    fix: rover.fix.last,
+    fix: rover.fix?.last ?? null,
   };
 }
 
 /** What an ended session keeps beyond bytes and times: where it was served from and how well it fixed. */
 export function endedTelemetry(rover: RoverView) {
-  const shares = rover.fix.shares();
+  const shares = rover.fix?.shares() ?? null;
   return {
     userAgent: rover.userAgent,
     ...served(rover),
