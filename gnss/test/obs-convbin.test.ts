@@ -42,10 +42,16 @@ afterAll(async () => {
 /**
  * str2str keeps running after its input file ends (it reports the file stream as "end" in its status line every
  * few seconds); it is stopped then, and closes its output on SIGTERM.
+ *
+ * It resolves a GLONASS MSM epoch (time of day only) to the day nearest the machine's clock while GPS keeps the
+ * capture's time of week, so re-encoded on another weekday than the capture's, GLONASS lands days away from GPS and
+ * convbin drops nearly every epoch. faketime gives it the capture's date.
  */
-function str2str(args: string[]): Promise<void> {
+function str2str(args: string[], capturedAt: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/str2str', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/faketime', [capturedAt, '/usr/bin/str2str', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let status = '';
     child.stderr.on('data', (chunk: Buffer) => {
       status += chunk.toString();
@@ -141,7 +147,10 @@ describe('observation files match convbin epoch by epoch', () => {
         Object.entries(kinds).map(([name, types], i) => {
           const out = join(work, `hiro-${i}.rtcm3`);
           files.set(name, out);
-          return str2str(['-in', `file://${HIRO}#rtcm3`, '-out', `file://${out}#rtcm3`, '-msg', types.join(',')]);
+          return str2str(
+            ['-in', `file://${HIRO}#rtcm3`, '-out', `file://${out}#rtcm3`, '-msg', types.join(',')],
+            HIRO_TIME.replaceAll('/', '-'),
+          );
         }),
       );
     }, 90_000);
