@@ -196,7 +196,10 @@ export const ntripSessionPageSchema = z.object({
 });
 export type NtripSessionPage = z.infer<typeof ntripSessionPageSchema>;
 
-/** Column order of `GET /ntrip-accounts/:id/sessions.csv`. */
+/**
+ * Column order of `GET /ntrip-accounts/:id/sessions.csv`. The session telemetry (issue 17) comes after the original
+ * columns so that spreadsheets built on the earlier export keep their references; empty where the rover sent no GGA.
+ */
 export const SESSION_CSV_COLUMNS = [
   'started_at',
   'ended_at',
@@ -207,6 +210,11 @@ export const SESSION_CSV_COLUMNS = [
   'last_latitude',
   'last_longitude',
   'remote_address',
+  'client',
+  'served_station',
+  'distance_km',
+  'fixed_share',
+  'float_share',
 ] as const;
 
 // --- admin ---

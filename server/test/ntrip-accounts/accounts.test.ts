@@ -319,9 +319,14 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     const { account } = await createAccount(t, user);
     const start = Date.parse('2026-11-01T10:00:00Z');
     for (let i = 0; i < 25; i++) {
-      await sql`INSERT INTO ntrip_sessions (account_id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason, last_gga_lat, last_gga_lon)
+      const last = i === 24;
+      await sql`INSERT INTO ntrip_sessions (account_id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason,
+          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share)
         VALUES (${account.id}, ${'MP,"X"'}, '192.0.2.7', ${new Date(start + i * 3_600_000)}, ${new Date(start + i * 3_600_000 + 90_000)},
-          ${1000 + i}, 'client_closed', ${i === 24 ? 52.1 : null}, ${i === 24 ? 5.2 : null})`.execute(t.db);
+          ${1000 + i}, 'client_closed', ${last ? 52.1 : null}, ${last ? 5.2 : null}, ${last ? '=NTRIP evil' : null},
+          ${last ? 'DLFT00NLD0' : null}, ${last ? 1.4567 : null}, ${last ? 0.85 : null}, ${last ? 0.1 : null})`.execute(
+        t.db,
+      );
     }
     live.set(account.id, 2);
     const page1 = await t.app.inject({
@@ -362,12 +367,16 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     expect(csv.headers['content-disposition']).toContain(`ntrip-sessions-${account.username}.csv`);
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'started_at,ended_at,duration_s,mountpoint,bytes_sent,end_reason,last_latitude,last_longitude,remote_address',
+      'started_at,ended_at,duration_s,mountpoint,bytes_sent,end_reason,last_latitude,last_longitude,remote_address,' +
+        'client,served_station,distance_km,fixed_share,float_share',
     );
     expect(lines).toHaveLength(26);
+    // The rover's own User-Agent is defused like any text a spreadsheet could take for a formula.
     expect(lines[1]).toBe(
-      `${new Date(start + 24 * 3_600_000).toISOString()},${new Date(start + 24 * 3_600_000 + 90_000).toISOString()},90,"MP,""X""",1024,client_closed,52.1,5.2,192.0.2.7`,
+      `${new Date(start + 24 * 3_600_000).toISOString()},${new Date(start + 24 * 3_600_000 + 90_000).toISOString()},90,"MP,""X""",1024,client_closed,52.1,5.2,192.0.2.7,'=NTRIP evil,DLFT00NLD0,1.457,0.85,0.1`,
     );
+    // A session without GGA leaves the telemetry empty.
+    expect(lines[2]).toMatch(/,192\.0\.2\.7,,,,,$/);
   });
 
   describe('admin', () => {

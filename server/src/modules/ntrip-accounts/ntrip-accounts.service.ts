@@ -149,6 +149,11 @@ function presentOutcome(outcome: CasterOutcome, account: AccountRow): Connection
   return { ...result, reason };
 }
 
+/** The shares are 4-byte floats: unrounded, 0.85 reads 0.8500000238418579 on one of the two engines. */
+function thousandths(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1000) / 1000;
+}
+
 function csvCell(value: string | number | null): string {
   if (value === null) return '';
   const text = String(value);
@@ -466,6 +471,11 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
             s.lastPosition?.latitude ?? null,
             s.lastPosition?.longitude ?? null,
             s.remoteAddress,
+            s.userAgent,
+            s.servedStation,
+            thousandths(s.distanceKm),
+            thousandths(s.fixedShare),
+            thousandths(s.floatShare),
           ]
             .map(csvCell)
             .join(','),
