@@ -4,7 +4,11 @@ import type { Logger } from './session-log.ts';
 /** What a node tells the others every few seconds: the mountpoints it is fed and their cached station frames. */
 export interface Announcement {
   node: string;
-  mounts: Array<{ mountpoint: string; cached: string[] }>;
+  /**
+   * The mountpoints fed on this node. `flowing`: a valid frame arrived within the online window (absent from a node
+   * of an earlier version, which counts as flowing, as all its fed mountpoints did before).
+   */
+  mounts: Array<{ mountpoint: string; cached: string[]; flowing?: boolean }>;
   /** Rovers logged in on this node per account, so account limits hold across nodes. */
   connections: Array<[accountId: string, count: number]>;
 }

@@ -154,6 +154,8 @@ class Mount {
   source: SourceLink | null = null;
   remoteNode: string | null = null;
   remoteSeenAt = 0;
+  /** Whether the node feeding it said, in its last announcement, that its data flows. */
+  remoteFlowing = false;
   readonly rovers = new Set<Rover>();
   readonly cached = new Map<number, Frame>();
   lastDataAt: number | null = null;
@@ -351,6 +353,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     mount.source !== null && mount.sourceDataAt !== null && now - mount.sourceDataAt < limits.stationOnlineWindowMs;
   const isOnline = (mount: Mount, now = Date.now()) =>
     mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
+  /**
+   * What the nearest-station choice counts as online: data flowing (ADR 0023), not only a source connected. A station
+   * fed here needs a valid frame within the online window; one fed on another node, that node's word for the same.
+   */
+  const flowing = (mount: Mount, now: number) =>
+    mount.source !== null ? receiving(mount, now) : mount.remoteFlowing && isOnline(mount, now);
 
   // ---- bus ----
   let bus: Bus | null = null;
@@ -370,13 +378,15 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       const mount = mounts.get(m.mountpoint.toLowerCase());
       if (!mount) continue;
       const wasOnline = isOnline(mount, now);
+      const wasFlowing = flowing(mount, now);
       mount.remoteNode = a.node;
       mount.remoteSeenAt = now;
+      mount.remoteFlowing = m.flowing ?? true;
       for (const encoded of m.cached) {
         const frame = new Frame(Buffer.from(encoded, 'base64'));
         if (!mount.source) mount.cached.set(frame.messageType, frame);
       }
-      if (!wasOnline) mountChanged(mount);
+      if (!wasOnline || wasFlowing !== flowing(mount, now)) mountChanged(mount);
       // Two nodes fed the same pull feed at once: the one with the smaller id keeps it.
       if (mount.source?.kind === 'pull' && a.node < nodeId) mount.source.close('fed on another caster node');
     }
@@ -389,11 +399,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const announce = () => {
     if (!bus) return;
     const fed = [...mounts.values()].filter((m) => m.source);
+    const now = Date.now();
     bus.announce({
       node: nodeId,
       mounts: fed.map((m) => ({
         mountpoint: m.name,
         cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
+        flowing: receiving(m, now),
       })),
       connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
     });
@@ -420,8 +432,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       mount.sourceDataAt = now;
       const slot = Math.floor(now / 1000) % RATE_SECONDS;
       mount.bytesPerSecond[slot] = (mount.bytesPerSecond[slot] ?? 0) + frame.data.length;
-      // The first frame after a silence is what makes the station online, not the source's login.
-      if (!mount.reportedOnline) mountChanged(mount);
     }
     if (mount.rovers.size > 0) {
       const started = performance.now();
@@ -437,6 +447,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       }
       fanOut[fanOutNext++ % fanOut.length] = performance.now() - started;
     }
+    // The first frame after a silence is what makes the station online, not the source's login. Only after this
+    // frame went out: a nearest-station rover that switches to the station now starts with its cached station
+    // messages, this frame among them, once.
+    if (local && !mount.reportedOnline) mountChanged(mount);
     if (local) bus?.publishFrame(mount.name, frame.data);
     // After the rovers: only the node holding the source archives, and the archive only copies the frame here.
     if (local) archive?.frame(mount.name, frame.data, frame.messageType);
@@ -474,7 +488,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     announce();
   }
 
-  /** NEAR rovers that have no station yet (no position, or no station online). */
+  /** NEAR rovers that have no station yet (no position, or no station of the network whose data flows). */
   const nearWaiting = new Set<Rover>();
 
   function attachRover(rover: Rover, mount: Mount | null) {
@@ -511,7 +525,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     let bestKm = Number.POSITIVE_INFINITY;
     const now = Date.now();
     for (const m of mounts.values()) {
-      if (m.info.network !== rover.nearNetwork || !isOnline(m, now)) continue;
+      if (m.info.network !== rover.nearNetwork || !flowing(m, now)) continue;
       const km = distanceKm(position, m.info);
       if (km < bestKm) {
         best = m;
@@ -519,7 +533,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       }
     }
     const current = rover.mount;
-    if (current && best && current !== best && isOnline(current, now)) {
+    if (current && best && current !== best && flowing(current, now)) {
       if (bestKm + limits.nearHysteresisKm >= distanceKm(position, current.info)) return;
     }
     if (current && !best) return;

@@ -76,11 +76,15 @@ describe('two caster nodes over NATS', () => {
     expect(await second.closedWith('taken across nodes')).toBe('ERROR - Mount Point Taken or Invalid\r\n');
   });
 
-  it("serves node A's station on node B's nearest-station mountpoint, its cached 1005 first", async () => {
+  it("serves node A's station on node B's nearest-station mountpoint, its cached 1005 first, skipping a silent one", async () => {
     const prefix = `test-${randomUUID()}`;
     const a = await node(prefix, 'node-a');
     const b = await node(prefix, 'node-b');
     const stationFrame = encodeFrame(Buffer.from([0x3e, 0xd0, 7, 0, 0, 0, 0, 0, 0]));
+    // AMS1's base is logged in on A and sends nothing: A announces it fed but without data (issue 17).
+    const silent = await a.peer();
+    silent.write('SOURCE src-secret AMS1\r\n\r\n');
+    await silent.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'silent source accepted on A');
     const source = await a.peer();
     source.write('SOURCE src-secret UTR1\r\n\r\n');
     await source.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'source accepted on A');
@@ -94,7 +98,8 @@ describe('two caster nodes over NATS', () => {
         'NL_NEAR',
         2,
         ['alice', 'alice-pw'],
-        [`Ntrip-GGA: ${formatGga({ latitude: 52.1, longitude: 5.1 }).trim()}`],
+        // Next to AMS1: before issue 17 this chose the connected but silent AMS1, and the rover received nothing.
+        [`Ntrip-GGA: ${formatGga({ latitude: 52.37, longitude: 4.9 }).trim()}`],
       ),
     );
     await rover.until((p) => dechunk(p.body()).length >= 1, 'cached 1005 through the bus');

@@ -348,6 +348,45 @@ describe('GGA and the nearest-station mountpoint', () => {
     await rover.until((p) => dechunk(p.body()).length === 2, 'UTR1 1005 after AMS1 went offline');
     expect(dechunk(rover.body())[1]).toEqual(stationFrame(2));
   });
+
+  it('skips a station whose source is connected but sends nothing, and returns to it when its data flows (issue 17)', async () => {
+    const { peer } = await start(standardPorts(), { stationOnlineWindowMs: 400 });
+    const ams = await v1Source(peer, 'AMS1');
+    const utr = await v1Source(peer, 'UTR1');
+    utr.write(stationFrame(2));
+    let n = 0;
+    const utrEpochs = setInterval(() => utr.write(observation(2, n++ % 200)), 100);
+    try {
+      // Next to AMS1, whose base is logged in but silent: the rover is served by UTR1, 30 km away.
+      const rover = await peer();
+      rover.write(
+        roverRequest(
+          'NL_NEAR',
+          2,
+          ['alice', 'alice-pw'],
+          [`Ntrip-GGA: ${formatGga({ latitude: 52.37, longitude: 4.9 }).trim()}`],
+        ),
+      );
+      const stations = () =>
+        dechunk(rover.body()).filter((f) => f.equals(stationFrame(1)) || f.equals(stationFrame(2)));
+      await rover.until(() => stations().length >= 1, 'UTR1 1005');
+      expect(stations()).toEqual([stationFrame(2)]);
+
+      // AMS1's first frame makes it a candidate again, and the nearer one.
+      ams.write(stationFrame(1));
+      // Its 1005 arrives once: as the cached station message of the switch, not again as the frame that caused it.
+      await rover.until(() => stations().length >= 2, 'AMS1 1005 once its data flows');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stations()).toEqual([stationFrame(2), stationFrame(1)]);
+
+      // Silent again for longer than the online window: back to UTR1 without waiting for the source timeout.
+      await rover.until(() => stations().length >= 3, 'UTR1 1005 after AMS1 fell silent');
+      expect(stations()).toEqual([stationFrame(2), stationFrame(1), stationFrame(2)]);
+      expect(ams.closed).toBe(false);
+    } finally {
+      clearInterval(utrEpochs);
+    }
+  });
 });
 
 describe('limits', () => {
