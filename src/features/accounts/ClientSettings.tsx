@@ -16,12 +16,20 @@ import {
   rtkrcvOptions,
   rtkrcvRelayOptions,
   STR2STR_OUTPUT,
+  SW_MAPS_GGA_SWITCH,
   str2strCommand,
   str2strRelayCommand,
+  swMapsFields,
 } from './client-presets';
 
-export const CLIENTS = ['str2str', 'rtkrcv', 'emlid', 'generic'] as const;
+export const CLIENTS = ['str2str', 'rtkrcv', 'emlid', 'swmaps', 'generic'] as const;
 export type Client = (typeof CLIENTS)[number];
+
+/**
+ * The clients that send a position typed here. RTKLIB sends the one on its command line or in its configuration;
+ * the apps send their own receiver's, so their settings work without one.
+ */
+const SENDS_TYPED_POSITION: ReadonlySet<Client> = new Set(['str2str', 'rtkrcv']);
 
 /** A multi-line value (a command, configuration lines) with its copy control. */
 export function CopyBlock({
@@ -66,6 +74,12 @@ export function presetText(t: TFunction<'accounts'>, client: Client, settings: C
       `${EMLID_GGA_CHECKBOX}: ${t(settings.near ? 'card.emlid.tick' : 'card.emlid.noTick')}`,
     ].join('\n');
   }
+  if (client === 'swmaps') {
+    return [
+      ...swMapsFields(settings).map(({ label, value }) => `${label}: ${value}`),
+      `${SW_MAPS_GGA_SWITCH}: ${t(settings.near ? 'card.swmaps.on' : 'card.swmaps.off')}`,
+    ].join('\n');
+  }
   return genericFields(settings)
     .map(({ field, value }) => `${t(`card.generic.${field}`)}: ${genericValue(t, field, value)}`)
     .join('\n');
@@ -86,7 +100,7 @@ export function ClientSettings({
     <p className="text-xs text-muted">{t('card.replacePassword', { placeholder: PASSWORD_PLACEHOLDER })}</p>
   );
   let body: React.ReactNode;
-  if (client !== 'generic' && needsPosition(settings)) {
+  if (SENDS_TYPED_POSITION.has(client) && needsPosition(settings)) {
     body = (
       <p role="alert" className="rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink">
         {t('card.needsPosition', { mountpoint: settings.mountpoint })}
@@ -154,6 +168,27 @@ export function ClientSettings({
         </p>
         {passwordHint}
       </>
+    );
+  } else if (client === 'swmaps') {
+    body = (
+      <div className="flex flex-col gap-3" data-testid="swmaps-preset">
+        <p className="text-xs text-muted">{t('card.swmaps.where')}</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {swMapsFields(settings).map(({ label, value }) => (
+            <CopyValue
+              key={label}
+              label={label}
+              value={value}
+              copyLabel={t('card.copyField', { field: label })}
+              testId={`swmaps-${label}`}
+            />
+          ))}
+        </div>
+        <p className="text-sm text-ink" data-testid="swmaps-gga">
+          {SW_MAPS_GGA_SWITCH}: <strong>{t(settings.near ? 'card.swmaps.on' : 'card.swmaps.off')}</strong>
+        </p>
+        {passwordHint}
+      </div>
     );
   } else {
     body = (

@@ -1,8 +1,8 @@
 import type { NtripAccount } from '@portal/contract';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
-import { COPY_CONFIRMATION_MS } from '../../components/CopyControl';
+import { useCopy } from '../../components/CopyControl';
 import { Icon } from '../../components/Icon';
 import { useMountpoints, useRegeneratePassword } from './accounts.hooks';
 import { type Client, ClientSettings, genericValue, presetText } from './ClientSettings';
@@ -18,19 +18,7 @@ import { relayAddress } from './relay';
 /** A text button that copies, with the same 2-second confirmation as the copy control (spec §4). */
 function CopyAllButton({ value }: { value: string }) {
   const { t } = useTranslation('accounts');
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-    } catch {
-      return;
-    }
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-  };
+  const { copied, copy } = useCopy(value);
   return (
     <Button variant="secondary" onClick={copy}>
       <Icon name={copied ? 'check' : 'copy'} size={16} className={copied ? 'text-status-green' : undefined} />

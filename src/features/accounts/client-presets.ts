@@ -3,7 +3,7 @@ import type { RoverPosition } from './position';
 /**
  * Ready-to-use settings for NTRIP clients, built from one account's connection. Each format is checked by a test:
  * the RTKLIB lines as shown in the page, by running str2str and rtkrcv against the real caster
- * (tests/e2e/connection-card.e2e.ts), Emlid's against a recorded copy of its documentation
+ * (tests/e2e/connection-card.e2e.ts), Emlid's and SW Maps' against a recorded copy of their documentation
  * (tests/unit/accounts/fixtures/). docs/adr/0022-connection-card.md says why these values.
  */
 
@@ -114,6 +114,25 @@ export function emlidReachFields(s: ConnectionSettings): Array<{ label: string; 
     { label: 'Password', value: password(s) },
     { label: 'Mount point', value: s.mountpoint },
     { label: 'Format', value: 'RTCM3' },
+  ];
+}
+
+/**
+ * SW Maps (Softwel), NTRIP Client: the values in the order and words of SparkFun's guide to that window (its maker
+ * publishes no description of it that we could find), and its GGA switch, on for a nearest-station mountpoint (the
+ * app then sends the connected receiver's position). NTRIP 1, the version of the recorded example; the caster takes
+ * both.
+ */
+export const SW_MAPS_GGA_SWITCH = 'Send NMEA GGA to Base Station';
+
+export function swMapsFields(s: ConnectionSettings): Array<{ label: string; value: string }> {
+  return [
+    { label: 'NTRIP Version', value: 'V1' },
+    { label: 'NTRIP Server', value: s.host },
+    { label: 'NTRIP Port', value: String(s.port) },
+    { label: 'Mount Point', value: s.mountpoint },
+    { label: 'Username', value: s.username },
+    { label: 'Password', value: password(s) },
   ];
 }
 

@@ -16,7 +16,9 @@ import {
   EMLID_GGA_CHECKBOX,
   emlidReachFields,
   rtkrcvOptions,
+  SW_MAPS_GGA_SWITCH,
   str2strCommand,
+  swMapsFields,
 } from '../../../src/features/accounts/client-presets';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
@@ -155,6 +157,51 @@ describe('connection card', () => {
     expect(await screen.findByTestId('new-password')).toHaveTextContent('NewPassw0rdAbcdefGhjk');
     expect(calls).toBe(1);
     expect(screen.getByTestId('str2str-line')).toHaveTextContent('rtk-abcd2345:NewPassw0rdAbcdefGhjk@');
+  });
+
+  it("shows SW Maps' NTRIP Client fields in the recorded words and order, each copyable and in 'Copy all'", async () => {
+    const u = setup('S3cretPassw0rdXYZabc');
+    await screen.findByTestId('str2str-line');
+    // The app sends its receiver's own position: the nearest-station mountpoint needs none typed here.
+    await u.click(screen.getByRole('button', { name: 'Use mountpoint NL-RTK_NEAR' }));
+    await u.click(screen.getByRole('tab', { name: 'SW Maps' }));
+    const preset = screen.getByTestId('swmaps-preset');
+    expect(within(preset).queryByRole('alert')).not.toBeInTheDocument();
+    const labels = within(preset)
+      .getAllByRole('button', { name: /^Copy / })
+      .map((b) => b.getAttribute('aria-label')?.replace(/^Copy /, ''));
+    const gga = within(preset).getByTestId('swmaps-gga').textContent ?? '';
+    expect([...labels, gga.slice(0, gga.indexOf(':'))]).toEqual(swMapsDoc.fields);
+    const shown = Object.fromEntries(
+      swMapsDoc.fields.slice(0, -1).map((label) => [label, screen.getByTestId(`swmaps-${label}`).textContent]),
+    );
+    expect(shown).toEqual({
+      'NTRIP Version': 'V1',
+      'NTRIP Server': host,
+      'NTRIP Port': String(port),
+      'Mount Point': 'NL-RTK_NEAR',
+      Username: 'rtk-abcd2345',
+      Password: 'S3cretPassw0rdXYZabc',
+    });
+    expect(gga).toBe(
+      'Send NMEA GGA to Base Station: switch it on (the nearest-station mountpoint needs your position)',
+    );
+    await u.click(within(preset).getByRole('button', { name: 'Copy Mount Point' }));
+    expect(await navigator.clipboard.readText()).toBe('NL-RTK_NEAR');
+    await u.click(screen.getByRole('button', { name: 'Copy all' }));
+    expect((await navigator.clipboard.readText()).split('\n').slice(-8)).toEqual([
+      'SW Maps:',
+      'NTRIP Version: V1',
+      `NTRIP Server: ${host}`,
+      `NTRIP Port: ${port}`,
+      'Mount Point: NL-RTK_NEAR',
+      'Username: rtk-abcd2345',
+      'Password: S3cretPassw0rdXYZabc',
+      'Send NMEA GGA to Base Station: switch it on (the nearest-station mountpoint needs your position)',
+    ]);
+    // A fixed station: the switch stays off.
+    await u.click(screen.getByRole('button', { name: 'Use mountpoint DLFT00NLD0' }));
+    expect(screen.getByTestId('swmaps-gga')).toHaveTextContent('Send NMEA GGA to Base Station: leave it off');
   });
 
   it('shows rtkrcv configuration lines and the generic field list', async () => {
@@ -325,6 +372,14 @@ const emlidDoc = JSON.parse(
   readFileSync(join(import.meta.dirname, 'fixtures/emlid-reach-correction-input.json'), 'utf8'),
 ) as { quoted: string[]; fields: string[]; formats: string[]; ggaCheckbox: string };
 
+/** SparkFun's guide to SW Maps' NTRIP Client window, as recorded (source and caveats in the file). */
+const swMapsDoc = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sw-maps-ntrip-client.json'), 'utf8')) as {
+  quoted: string[];
+  fields: string[];
+  versions: string[];
+  ggaSwitch: string;
+};
+
 describe('client presets', () => {
   const base = {
     host: 'caster.example.com',
@@ -355,6 +410,22 @@ describe('client presets', () => {
       'inpstr2-path       =rtk-abcd2345:pw@caster.example.com:2101/DLFT00NLD0',
       'inpstr2-format     =rtcm3',
       'inpstr2-nmeareq    =off',
+    ]);
+  });
+
+  it('SW Maps: the fields of the recorded guide to its NTRIP Client window, in its words and order', () => {
+    const fields = swMapsFields({ ...base, password: 'pw' });
+    expect([...fields.map((f) => f.label), SW_MAPS_GGA_SWITCH]).toEqual(swMapsDoc.fields);
+    for (const label of swMapsDoc.fields) expect(swMapsDoc.quoted.some((q) => q.startsWith(`${label}: `))).toBe(true);
+    expect(SW_MAPS_GGA_SWITCH).toBe(swMapsDoc.ggaSwitch);
+    expect(swMapsDoc.versions).toContain(fields.find((f) => f.label === 'NTRIP Version')?.value);
+    expect(fields.map((f) => f.value)).toEqual([
+      'V1',
+      'caster.example.com',
+      '2101',
+      'DLFT00NLD0',
+      'rtk-abcd2345',
+      'pw',
     ]);
   });
 
