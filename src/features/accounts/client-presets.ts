@@ -3,8 +3,8 @@ import type { RoverPosition } from './position';
 /**
  * Ready-to-use settings for NTRIP clients, built from one account's connection. Each format is checked by a test:
  * the RTKLIB lines as shown in the page, by running str2str and rtkrcv against the real caster
- * (tests/e2e/connection-card.e2e.ts), Emlid's and SW Maps' against a recorded copy of their documentation
- * (tests/unit/accounts/fixtures/). docs/adr/0022-connection-card.md says why these values.
+ * (tests/e2e/connection-card.e2e.ts), Emlid's against a recorded copy of Emlid's documentation and SW Maps' against
+ * one of a receiver maker's guide to it (tests/unit/accounts/fixtures/). docs/adr/0022-connection-card.md says why these values.
  */
 
 export interface ConnectionSettings {
