@@ -18,6 +18,7 @@ import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
+import { auditRoutes, createAuditor, createAuditRepo } from './modules/audit/index.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
+  app.decorate('audit', createAuditor(deps.db));
   const users = createUsersRepo(deps.db);
   registerAuth(app, { verifier: deps.verifier, users });
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
@@ -172,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
       await api.register(organizationsRoutes(organizations));
       await api.register(adminUsersRoutes(users));
+      await api.register(auditRoutes(createAuditRepo(deps.db)));
       await api.register(billing.routes);
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));

@@ -108,6 +108,7 @@ export const adminMenu: MenuEntry[] = [
   { type: 'link', name: 'navigation.map', url: '/admin/map', icon: 'map' },
   { type: 'link', name: 'navigation.users', url: '/admin/users', icon: 'users' },
   { type: 'link', name: 'navigation.demoRequests', url: '/admin/demo-requests', icon: 'sparkle' },
+  { type: 'link', name: 'navigation.audit', url: '/admin/audit', icon: 'receipt' },
   {
     type: 'submenu',
     name: 'navigation.settings',

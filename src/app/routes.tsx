@@ -130,6 +130,7 @@ export const routes: RouteObject[] = [
                 path: 'networks/:networkId',
                 lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
               },
+              { path: 'audit', lazy: page(() => import('../features/audit/AdminAuditPage'), 'AdminAuditPage') },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },
             ],

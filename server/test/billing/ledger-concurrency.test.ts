@@ -55,7 +55,7 @@ describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
             method: 'PUT',
             url: '/api/admin/tokens',
             headers: admin.headers,
-            payload: { userId: user.userId, tokenAmount: 5 },
+            payload: { userId: user.userId, tokenAmount: 5, reason: 'Support case' },
           })
           .then((r) => ({ kind: 'grant', status: r.statusCode })),
       );
@@ -67,7 +67,7 @@ describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
             method: 'PUT',
             url: '/api/admin/tokens',
             headers: admin.headers,
-            payload: { userId: user.userId, tokenAmount: -400 },
+            payload: { userId: user.userId, tokenAmount: -400, reason: 'Support case' },
           })
           .then((r) => ({ kind: 'take', status: r.statusCode })),
       );
@@ -117,7 +117,7 @@ describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
       method: 'PUT',
       url: '/api/admin/tokens',
       headers: admin.headers,
-      payload: { userId: user.userId, tokenAmount: -1 },
+      payload: { userId: user.userId, tokenAmount: -1, reason: 'Support case' },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('insufficient_tokens');
@@ -130,7 +130,7 @@ describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
       method: 'PUT',
       url: '/api/admin/tokens',
       headers: admin.headers,
-      payload: { userId: user.userId, tokenAmount: 7 },
+      payload: { userId: user.userId, tokenAmount: 7, reason: 'Support case' },
     });
     await expect(sql`UPDATE token_ledger SET delta = 700 WHERE user_id = ${user.userId}`.execute(t.db)).rejects.toThrow(
       /append-only/,

@@ -55,7 +55,7 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
     { method: 'DELETE', url: '/api/admin/subscriptions', payload: { subscriptionId } },
     { method: 'PUT', url: '/api/admin/subscriptions/cancel', payload: { subscriptionId } },
     { method: 'PUT', url: '/api/admin/subscriptions/resume', payload: { subscriptionId } },
-    { method: 'PUT', url: '/api/admin/tokens', payload: { userId: SOME_UUID, tokenAmount: 5 } },
+    { method: 'PUT', url: '/api/admin/tokens', payload: { userId: SOME_UUID, tokenAmount: 5, reason: 'Support case' } },
     { method: 'GET', url: '/api/admin/products' },
     { method: 'POST', url: '/api/admin/products', payload: {} },
     { method: 'PUT', url: `/api/admin/products/${SOME_UUID}`, payload: {} },
@@ -156,17 +156,29 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
 
   it('admins grant tokens; unknown users are 404', async () => {
     const res = await call(
-      { method: 'PUT', url: '/api/admin/tokens', payload: { userId: stranger.userId, tokenAmount: 25 } },
+      {
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        payload: { userId: stranger.userId, tokenAmount: 25, reason: 'Support case' },
+      },
       admin,
     );
     expect(res.json()).toEqual({ userId: stranger.userId, tokenAmount: 25 });
     const unknown = await call(
-      { method: 'PUT', url: '/api/admin/tokens', payload: { userId: SOME_UUID, tokenAmount: 25 } },
+      {
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        payload: { userId: SOME_UUID, tokenAmount: 25, reason: 'Support case' },
+      },
       admin,
     );
     expect(unknown.statusCode).toBe(404);
     const zero = await call(
-      { method: 'PUT', url: '/api/admin/tokens', payload: { userId: stranger.userId, tokenAmount: 0 } },
+      {
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        payload: { userId: stranger.userId, tokenAmount: 0, reason: 'Support case' },
+      },
       admin,
     );
     expect(zero.statusCode).toBe(400);

@@ -39,7 +39,7 @@ export async function grantTokens(t: TestContext, admin: TestUser, user: TestUse
     method: 'PUT',
     url: '/api/admin/tokens',
     headers: admin.headers,
-    payload: { userId: user.userId, tokenAmount },
+    payload: { userId: user.userId, tokenAmount, reason: 'Test grant' },
   });
   if (res.statusCode !== 200) throw new Error(`tokens not granted: ${res.statusCode} ${res.body}`);
 }

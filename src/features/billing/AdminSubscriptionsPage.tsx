@@ -15,6 +15,7 @@ function GrantTokensForm() {
   const grant = useGrantTokens();
   const [userId, setUserId] = useState('');
   const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string>();
   return (
     <form
@@ -23,7 +24,7 @@ function GrantTokensForm() {
         event.preventDefault();
         setMessage(undefined);
         grant.mutate(
-          { userId: userId.trim(), tokenAmount: Number.parseInt(amount, 10) },
+          { userId: userId.trim(), tokenAmount: Number.parseInt(amount, 10), reason: reason.trim() },
           {
             onSuccess: (r) => setMessage(t('admin.granted', { balance: r.tokenAmount })),
             onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
@@ -38,7 +39,11 @@ function GrantTokensForm() {
         inputMode="numeric"
         onChange={(e) => setAmount(e.target.value)}
       />
-      <Button type="submit" disabled={!userId.trim() || !/^-?\d+$/.test(amount) || grant.isPending}>
+      <TextField label={t('admin.reason')} value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} />
+      <Button
+        type="submit"
+        disabled={!userId.trim() || !/^-?\d+$/.test(amount) || reason.trim().length < 3 || grant.isPending}
+      >
         {t('admin.grant')}
       </Button>
       {message && <p className="w-full text-sm text-muted">{message}</p>}

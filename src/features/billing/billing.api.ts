@@ -1,5 +1,6 @@
 import type {
   AdminSubscription,
+  AdminTokenGrant,
   CheckoutCreated,
   CheckoutSession,
   CreateProduct,
@@ -89,8 +90,8 @@ export async function assignSubscription(body: {
   return (await api.post<Subscription>('/admin/subscriptions', body)).data;
 }
 
-export async function grantTokens(userId: string, tokenAmount: number): Promise<{ tokenAmount: number }> {
-  return (await api.put<{ userId: string; tokenAmount: number }>('/admin/tokens', { userId, tokenAmount })).data;
+export async function grantTokens(grant: AdminTokenGrant): Promise<{ tokenAmount: number }> {
+  return (await api.put<{ userId: string; tokenAmount: number }>('/admin/tokens', grant)).data;
 }
 
 export async function fetchAdminProducts(query: {

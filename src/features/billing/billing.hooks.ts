@@ -150,7 +150,7 @@ export function useAdminSubscriptions() {
 export function useGrantTokens() {
   const refresh = useRefreshBilling();
   return useMutation({
-    mutationFn: ({ userId, tokenAmount }: { userId: string; tokenAmount: number }) => grantTokens(userId, tokenAmount),
+    mutationFn: grantTokens,
     onSuccess: () => void refresh(),
   });
 }

@@ -20,12 +20,21 @@ function ManageUserDialog({ user, close }: { user: AdminUser; close: () => void 
   const grant = useGrantTokens();
   const [isAdmin, setIsAdmin] = useState(user.isAdmin);
   const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
   const tokens = Number.parseInt(amount, 10);
   const self = me?.email !== undefined && me.email === user.email;
 
   const submitGrant = (event: FormEvent) => {
     event.preventDefault();
-    grant.mutate({ userId: user.id, tokenAmount: tokens }, { onSuccess: () => setAmount('') });
+    grant.mutate(
+      { userId: user.id, tokenAmount: tokens, reason: reason.trim() },
+      {
+        onSuccess: () => {
+          setAmount('');
+          setReason('');
+        },
+      },
+    );
   };
 
   return (
@@ -42,17 +51,27 @@ function ManageUserDialog({ user, close }: { user: AdminUser; close: () => void 
         }}
       />
       {self && <p className="text-xs text-muted">{t('manage.notSelf')}</p>}
-      <form onSubmit={submitGrant} className="flex items-end gap-3 border-t border-line pt-5">
+      <form onSubmit={submitGrant} className="flex flex-wrap items-end gap-3 border-t border-line pt-5">
         <TextField
           label={t('manage.grantLabel')}
           inputMode="numeric"
           value={amount}
           onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ''))}
-          className="flex-1"
+          className="min-w-40 flex-1"
           hint={grant.isSuccess ? t('manage.granted') : t('manage.grantHint')}
           error={grant.isError ? (apiError(grant.error)?.message ?? t('manage.grantFailed')) : undefined}
         />
-        <Button type="submit" disabled={!Number.isInteger(tokens) || tokens === 0 || grant.isPending}>
+        <TextField
+          label={t('manage.reasonLabel')}
+          value={reason}
+          maxLength={200}
+          onChange={(event) => setReason(event.target.value)}
+          className="min-w-40 flex-1"
+        />
+        <Button
+          type="submit"
+          disabled={!Number.isInteger(tokens) || tokens === 0 || reason.trim().length < 3 || grant.isPending}
+        >
           {t('manage.grant')}
         </Button>
       </form>

@@ -89,8 +89,10 @@ describe('admin users page', () => {
     const grant = within(dialog).getByRole('button', { name: 'Grant' });
     expect(grant).toBeDisabled();
     await u.type(within(dialog).getByLabelText('Grant tokens:'), '250');
+    expect(grant).toBeDisabled();
+    await u.type(within(dialog).getByLabelText('Reason:'), 'Goodwill after an outage');
     await u.click(grant);
     await within(dialog).findByText('Tokens granted.');
-    expect(grants).toEqual([{ userId: people[1]?.id, tokenAmount: 250 }]);
+    expect(grants).toEqual([{ userId: people[1]?.id, tokenAmount: 250, reason: 'Goodwill after an outage' }]);
   });
 });

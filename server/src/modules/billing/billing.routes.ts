@@ -28,6 +28,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { auditWho } from '../audit/index.ts';
 import type { BillingService } from './billing.service.ts';
 import { WebhookSignatureError } from './providers/provider.ts';
 
@@ -180,7 +181,14 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, body: adminAssignSubscriptionSchema, response: { 201: subscriptionSchema } },
       },
-      async (request, reply) => reply.status(201).send(await service.assignManual(request.body)),
+      async (request, reply) => {
+        const created = await app.audit.around(
+          request,
+          { action: 'subscription.assign', target: (sub) => ({ type: 'subscription', id: sub.id }) },
+          () => service.assignManual(request.body),
+        );
+        return reply.status(201).send(created);
+      },
     );
 
     app.delete(
@@ -189,7 +197,14 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
       },
-      async (request) => service.endNow(actorOf(request), request.body.subscriptionId),
+      async (request) => {
+        const id = request.body.subscriptionId;
+        return app.audit.around(
+          request,
+          { action: 'subscription.end', target: { type: 'subscription', id }, before: () => service.subscription(id) },
+          () => service.endNow(actorOf(request), request.body.subscriptionId),
+        );
+      },
     );
 
     app.put(
@@ -198,7 +213,18 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
       },
-      async (request) => service.cancel(actorOf(request), request.body.subscriptionId),
+      async (request) => {
+        const id = request.body.subscriptionId;
+        return app.audit.around(
+          request,
+          {
+            action: 'subscription.cancel',
+            target: { type: 'subscription', id },
+            before: () => service.subscription(id),
+          },
+          () => service.cancel(actorOf(request), request.body.subscriptionId),
+        );
+      },
     );
 
     app.put(
@@ -207,7 +233,18 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, body: subscriptionActionSchema, response: { 200: subscriptionSchema } },
       },
-      async (request) => service.resume(actorOf(request), request.body.subscriptionId),
+      async (request) => {
+        const id = request.body.subscriptionId;
+        return app.audit.around(
+          request,
+          {
+            action: 'subscription.resume',
+            target: { type: 'subscription', id },
+            before: () => service.subscription(id),
+          },
+          () => service.resume(actorOf(request), request.body.subscriptionId),
+        );
+      },
     );
 
     // --- tokens ---
@@ -218,8 +255,8 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         schema: { tags, body: adminTokenGrantSchema, response: { 200: tokenBalanceSchema } },
       },
       async (request) => {
-        const { userId, tokenAmount } = request.body;
-        return { userId, tokenAmount: await service.grantTokens(actorOf(request), userId, tokenAmount) };
+        const { userId } = request.body;
+        return { userId, tokenAmount: await service.grantTokens(actorOf(request), request.body, auditWho(request)) };
       },
     );
 
@@ -257,7 +294,14 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     app.post(
       '/admin/products',
       { config: { auth: 'admin' }, schema: { tags, body: createProductSchema, response: { 201: productSchema } } },
-      async (request, reply) => reply.status(201).send(await service.createProduct(request.body)),
+      async (request, reply) => {
+        const created = await app.audit.around(
+          request,
+          { action: 'product.create', target: (p) => ({ type: 'product', id: p.id }) },
+          () => service.createProduct(request.body),
+        );
+        return reply.status(201).send(created);
+      },
     );
 
     app.put(
@@ -266,7 +310,14 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, params: productParamsSchema, body: updateProductSchema, response: { 200: productSchema } },
       },
-      async (request) => service.updateProduct(request.params.productId, request.body),
+      async (request) => {
+        const id = request.params.productId;
+        return app.audit.around(
+          request,
+          { action: 'product.update', target: { type: 'product', id }, before: () => service.product(id) },
+          () => service.updateProduct(id, request.body),
+        );
+      },
     );
 
     app.delete(
@@ -275,7 +326,14 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags, params: productParamsSchema, response: { 200: productSchema } },
       },
-      async (request) => service.archiveProduct(request.params.productId),
+      async (request) => {
+        const id = request.params.productId;
+        return app.audit.around(
+          request,
+          { action: 'product.archive', target: { type: 'product', id }, before: () => service.product(id) },
+          () => service.archiveProduct(id),
+        );
+      },
     );
 
     // --- provider webhooks: the raw body is kept for the signature check ---

@@ -18,6 +18,7 @@ import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
+import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {
@@ -601,6 +602,16 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     handleEvent,
 
+    /** One subscription as the admin list shows it, for the audit log's before; null when unknown. */
+    async subscription(subscriptionId: string): Promise<Subscription | null> {
+      return present(subscriptionId).catch(() => null);
+    },
+
+    async product(productId: string): Promise<Product | null> {
+      const row = await repo.findProductById(productId);
+      return row ? toProduct(row) : null;
+    },
+
     async organizationSubscriptions(actor: Actor, orgId: string): Promise<AdminSubscription[]> {
       const role = await organizations.roleOf(orgId, actor.userId);
       // Not a member: the same 404 as an unknown organisation.
@@ -708,16 +719,29 @@ export function createBillingService(deps: BillingServiceDeps) {
       return present(id);
     },
 
-    async grantTokens(actor: Actor, userId: string, tokenAmount: number): Promise<number> {
+    /** Admin grant or take-back: the ledger entry and its audit entry in one transaction; never below zero (409). */
+    async grantTokens(
+      actor: Actor,
+      grant: { userId: string; tokenAmount: number; reason: string },
+      who: AuditWho,
+    ): Promise<number> {
+      const { userId, tokenAmount, reason } = grant;
       if (!(await repo.userExists(userId))) throw notFound('User');
-      const result = await ledger.append({
-        userId,
-        kind: 'admin_grant',
-        delta: tokenAmount,
-        createdBy: actor.userId,
-        note: tokenAmount > 0 ? 'Granted by an administrator' : 'Taken back by an administrator',
+      return repo.transaction(async (trx) => {
+        const result = await ledger.append(
+          { userId, kind: 'admin_grant', delta: tokenAmount, createdBy: actor.userId, note: reason },
+          trx,
+        );
+        await recordAudit(trx, {
+          ...who,
+          action: tokenAmount > 0 ? 'tokens.grant' : 'tokens.take_back',
+          target: { type: 'user', id: userId },
+          // The ledger appends under the balance row's lock, so this is exactly the balance it started from.
+          before: { tokenAmount: result.balance - tokenAmount },
+          after: { tokenAmount: result.balance, delta: tokenAmount, reason },
+        });
+        return result.balance;
       });
-      return result.balance;
     },
 
     async tokenHistory(actor: Actor): Promise<TokenHistory> {

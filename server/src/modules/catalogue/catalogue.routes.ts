@@ -91,7 +91,14 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
     app.post(
       '/networks',
       { config: admin, schema: { tags, body: createNetworkBodySchema, response: { 201: networkSchema } } },
-      async (request, reply) => reply.code(201).send(await catalogue.createNetwork(request.body)),
+      async (request, reply) => {
+        const network = await app.audit.around(
+          request,
+          { action: 'network.create', target: (n) => ({ type: 'network', id: n.id }) },
+          () => catalogue.createNetwork(request.body),
+        );
+        return reply.code(201).send(network);
+      },
     );
 
     app.put(
@@ -100,7 +107,14 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
         config: admin,
         schema: { tags, params: idParamsSchema, body: replaceNetworkBodySchema, response: { 200: networkSchema } },
       },
-      async (request) => catalogue.updateNetwork(request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          { action: 'network.update', target: { type: 'network', id }, before: () => catalogue.getNetwork(id, all) },
+          () => catalogue.updateNetwork(id, request.body),
+        );
+      },
     );
 
     app.patch(
@@ -109,14 +123,26 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
         config: admin,
         schema: { tags, params: idParamsSchema, body: patchNetworkBodySchema, response: { 200: networkSchema } },
       },
-      async (request) => catalogue.updateNetwork(request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          { action: 'network.update', target: { type: 'network', id }, before: () => catalogue.getNetwork(id, all) },
+          () => catalogue.updateNetwork(id, request.body),
+        );
+      },
     );
 
     app.delete(
       '/networks/:id',
       { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
       async (request, reply) => {
-        await catalogue.deleteNetwork(request.params.id);
+        const { id } = request.params;
+        await app.audit.around(
+          request,
+          { action: 'network.delete', target: { type: 'network', id }, before: () => catalogue.getNetwork(id, all) },
+          () => catalogue.deleteNetwork(id),
+        );
         return reply.code(204).send(null);
       },
     );
@@ -134,7 +160,17 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
           response: { 200: importReportSchema },
         },
       },
-      async (request) => catalogue.importSourcetable(request.params.id, request.body.text, request.body.dryRun),
+      async (request) => {
+        const { id } = request.params;
+        const run = () => catalogue.importSourcetable(id, request.body.text, request.body.dryRun);
+        // A dry run changes nothing, so it is not an admin write.
+        if (request.body.dryRun) return run();
+        return app.audit.around(
+          request,
+          { action: 'network.import_sourcetable', target: { type: 'network', id } },
+          run,
+        );
+      },
     );
 
     // ---------- stations ----------
@@ -157,7 +193,14 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
     app.post(
       '/stations',
       { config: admin, schema: { tags, body: createStationBodySchema, response: { 201: stationSchema } } },
-      async (request, reply) => reply.code(201).send(await catalogue.createStation(request.body)),
+      async (request, reply) => {
+        const station = await app.audit.around(
+          request,
+          { action: 'station.create', target: (st) => ({ type: 'station', id: st.id }) },
+          () => catalogue.createStation(request.body),
+        );
+        return reply.code(201).send(station);
+      },
     );
 
     app.put(
@@ -166,7 +209,14 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
         config: admin,
         schema: { tags, params: idParamsSchema, body: replaceStationBodySchema, response: { 200: stationSchema } },
       },
-      async (request) => catalogue.updateStation(request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          { action: 'station.update', target: { type: 'station', id }, before: () => catalogue.getStation(id, all) },
+          () => catalogue.updateStation(id, request.body),
+        );
+      },
     );
 
     app.patch(
@@ -175,14 +225,26 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
         config: admin,
         schema: { tags, params: idParamsSchema, body: patchStationBodySchema, response: { 200: stationSchema } },
       },
-      async (request) => catalogue.updateStation(request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          { action: 'station.update', target: { type: 'station', id }, before: () => catalogue.getStation(id, all) },
+          () => catalogue.updateStation(id, request.body),
+        );
+      },
     );
 
     app.delete(
       '/stations/:id',
       { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
       async (request, reply) => {
-        await catalogue.deleteStation(request.params.id);
+        const { id } = request.params;
+        await app.audit.around(
+          request,
+          { action: 'station.delete', target: { type: 'station', id }, before: () => catalogue.getStation(id, all) },
+          () => catalogue.deleteStation(id),
+        );
         return reply.code(204).send(null);
       },
     );
@@ -204,7 +266,14 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
     app.post(
       '/feeds',
       { config: admin, schema: { tags, body: createFeedBodySchema, response: { 201: feedSchema } } },
-      async (request, reply) => reply.code(201).send(await feeds.createFeed(request.body)),
+      async (request, reply) => {
+        const feed = await app.audit.around(
+          request,
+          { action: 'feed.create', target: (f) => ({ type: 'feed', id: f.id }) },
+          () => feeds.createFeed(request.body),
+        );
+        return reply.code(201).send(feed);
+      },
     );
 
     app.patch(
@@ -213,14 +282,26 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
         config: admin,
         schema: { tags, params: idParamsSchema, body: patchFeedBodySchema, response: { 200: feedSchema } },
       },
-      async (request) => feeds.updateFeed(request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          { action: 'feed.update', target: { type: 'feed', id }, before: () => feeds.getFeed(id) },
+          () => feeds.updateFeed(id, request.body),
+        );
+      },
     );
 
     app.delete(
       '/feeds/:id',
       { config: admin, schema: { tags, params: idParamsSchema, response: noContent } },
       async (request, reply) => {
-        await feeds.deleteFeed(request.params.id);
+        const { id } = request.params;
+        await app.audit.around(
+          request,
+          { action: 'feed.delete', target: { type: 'feed', id }, before: () => feeds.getFeed(id) },
+          () => feeds.deleteFeed(id),
+        );
         return reply.code(204).send(null);
       },
     );

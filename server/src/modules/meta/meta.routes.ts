@@ -23,10 +23,19 @@ export function metaRoutes(repo: MetaRepo): FastifyPluginAsyncZod {
         config: { auth: 'admin' },
         schema: { tags: ['meta'], body: putAppMetaBodySchema, response: { 200: appMetaSchema } },
       },
-      async (request) => {
-        await repo.setGtagId(request.body.gtagId, actorOf(request).userId);
-        return { gtagID: request.body.gtagId };
-      },
+      async (request) =>
+        app.audit.around(
+          request,
+          {
+            action: 'meta.update',
+            target: { type: 'app_meta' },
+            before: async () => ({ gtagID: (await repo.getAppMeta()).gtag_id }),
+          },
+          async () => {
+            await repo.setGtagId(request.body.gtagId, actorOf(request).userId);
+            return { gtagID: request.body.gtagId };
+          },
+        ),
     );
 
     app.get(
@@ -51,9 +60,16 @@ export function metaRoutes(repo: MetaRepo): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        const { page } = request.params;
         const { title, description } = request.body;
-        await repo.putPageMeta(request.params.page, title, description, actorOf(request).userId);
-        return { title, description };
+        return app.audit.around(
+          request,
+          { action: 'page_meta.update', target: { type: 'page_meta', id: page }, before: () => repo.getPageMeta(page) },
+          async () => {
+            await repo.putPageMeta(page, title, description, actorOf(request).userId);
+            return { title, description };
+          },
+        );
       },
     );
   };

@@ -166,7 +166,18 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
           response: { 200: adminNtripAccountSchema },
         },
       },
-      async (request) => service.adminSetEnabled(actorOf(request), request.params.id, request.body.enabled),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          {
+            action: 'ntrip_account.update',
+            target: { type: 'ntrip_account', id },
+            before: () => service.adminGet(actorOf(request), id),
+          },
+          () => service.adminSetEnabled(actorOf(request), id, request.body.enabled),
+        );
+      },
     );
 
     app.put(
@@ -180,8 +191,18 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
           response: { 200: adminNtripAccountSchema },
         },
       },
-      async (request) =>
-        service.adminSetMaxConnections(actorOf(request), request.params.id, request.body.maxConnections),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          {
+            action: 'ntrip_account.update',
+            target: { type: 'ntrip_account', id },
+            before: () => service.adminGet(actorOf(request), id),
+          },
+          () => service.adminSetMaxConnections(actorOf(request), id, request.body.maxConnections),
+        );
+      },
     );
 
     app.post(
@@ -195,8 +216,15 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
           response: { 201: accountGrantSchema },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await service.adminGrant(actorOf(request), request.params.id, request.body)),
+      async (request, reply) => {
+        const { id } = request.params;
+        const grant = await app.audit.around(
+          request,
+          { action: 'ntrip_account.grant', target: { type: 'ntrip_account', id } },
+          () => service.adminGrant(actorOf(request), id, request.body),
+        );
+        return reply.status(201).send(grant);
+      },
     );
   };
 }

@@ -505,6 +505,13 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       return { items, total, page: query.page, pageSize: query.pageSize };
     },
 
+    async adminGet(actor: Actor, id: string): Promise<AdminNtripAccount> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const row = await repo.findWithOwner(id);
+      if (!row) throw notFound('NTRIP account');
+      return { ...(await presentOne(row)), ownerUserId: row.owner_user_id, ownerEmail: row.owner_email };
+    },
+
     async adminSetEnabled(actor: Actor, id: string, enabled: boolean): Promise<AdminNtripAccount> {
       if (!canAdministerAccounts(actor)) throw forbidden();
       const before = await repo.findWithOwner(id);

@@ -95,7 +95,14 @@ export function rinexRoutes(service: RinexService): FastifyPluginAsyncZod {
         config: admin,
         schema: { tags: adminTags, body: adminCreateRinexJobBodySchema, response: { 201: rinexJobSchema } },
       },
-      async (request, reply) => reply.status(201).send(await service.adminCreate(actorOf(request), request.body)),
+      async (request, reply) => {
+        const job = await app.audit.around(
+          request,
+          { action: 'rinex_job.create', target: (j) => ({ type: 'rinex_job', id: j.id }) },
+          () => service.adminCreate(actorOf(request), request.body),
+        );
+        return reply.status(201).send(job);
+      },
     );
 
     app.get(
@@ -124,7 +131,18 @@ export function rinexRoutes(service: RinexService): FastifyPluginAsyncZod {
           response: { 200: adminRinexNetworkSchema },
         },
       },
-      async (request) => service.adminUpdateNetwork(actorOf(request), request.params.id, request.body),
+      async (request) => {
+        const { id } = request.params;
+        return app.audit.around(
+          request,
+          {
+            action: 'network.rinex_settings',
+            target: { type: 'network', id },
+            before: async () => (await service.adminNetworks(actorOf(request))).find((n) => n.id === id) ?? null,
+          },
+          () => service.adminUpdateNetwork(actorOf(request), id, request.body),
+        );
+      },
     );
 
     app.get(

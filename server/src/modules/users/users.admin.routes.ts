@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
+import { auditWho, recordAudit } from '../audit/index.ts';
 import { canChangeUserFlags } from './users.policy.ts';
 import type { UsersRepo } from './users.repo.ts';
 
@@ -54,8 +55,21 @@ export function adminUsersRoutes(users: UsersRepo): FastifyPluginAsyncZod {
         if (!canChangeUserFlags(actorOf(request), request.params.userId)) {
           throw conflict('cannot_change_self', 'You cannot change your own admin or disabled flag.');
         }
-        const row = await users.updateFlags(request.params.userId, request.body);
-        if (!row) throw notFound('User');
+        const { userId } = request.params;
+        const row = await users.transaction(async (trx) => {
+          const before = await users.findAdminView(userId, trx, true);
+          if (!before) throw notFound('User');
+          const after = await users.updateFlags(userId, request.body, trx);
+          if (!after) throw notFound('User');
+          await recordAudit(trx, {
+            ...auditWho(request),
+            action: 'user.update',
+            target: { type: 'user', id: userId },
+            before: { isAdmin: before.is_admin, disabled: before.disabled },
+            after: { isAdmin: after.is_admin, disabled: after.disabled },
+          });
+          return after;
+        });
         return present(row);
       },
     );

@@ -7,6 +7,8 @@ export type UsersRepo = ReturnType<typeof createUsersRepo>;
 /** What a request's authentication reads of its user. */
 const identityColumns = ['id', 'firebase_uid', 'email', 'is_admin', 'disabled', 'terms_accepted_at'] as const;
 
+const adminColumns = ['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'] as const;
+
 export function createUsersRepo(db: Database) {
   return {
     /**
@@ -69,7 +71,7 @@ export function createUsersRepo(db: Database) {
       }
       const [items, total] = await Promise.all([
         q
-          .select(['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'])
+          .select(adminColumns)
           .orderBy('created_at', 'desc')
           .orderBy('id')
           .limit(query.limit)
@@ -80,8 +82,18 @@ export function createUsersRepo(db: Database) {
       return { items, total: Number(total.n) };
     },
 
-    async updateFlags(userId: string, flags: { isAdmin?: boolean; disabled?: boolean }) {
-      return db
+    transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn);
+    },
+
+    /** The back office's view of one user, locked for the change that follows when `forUpdate`. */
+    async findAdminView(userId: string, trx: Database = db, forUpdate = false) {
+      const q = trx.selectFrom('users').select(adminColumns).where('id', '=', userId);
+      return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+    },
+
+    async updateFlags(userId: string, flags: { isAdmin?: boolean; disabled?: boolean }, trx: Database = db) {
+      return trx
         .updateTable('users')
         .set({
           ...(flags.isAdmin !== undefined && { is_admin: flags.isAdmin }),
@@ -89,7 +101,7 @@ export function createUsersRepo(db: Database) {
           updated_at: new Date(),
         })
         .where('id', '=', userId)
-        .returning(['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'])
+        .returning(adminColumns)
         .executeTakeFirst();
     },
 
