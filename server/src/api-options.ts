@@ -17,6 +17,7 @@ export function apiOptionsOf(
   | 'trustProxy'
   | 'strictTransportSecurity'
   | 'logger'
+  | 'mail'
 > {
   return {
     staticDir: config.STATIC_DIR,
@@ -32,5 +33,6 @@ export function apiOptionsOf(
     trustProxy: config.TRUST_PROXY,
     strictTransportSecurity: config.NODE_ENV === 'production',
     logger: { level: config.LOG_LEVEL },
+    mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, brand: config.VITE_BRAND },
   };
 }

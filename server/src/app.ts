@@ -24,6 +24,7 @@ import { type BillingOptions, createBillingModule, createTokenLedger } from './m
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { createMailModule, type MailOptions } from './modules/mail/index.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import {
@@ -71,6 +72,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** RINEX jobs: the archive store they read, where results go, the runner's settings. */
   rinex?: RinexOptions;
+  /** The portal's e-mail (SMTP_URL, brand, sender); without SMTP it is kept in the outbox (docs/adr/0025-mail.md). */
+  mail?: MailOptions;
 }
 
 export const API_PREFIX = '/api';
@@ -127,7 +130,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const users = createUsersRepo(deps.db);
   registerAuth(app, { verifier: deps.verifier, users });
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
-  const organizations = createOrganizationsService({ repo: createOrganizationsRepo(deps.db), publicUrl });
+  const mail = createMailModule(
+    deps.db,
+    { secretKey: deps.feedSecretKey ?? devFeedSecretKey(), publicUrl, log: app.log.child({ module: 'mail' }) },
+    deps.mail,
+  );
+  app.addHook('onClose', () => mail.worker.close());
+  const organizations = createOrganizationsService({
+    repo: createOrganizationsRepo(deps.db),
+    publicUrl,
+    mailer: mail.mailer,
+  });
   const billing = createBillingModule(deps.db, organizations, {
     ...deps.billing,
     log: app.log.child({ module: 'billing' }),
@@ -180,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(demoRoutes(createDemoRepo(deps.db)));
       await api.register(ntripAccounts.routes);
       await api.register(rinex.routes);
+      await api.register(mail.routes);
       await api.register(createNtripDiagnosticsModule(deps.db, { live: deps.live }).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { resolveBrand } from '../../src/lib/brand/brands.ts';
 
 /** Relative paths mean the folder npm was started in (INIT_CWD), so `npm run -w server …` finds the same files. */
 const path = z.string().transform((p) => (isAbsolute(p) ? p : resolve(process.env.INIT_CWD ?? process.cwd(), p)));
@@ -154,6 +155,17 @@ const configSchema = z.object({
   /** `local` (ARCHIVE_DIR), `nats` (the NATS of CASTER_BUS_URL) or `off`; unset: nats with a bus, local without. */
   ARCHIVE_STORE: unsetIfEmpty(z.enum(['local', 'nats', 'off']).optional()),
   ARCHIVE_DIR: path.prefault('./data/archive'),
+  /** The portal's e-mail (docs/adr/0025-mail.md): smtp://user:pass@host:587 or smtps://…; unset keeps it in the outbox. */
+  SMTP_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'an SMTP server address such as smtp://user:password@mail.example.com:587')
+      .optional(),
+  ),
+  /** The sender; by default the brand's name at no-reply@ PUBLIC_URL's host. */
+  MAIL_FROM: unsetIfEmpty(z.string().min(3).optional()),
+  /** The brand the build was made for (src/lib/brand/brands.ts); the mails carry its name, logo and colours. */
+  VITE_BRAND: unsetIfEmpty(z.string().optional()),
   /** Finished RINEX jobs' zips, kept 7 days for download (docs/adr, RINEX in the portal). */
   RINEX_RESULTS_DIR: path.prefault('./data/rinex'),
   /** The JetStream object store (and the names of its tail stream and lease bucket) on CASTER_BUS_URL's NATS. */
@@ -236,6 +248,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       'Invalid configuration:\n  ARCHIVE_STORE: nats keeps the archive on the NATS of CASTER_BUS_URL; set it',
     );
+  }
+  try {
+    resolveBrand(config.VITE_BRAND);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  VITE_BRAND: ${(err as Error).message}`);
   }
   if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');

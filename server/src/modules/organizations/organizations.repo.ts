@@ -10,8 +10,9 @@ export type OrganizationsRepo = ReturnType<typeof createOrganizationsRepo>;
 export function createOrganizationsRepo(db: Database) {
   return {
     ...organizationsQueries(db),
-    transaction: <T>(fn: (tx: OrganizationsQueries) => Promise<T>) =>
-      db.transaction().execute((trx) => fn(organizationsQueries(trx))),
+    /** `trx` is for other modules' writes in the same transaction (the mail an invite queues). */
+    transaction: <T>(fn: (tx: OrganizationsQueries, trx: Database) => Promise<T>) =>
+      db.transaction().execute((trx) => fn(organizationsQueries(trx), trx)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
@@ -17,6 +17,7 @@ import {
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
+import type { Mailer } from '../mail/index.ts';
 import { canManageOrganization, canUpdateMemberRole } from './organizations.policy.ts';
 import type { OrganizationsRepo } from './organizations.repo.ts';
 
@@ -55,7 +56,16 @@ const inviteLinkInvalid = () =>
 
 export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
 
-export function createOrganizationsService({ repo, publicUrl }: { repo: OrganizationsRepo; publicUrl: string }) {
+export function createOrganizationsService({
+  repo,
+  publicUrl,
+  mailer,
+}: {
+  repo: OrganizationsRepo;
+  publicUrl: string;
+  /** Queues the invitation and membership mails in the same transaction as the change. */
+  mailer?: Pick<Mailer, 'queue' | 'preferences'>;
+}) {
   async function requireRole(orgId: string, actor: Actor) {
     const role = await repo.roleOf(orgId, actor.userId);
     // Outsiders learn nothing, not even that the organisation exists.
@@ -139,7 +149,17 @@ export function createOrganizationsService({ repo, publicUrl }: { repo: Organiza
       if (!canUpdateMemberRole(actorRole, targetRole, body.role)) {
         throw forbidden('Your role in this organisation does not allow this change.');
       }
-      await repo.setRole(orgId, body.forMember, body.role);
+      await repo.transaction(async (tx, trx) => {
+        await tx.setRole(orgId, body.forMember, body.role);
+        const org = await tx.find(orgId);
+        if (org && targetRole !== body.role) {
+          await mailer?.queue(trx, {
+            key: `membership:${orgId}:${body.forMember}:${randomUUID()}`,
+            userId: body.forMember,
+            content: { kind: 'membership', organizationName: org.name, change: 'role', role: body.role },
+          });
+        }
+      });
     },
 
     async invites(actor: Actor, orgId: string): Promise<OrgInvite[]> {
@@ -166,9 +186,26 @@ export function createOrganizationsService({ repo, publicUrl }: { repo: Organiza
         throw conflict('already_invited', `${email} has already been invited.`, 'email');
       }
       const token = randomBytes(32).toString('base64url');
-      await repo.upsertInvite(orgId, email, actor.userId, hashToken(token));
       const link = new URL(INVITE_LINK_PATH, publicUrl);
       link.searchParams.set('token', token);
+      // The invitee may not have an account: the mail is in the inviter's language.
+      const locale = mailer && (await mailer.preferences(actor.userId)).locale;
+      await repo.transaction(async (tx, trx) => {
+        await tx.upsertInvite(orgId, email, actor.userId, hashToken(token));
+        const org = await tx.find(orgId);
+        await mailer?.queue(trx, {
+          // Each invite (a new link) is its own event; the key names it without the link's secret.
+          key: `invitation:${hashToken(hashToken(token))}`,
+          recipient: email,
+          locale,
+          content: {
+            kind: 'invitation',
+            organizationName: org?.name ?? '',
+            inviter: actor.email ?? '',
+            link: link.toString(),
+          },
+        });
+      });
       return link.toString();
     },
 

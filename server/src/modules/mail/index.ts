@@ -1,0 +1,88 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { resolveBrand } from '../../../../src/lib/brand/brands.ts';
+import type { Database } from '../../db/client.ts';
+import { createMailRepo, type MailRepo } from './mail.repo.ts';
+import { mailRoutes } from './mail.routes.ts';
+import { createMailer, type Mailer } from './mail.service.ts';
+import { logTransport, type MailTransport, smtpTransport } from './mail.transport.ts';
+import { createUnsubscribeSigner } from './mail.unsubscribe.ts';
+import { type AttachmentSource, createMailWorker, type MailWorker, type WorkerLog } from './mail.worker.ts';
+
+export type { Mailer, QueueRequest } from './mail.service.ts';
+export type { MailContent } from './mail.templates.ts';
+export type { AttachmentSource, MailWorker } from './mail.worker.ts';
+
+export interface MailOptions {
+  /** SMTP_URL; without it mail is kept in the outbox and written to the log. */
+  smtpUrl?: string;
+  /** A transport of one's own (tests); wins over smtpUrl. */
+  transport?: MailTransport;
+  /** VITE_BRAND: the brand whose name, logo and colours the mails carry. */
+  brand?: string;
+  /** MAIL_FROM; by default the brand's name at no-reply@ the PUBLIC_URL's host. */
+  from?: string;
+  attachments?: Partial<Record<string, AttachmentSource>>;
+  clock?: () => Date;
+  pollMs?: number;
+  leaseMs?: number;
+  backoffMs?: number;
+  maxAttempts?: number;
+  /** False: no worker in this process (tests that play a process dying before it sends). */
+  send?: boolean;
+}
+
+export interface MailModule {
+  mailer: Mailer;
+  worker: MailWorker;
+  repo: MailRepo;
+  routes: FastifyPluginAsync;
+}
+
+/** Composition of the mail module: outbox repo, mailer (queueing), worker (sending) and routes. */
+export function createMailModule(
+  db: Database,
+  deps: { secretKey: string; publicUrl: string; log: WorkerLog },
+  options: MailOptions = {},
+): MailModule {
+  const brand = resolveBrand(options.brand);
+  const repo = createMailRepo(db);
+  const signer = createUnsubscribeSigner(deps.secretKey);
+  const host = new URL(deps.publicUrl).hostname;
+  const transport = options.transport ?? (options.smtpUrl ? smtpTransport(options.smtpUrl) : logTransport(deps.log));
+  const worker = createMailWorker({
+    repo,
+    transport,
+    from: options.from ?? `"${brand.name.replace(/["\\]/g, '')}" <no-reply@${host}>`,
+    messageIdHost: host,
+    attachments: options.attachments,
+    clock: options.clock,
+    log: deps.log,
+    pollMs: options.pollMs,
+    leaseMs: options.leaseMs,
+    backoffMs: options.backoffMs,
+    maxAttempts: options.maxAttempts,
+  });
+  const send = options.send !== false;
+  const mailer = createMailer({
+    repo,
+    brand,
+    publicUrl: deps.publicUrl,
+    signer,
+    wake: send ? () => worker.kick() : undefined,
+    log: deps.log,
+  });
+  if (send) worker.start();
+  return {
+    mailer,
+    worker,
+    repo,
+    routes: mailRoutes({
+      mailer,
+      repo,
+      signer,
+      brand,
+      publicUrl: deps.publicUrl,
+      smtp: transport.kind === 'smtp',
+    }) as unknown as FastifyPluginAsync,
+  };
+}

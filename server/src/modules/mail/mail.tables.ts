@@ -1,0 +1,49 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Row types of the mail tables (migration 202611261100_mail.sql), merged into the shared `DB` interface. */
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface MailOutboxTable {
+  id: Generated<string>;
+  idempotency_key: string;
+  kind: string;
+  user_id: string | null;
+  recipient: string;
+  locale: 'en' | 'nl';
+  subject: string;
+  text_body: string;
+  html_body: string;
+  headers: Json<Record<string, string>>;
+  data: Json<Record<string, unknown>>;
+  status: Generated<MailStatus>;
+  transport: 'smtp' | 'log' | null;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  lease_until: NullableTimestamp;
+  last_error: string | null;
+  message_id: string | null;
+  sent_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: string;
+  locale: Generated<'en' | 'nl'>;
+  access_ending: Generated<boolean>;
+  low_balance: Generated<boolean>;
+  low_balance_threshold: Generated<number>;
+  renewal_failed: Generated<boolean>;
+  rinex_ready: Generated<boolean>;
+  membership: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    mail_outbox: MailOutboxTable;
+    notification_preferences: NotificationPreferencesTable;
+  }
+}

@@ -1,0 +1,293 @@
+import { formatMoney, type MailLocale } from '@portal/contract';
+import type { Brand } from '../../../../src/lib/brand/schema.ts';
+
+/**
+ * The mails' words and layout, per brand and language. Values from users (names, organisations, addresses) are
+ * escaped in the HTML part; the plain-text part carries them as they are.
+ */
+
+export type MailContent =
+  | { kind: 'invitation'; organizationName: string; inviter: string; link: string }
+  | {
+      kind: 'receipt';
+      description: string;
+      amount: number;
+      currency: string;
+      paidAt: string;
+      invoiceNumber: string | null;
+      invoiceUrl: string | null;
+    }
+  | { kind: 'renewal_failed'; description: string; amount: number; currency: string; invoiceUrl: string | null }
+  | { kind: 'access_ending'; productName: string; endsAt: string }
+  | { kind: 'access_ended'; productName: string; endedAt: string }
+  | { kind: 'low_balance'; balance: number; threshold: number }
+  | { kind: 'rinex_ready'; mountpoint: string; windowStart: string; windowEnd: string; expiresAt: string }
+  | { kind: 'membership'; organizationName: string; change: 'role' | 'removed'; role: string };
+
+export type MailKind = MailContent['kind'];
+
+export interface RenderContext {
+  brand: Brand;
+  locale: MailLocale;
+  publicUrl: string;
+  /** Set for the mails a user may turn off: the signed one-click link. */
+  unsubscribeUrl?: string;
+}
+
+interface Words {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function date(value: string, locale: MailLocale): string {
+  return new Intl.DateTimeFormat(locale === 'nl' ? 'nl-NL' : 'en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(value));
+}
+
+const ROLE: Record<MailLocale, Record<string, string>> = {
+  en: { owner: 'owner', admin: 'admin', member: 'member' },
+  nl: { owner: 'eigenaar', admin: 'beheerder', member: 'lid' },
+};
+
+function words(content: MailContent, ctx: RenderContext): Words {
+  const p = ctx.brand.name;
+  const url = (path: string) => new URL(path, ctx.publicUrl).toString();
+  const nl = ctx.locale === 'nl';
+  switch (content.kind) {
+    case 'invitation':
+      return nl
+        ? {
+            subject: `Uitnodiging voor ${content.organizationName} op ${p}`,
+            paragraphs: [
+              `${content.inviter} nodigt je uit voor de organisatie ${content.organizationName} op ${p}.`,
+              'Open de link om de uitnodiging te bekijken en aan te nemen. De link is geheim en werkt één keer: stuur hem niet door.',
+            ],
+            action: { label: 'Uitnodiging bekijken', url: content.link },
+          }
+        : {
+            subject: `Invitation to ${content.organizationName} on ${p}`,
+            paragraphs: [
+              `${content.inviter} invites you to the organisation ${content.organizationName} on ${p}.`,
+              'Open the link to see and accept the invitation. The link is secret and works once: do not forward it.',
+            ],
+            action: { label: 'View invitation', url: content.link },
+          };
+    case 'receipt': {
+      const amount = formatMoney(content.amount, content.currency);
+      const number = content.invoiceNumber;
+      return nl
+        ? {
+            subject: `Betalingsbewijs: ${content.description}`,
+            paragraphs: [
+              `We hebben je betaling van ${amount} voor ${content.description} ontvangen op ${date(content.paidAt, 'nl')} (UTC).`,
+              ...(number ? [`Factuurnummer: ${number}.`] : []),
+            ],
+            action: content.invoiceUrl
+              ? { label: 'Factuur bekijken', url: content.invoiceUrl }
+              : { label: 'Betalingen bekijken', url: url('/settings/billing') },
+          }
+        : {
+            subject: `Payment receipt: ${content.description}`,
+            paragraphs: [
+              `We received your payment of ${amount} for ${content.description} on ${date(content.paidAt, 'en')} (UTC).`,
+              ...(number ? [`Invoice number: ${number}.`] : []),
+            ],
+            action: content.invoiceUrl
+              ? { label: 'View invoice', url: content.invoiceUrl }
+              : { label: 'View payments', url: url('/settings/billing') },
+          };
+    }
+    case 'renewal_failed': {
+      const amount = formatMoney(content.amount, content.currency);
+      return nl
+        ? {
+            subject: `Verlenging mislukt: ${content.description}`,
+            paragraphs: [
+              `De betaling van ${amount} om ${content.description} te verlengen is mislukt.`,
+              'Werk je betaalgegevens bij, anders eindigt je toegang.',
+            ],
+            action: content.invoiceUrl
+              ? { label: 'Factuur betalen', url: content.invoiceUrl }
+              : { label: 'Betaalgegevens bijwerken', url: url('/settings/billing') },
+          }
+        : {
+            subject: `Renewal failed: ${content.description}`,
+            paragraphs: [
+              `The payment of ${amount} to renew ${content.description} failed.`,
+              'Update your payment details, or your access will end.',
+            ],
+            action: content.invoiceUrl
+              ? { label: 'Pay the invoice', url: content.invoiceUrl }
+              : { label: 'Update payment details', url: url('/settings/billing') },
+          };
+    }
+    case 'access_ending':
+      return nl
+        ? {
+            subject: `Je toegang via ${content.productName} eindigt binnenkort`,
+            paragraphs: [
+              `Je abonnement ${content.productName} eindigt op ${date(content.endsAt, 'nl')} (UTC). Daarna hebben je NTRIP-accounts geen toegang meer tot de netwerken ervan.`,
+            ],
+            action: { label: 'Abonnementen bekijken', url: url('/subscriptions') },
+          }
+        : {
+            subject: `Your access through ${content.productName} ends soon`,
+            paragraphs: [
+              `Your subscription ${content.productName} ends on ${date(content.endsAt, 'en')} (UTC). After that your NTRIP accounts no longer have access to its networks.`,
+            ],
+            action: { label: 'View subscriptions', url: url('/subscriptions') },
+          };
+    case 'access_ended':
+      return nl
+        ? {
+            subject: `Je toegang via ${content.productName} is beëindigd`,
+            paragraphs: [
+              `Je abonnement ${content.productName} is beëindigd op ${date(content.endedAt, 'nl')} (UTC). Je NTRIP-accounts hebben geen toegang meer tot de netwerken ervan.`,
+            ],
+            action: { label: 'Abonnementen bekijken', url: url('/subscriptions') },
+          }
+        : {
+            subject: `Your access through ${content.productName} has ended`,
+            paragraphs: [
+              `Your subscription ${content.productName} ended on ${date(content.endedAt, 'en')} (UTC). Your NTRIP accounts no longer have access to its networks.`,
+            ],
+            action: { label: 'View subscriptions', url: url('/subscriptions') },
+          };
+    case 'low_balance':
+      return nl
+        ? {
+            subject: `Je tokensaldo is ${content.balance}`,
+            paragraphs: [
+              `Je tokensaldo is gedaald tot ${content.balance}, onder de grens van ${content.threshold} die je hebt ingesteld.`,
+            ],
+            action: { label: 'Tokens kopen', url: url('/credits') },
+          }
+        : {
+            subject: `Your token balance is ${content.balance}`,
+            paragraphs: [
+              `Your token balance fell to ${content.balance}, below the threshold of ${content.threshold} you set.`,
+            ],
+            action: { label: 'Buy tokens', url: url('/credits') },
+          };
+    case 'rinex_ready':
+      return nl
+        ? {
+            subject: `RINEX van ${content.mountpoint} staat klaar`,
+            paragraphs: [
+              `Je RINEX-bestanden van ${content.mountpoint}, ${date(content.windowStart, 'nl')} tot ${date(content.windowEnd, 'nl')} (UTC), staan klaar om te downloaden tot ${date(content.expiresAt, 'nl')} (UTC).`,
+            ],
+            action: { label: 'Naar de downloads', url: url('/rinex') },
+          }
+        : {
+            subject: `RINEX of ${content.mountpoint} is ready`,
+            paragraphs: [
+              `Your RINEX files of ${content.mountpoint}, ${date(content.windowStart, 'en')} to ${date(content.windowEnd, 'en')} (UTC), can be downloaded until ${date(content.expiresAt, 'en')} (UTC).`,
+            ],
+            action: { label: 'Go to downloads', url: url('/rinex') },
+          };
+    case 'membership': {
+      const role = ROLE[ctx.locale][content.role] ?? content.role;
+      const org = content.organizationName;
+      if (content.change === 'removed') {
+        return nl
+          ? {
+              subject: `Je bent geen lid meer van ${org}`,
+              paragraphs: [
+                `Je bent geen lid meer van de organisatie ${org} op ${p}. Je NTRIP-accounts van de organisatie hebben geen toegang meer.`,
+              ],
+              action: { label: 'Naar het portaal', url: url('/dashboard') },
+            }
+          : {
+              subject: `You are no longer a member of ${org}`,
+              paragraphs: [
+                `You are no longer a member of the organisation ${org} on ${p}. The organisation's NTRIP accounts no longer give you access.`,
+              ],
+              action: { label: 'Open the portal', url: url('/dashboard') },
+            };
+      }
+      return nl
+        ? {
+            subject: `Je rol in ${org} is gewijzigd`,
+            paragraphs: [`Je rol in de organisatie ${org} is nu ${role}.`],
+            action: { label: 'Naar het portaal', url: url('/dashboard') },
+          }
+        : {
+            subject: `Your role in ${org} changed`,
+            paragraphs: [`Your role in the organisation ${org} is now ${role}.`],
+            action: { label: 'Open the portal', url: url('/dashboard') },
+          };
+    }
+  }
+}
+
+const FOOTER = {
+  en: {
+    optional: 'You receive this mail because it is on in your notification settings.',
+    unsubscribe: 'Unsubscribe from these mails',
+    settings: 'Notification settings',
+  },
+  nl: {
+    optional: 'Je ontvangt deze mail omdat hij aan staat in je meldingsinstellingen.',
+    unsubscribe: 'Afmelden voor deze mails',
+    settings: 'Meldingsinstellingen',
+  },
+};
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function renderMail(content: MailContent, ctx: RenderContext): RenderedMail {
+  const w = words(content, ctx);
+  const { brand } = ctx;
+  const footer = FOOTER[ctx.locale];
+  const settingsUrl = new URL('/settings', ctx.publicUrl).toString();
+  const text = [
+    brand.name,
+    '',
+    ...w.paragraphs.flatMap((line) => [line, '']),
+    ...(w.action ? [`${w.action.label}: ${w.action.url}`, ''] : []),
+    '-- ',
+    ...(ctx.unsubscribeUrl
+      ? [footer.optional, `${footer.unsubscribe}: ${ctx.unsubscribeUrl}`, `${footer.settings}: ${settingsUrl}`]
+      : [brand.name, ctx.publicUrl]),
+    '',
+  ].join('\n');
+
+  const colors = brand.paymentWidgetColors;
+  const e = escapeHtml;
+  const logo = new URL(brand.iconLogo, ctx.publicUrl).toString();
+  const html = `<!doctype html>
+<html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(w.subject)}</title></head>
+<body style="margin:0;padding:0;background:${colors.colorBackground};color:${colors.colorText};font-family:Arial,Helvetica,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${colors.colorBackground}"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;width:100%;border:1px solid ${colors.colorBorder};border-radius:12px">
+<tr><td style="padding:20px 24px;border-bottom:1px solid ${colors.colorBorder}"><img src="${e(logo)}" width="28" height="28" alt="" style="vertical-align:middle;border:0"> <strong style="vertical-align:middle;font-size:16px;color:${colors.colorText}">${e(brand.name)}</strong></td></tr>
+<tr><td style="padding:24px;font-size:15px;line-height:1.5;color:${colors.colorText}">
+${w.paragraphs.map((line) => `<p style="margin:0 0 16px">${e(line)}</p>`).join('\n')}
+${
+  w.action
+    ? `<p style="margin:24px 0"><a href="${e(w.action.url)}" style="display:inline-block;padding:10px 18px;border-radius:8px;background:${brand.darkModePrimaryColor};color:${brand.onPrimaryColor};font-weight:bold;text-decoration:none">${e(w.action.label)}</a></p>
+<p style="margin:0;font-size:12px;color:${colors.colorText};word-break:break-all">${e(w.action.url)}</p>`
+    : ''
+}
+</td></tr>
+<tr><td style="padding:16px 24px;border-top:1px solid ${colors.colorBorder};font-size:12px;color:${colors.colorText}">${
+    ctx.unsubscribeUrl
+      ? `${e(footer.optional)} <a href="${e(ctx.unsubscribeUrl)}" style="color:${brand.darkModePrimaryColor}">${e(footer.unsubscribe)}</a> · <a href="${e(settingsUrl)}" style="color:${brand.darkModePrimaryColor}">${e(footer.settings)}</a>`
+      : `<a href="${e(ctx.publicUrl)}" style="color:${brand.darkModePrimaryColor}">${e(brand.name)}</a>`
+  }</td></tr>
+</table></td></tr></table>
+</body></html>
+`;
+  return { subject: w.subject.replace(/[\r\n]+/g, ' '), text, html };
+}

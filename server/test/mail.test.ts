@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_FEED_SECRET_KEY } from '../src/config.ts';
+import { createMailModule } from '../src/modules/mail/index.ts';
+import { smtpTransport } from '../src/modules/mail/mail.transport.ts';
+import { createTestDatabase, testDatabaseKind } from './support/database.ts';
+import { startSmtpServer } from './support/smtp.ts';
+import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
+
+const PUBLIC_URL = 'https://portal.example.test';
+const quiet = { info() {}, warn() {}, error() {} };
+
+describe(`mail on ${testDatabaseKind()}`, () => {
+  let t: TestContext;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await buildTestApp({ publicUrl: PUBLIC_URL, mail: { smtpUrl: smtp.url, pollMs: 100, backoffMs: 200 } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  async function newOrganization(owner: TestUser, name = `Crew ${randomUUID().slice(0, 8)}`) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/organization',
+      headers: owner.headers,
+      payload: { name },
+    });
+    expect(res.statusCode).toBe(201);
+    return new URL(res.json().value, 'http://x').searchParams.get('org') ?? '';
+  }
+  const invite = (owner: TestUser, orgId: string, email: string) =>
+    t.app.inject({ method: 'POST', url: `/api/org/${orgId}/invites`, headers: owner.headers, payload: { email } });
+  /** The recipient's outbox rows once the worker has marked them sent (it does so just after the server's answer). */
+  async function outboxRow(recipient: string) {
+    for (let i = 0; ; i++) {
+      const rows = await t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', recipient).execute();
+      if (rows.every((r) => r.status === 'sent') || i > 100) return rows;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('sends the invitation with its secret link, in the brand, with the organisation name escaped in HTML', async () => {
+    const owner = await t.buildUser();
+    const orgId = await newOrganization(owner, `Survey <b>&amp; "Co"`);
+    const email = `invitee-${randomUUID()}@example.test`;
+    const res = await invite(owner, orgId, email);
+    expect(res.statusCode).toBe(201);
+    const link = res.json().link as string;
+
+    const [mail, ...more] = await smtp.to(email);
+    expect(more).toEqual([]);
+    expect(mail?.headers.get('from')).toBe('Meridian RTK <no-reply@portal.example.test>');
+    expect(mail?.subject).toBe('Invitation to Survey <b>&amp; "Co" on Meridian RTK');
+    expect(mail?.text).toContain(
+      `${owner.email} invites you to the organisation Survey <b>&amp; "Co" on Meridian RTK.`,
+    );
+    expect(mail?.text).toContain(`View invitation: ${link}`);
+    expect(mail?.html).toContain('Survey &lt;b&gt;&amp;amp; &quot;Co&quot;');
+    expect(mail?.html).not.toContain('<b>&amp;');
+    expect(mail?.html).toContain(`href="${link}"`);
+    expect(mail?.html).toContain('#4afc2d');
+    // Invitations cannot be turned off, so they carry no unsubscribe link.
+    expect(mail?.headers.has('list-unsubscribe')).toBe(false);
+    const [row] = await outboxRow(email);
+    expect(row).toMatchObject({ kind: 'invitation', status: 'sent', transport: 'smtp', attempts: 1 });
+    expect(row?.message_id).toBe(mail?.headers.get('message-id'));
+  });
+
+  it('answers the invite even when the mail server refuses, and retries with backoff until it is sent', async () => {
+    const owner = await t.buildUser();
+    const orgId = await newOrganization(owner);
+    const email = `retry-${randomUUID()}@example.test`;
+    smtp.refuse(2);
+    const res = await invite(owner, orgId, email);
+    expect(res.statusCode).toBe(201);
+    const [mail] = await smtp.to(email);
+    expect(mail?.text).toContain(res.json().link);
+    const [row] = await outboxRow(email);
+    expect(row).toMatchObject({ status: 'sent', attempts: 3 });
+    // The two failed tries waited 200 ms, then 400 ms.
+    expect((row?.sent_at?.getTime() ?? 0) - (row?.created_at.getTime() ?? 0)).toBeGreaterThanOrEqual(600);
+    expect(await smtp.to(email, 2, 500)).toHaveLength(1);
+  });
+
+  describe('notification preferences', () => {
+    it('refuses callers without a sign-in', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/user/notifications' })).statusCode).toBe(401);
+      const put = await t.app.inject({ method: 'PUT', url: '/api/user/notifications', payload: { lowBalance: false } });
+      expect(put.statusCode).toBe(401);
+    });
+
+    it('refuses bad values and changes nothing', async () => {
+      const user = await t.buildUser();
+      for (const payload of [
+        { lowBalanceThreshold: -1 },
+        { lowBalanceThreshold: 1.5 },
+        { locale: 'de' },
+        { receipts: false },
+        { rinexReady: 'no' },
+      ]) {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: '/api/user/notifications',
+          headers: user.headers,
+          payload,
+        });
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json().code).toBeTruthy();
+      }
+      const res = await t.app.inject({ method: 'GET', url: '/api/user/notifications', headers: user.headers });
+      expect(res.json()).toEqual({
+        locale: 'en',
+        accessEnding: true,
+        lowBalance: true,
+        lowBalanceThreshold: 10,
+        renewalFailed: true,
+        rinexReady: true,
+        membership: true,
+      });
+    });
+
+    it('saves what is sent and keeps the rest', async () => {
+      const user = await t.buildUser();
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: '/api/user/notifications',
+        headers: user.headers,
+        payload: { lowBalanceThreshold: 250, rinexReady: false, locale: 'nl' },
+      });
+      expect(put.statusCode).toBe(200);
+      const again = await t.app.inject({
+        method: 'PUT',
+        url: '/api/user/notifications',
+        headers: user.headers,
+        payload: { membership: false },
+      });
+      expect(again.json()).toEqual({
+        locale: 'nl',
+        accessEnding: true,
+        lowBalance: true,
+        lowBalanceThreshold: 250,
+        renewalFailed: true,
+        rinexReady: false,
+        membership: false,
+      });
+      const other = await t.buildUser();
+      const theirs = await t.app.inject({ method: 'GET', url: '/api/user/notifications', headers: other.headers });
+      expect(theirs.json().membership).toBe(true);
+    });
+  });
+
+  it('mails a role change with a one-click unsubscribe that only a POST carries out', async () => {
+    const owner = await t.buildUser();
+    const orgId = await newOrganization(owner, 'Dune Surveyors');
+    const member = await t.buildUser({ emailVerified: true });
+    await invite(owner, orgId, member.email);
+    const accepted = await t.app.inject({
+      method: 'PUT',
+      url: '/api/invites',
+      headers: member.headers,
+      payload: { action: 'accept', organization: orgId },
+    });
+    expect(accepted.statusCode).toBe(200);
+    const setRole = (role: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/org/${orgId}/members`,
+        headers: owner.headers,
+        payload: { forMember: member.userId, role },
+      });
+    expect((await setRole('admin')).statusCode).toBe(200);
+
+    const [, mail] = await smtp.to(member.email, 2);
+    expect(mail?.subject).toBe('Your role in Dune Surveyors changed');
+    expect(mail?.text).toContain('Your role in the organisation Dune Surveyors is now admin.');
+    const unsubscribe = /^<(.+)>$/.exec(mail?.headers.get('list-unsubscribe') ?? '')?.[1] ?? '';
+    expect(unsubscribe).toMatch(`${PUBLIC_URL}/api/mail/unsubscribe?token=`);
+    expect(mail?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail?.text).toContain(unsubscribe);
+    const path = unsubscribe.slice(PUBLIC_URL.length);
+
+    // Mail scanners open links: the GET only asks.
+    const page = await t.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Stop the mails about organisation membership changes?');
+    expect(page.body).toContain('<form method="post"');
+    const prefs = () => t.app.inject({ method: 'GET', url: '/api/user/notifications', headers: member.headers });
+    expect((await prefs()).json().membership).toBe(true);
+
+    const post = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(post.statusCode).toBe(200);
+    expect(post.body).toContain('You will no longer receive mails about organisation membership changes.');
+    expect((await prefs()).json()).toMatchObject({ membership: false, rinexReady: true });
+
+    expect((await setRole('member')).statusCode).toBe(200);
+    const rows = await t.db
+      .selectFrom('mail_outbox')
+      .select('kind')
+      .where('user_id', '=', member.userId)
+      .where('kind', '=', 'membership')
+      .execute();
+    expect(rows).toHaveLength(1);
+
+    const forged = path.replace(/token=.{6}/, 'token=AAAAAA');
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await t.app.inject({ method, url: forged });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toContain('This unsubscribe link is not valid.');
+    }
+  });
+
+  it('shows the outbox to admins only', async () => {
+    const user = await t.buildUser();
+    const admin = await t.buildAdmin();
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/outbox' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/outbox', headers: user.headers })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/outbox?page=0', headers: admin.headers })).statusCode,
+    ).toBe(400);
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/outbox', headers: admin.headers });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ page: 1, pageSize: 50, smtp: true });
+    expect(body.total).toBeGreaterThanOrEqual(3);
+    expect(body.mails[0]).toMatchObject({ status: 'sent', transport: 'smtp' });
+    expect(body.mails.map((m: { kind: string }) => m.kind)).toContain('invitation');
+  });
+});
+
+describe(`the mail job on ${testDatabaseKind()}`, () => {
+  // Its own database: the app above runs a worker that would send these mails itself.
+  let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+  });
+  afterAll(() => handle.close());
+
+  it('sends a mail exactly once across a restart between queueing and sending, and after a worker died holding it', async () => {
+    const smtp = await startSmtpServer();
+    const deps = { secretKey: DEV_FEED_SECRET_KEY, publicUrl: PUBLIC_URL, log: quiet };
+    try {
+      // The first process queues two mails (one twice: the same event) and stops before its worker sends.
+      const first = createMailModule(handle.db, deps, { transport: smtpTransport(smtp.url), send: false });
+      const content = { kind: 'invitation' as const, organizationName: 'Polder', inviter: 'a@example.test' };
+      const queue = (key: string, recipient: string) =>
+        handle.db
+          .transaction()
+          .execute((trx) =>
+            first.mailer.queue(trx, { key, recipient, content: { ...content, link: `${PUBLIC_URL}/${key}` } }),
+          );
+      expect(await queue('event-1', 'one@example.test')).toBe(true);
+      expect(await queue('event-1', 'one@example.test')).toBe(false);
+      expect(await queue('event-2', 'two@example.test')).toBe(true);
+      // It also claimed event-2 and died before sending it: the lease (2 minutes) holds it.
+      const claimed = await first.repo.claim(new Date(), new Date(Date.now() + 120_000));
+      expect(claimed?.idempotency_key).toBe('event-1');
+      await first.worker.close();
+
+      // The restarted process, two workers of it (two API processes) at once.
+      let now = Date.now();
+      const restarted = () =>
+        createMailModule(handle.db, deps, {
+          transport: smtpTransport(smtp.url),
+          send: false,
+          clock: () => new Date(now),
+        });
+      const a = restarted();
+      const b = restarted();
+      a.worker.kick();
+      b.worker.kick();
+      await Promise.all([a.worker.idle(), b.worker.idle()]);
+      expect(smtp.messages.map((m) => m.to)).toEqual([['two@example.test']]);
+
+      // Past the lease the held mail is due again, and is sent once.
+      now += 121_000;
+      a.worker.kick();
+      b.worker.kick();
+      await Promise.all([a.worker.idle(), b.worker.idle()]);
+      a.worker.kick();
+      await a.worker.idle();
+      expect(smtp.messages.map((m) => m.to).sort()).toEqual([['one@example.test'], ['two@example.test']]);
+      const rows = await handle.db
+        .selectFrom('mail_outbox')
+        .select(['idempotency_key', 'status', 'attempts'])
+        .execute();
+      expect(rows.sort((x, y) => x.idempotency_key.localeCompare(y.idempotency_key))).toEqual([
+        { idempotency_key: 'event-1', status: 'sent', attempts: 2 },
+        { idempotency_key: 'event-2', status: 'sent', attempts: 1 },
+      ]);
+      await Promise.all([a.worker.close(), b.worker.close()]);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('keeps mail in the outbox and writes a log line when there is no SMTP server', async () => {
+    const lines: string[] = [];
+    const log = { ...quiet, info: (_o: object, msg: string) => lines.push(msg) };
+    const mail = createMailModule(
+      handle.db,
+      { secretKey: DEV_FEED_SECRET_KEY, publicUrl: PUBLIC_URL, log },
+      { send: false },
+    );
+    await handle.db.transaction().execute((trx) =>
+      mail.mailer.queue(trx, {
+        key: 'event-3',
+        recipient: 'x@example.test',
+        content: { kind: 'invitation', organizationName: 'Polder', inviter: 'a@example.test', link: PUBLIC_URL },
+      }),
+    );
+    mail.worker.kick();
+    await mail.worker.idle();
+    const row = await handle.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('idempotency_key', '=', 'event-3')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'sent', transport: 'log', subject: 'Invitation to Polder on Meridian RTK' });
+    expect(lines).toContain('mail kept in the outbox (no SMTP_URL): read it at /admin/outbox');
+    await mail.worker.close();
+  });
+});
