@@ -109,6 +109,7 @@ export const adminMenu: MenuEntry[] = [
   { type: 'link', name: 'navigation.users', url: '/admin/users', icon: 'users' },
   { type: 'link', name: 'navigation.demoRequests', url: '/admin/demo-requests', icon: 'sparkle' },
   { type: 'link', name: 'navigation.audit', url: '/admin/audit', icon: 'receipt' },
+  { type: 'link', name: 'navigation.outbox', url: '/admin/outbox', icon: 'mail' },
   {
     type: 'submenu',
     name: 'navigation.settings',

@@ -131,6 +131,7 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
               },
               { path: 'audit', lazy: page(() => import('../features/audit/AdminAuditPage'), 'AdminAuditPage') },
+              { path: 'outbox', lazy: page(() => import('../features/mail/AdminOutboxPage'), 'AdminOutboxPage') },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },
             ],

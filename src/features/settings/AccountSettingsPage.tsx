@@ -16,6 +16,7 @@ import { type LoggedInUser, useUser } from '../auth/auth-context';
 import { type AuthMessage, authErrorMessage } from '../auth/auth-errors';
 import { useLoginModal } from '../auth/login-modal-context';
 import { MIN_PASSWORD_LENGTH, MIN_USERNAME_LENGTH } from '../auth/validation';
+import { NotificationsSection } from '../mail/NotificationsSection';
 import {
   changePassword,
   deleteAccount,
@@ -343,7 +344,7 @@ function DeleteAccountSection() {
   );
 }
 
-/** /settings: profile (name, photo by URL or upload, e-mail), password, language and account deletion. */
+/** /settings: profile (name, photo by URL or upload, e-mail), password, language, e-mail notifications, deletion. */
 export function AccountSettingsPage() {
   const { t } = useTranslation('auth');
   const user = useUser();
@@ -366,6 +367,7 @@ export function AccountSettingsPage() {
           <Section title={t('settings.language.title')}>
             <LanguageSwitcher />
           </Section>
+          <NotificationsSection Section={Section} />
         </div>
       </div>
       <DeleteAccountSection />

@@ -35,6 +35,18 @@ const server = setupServer(
     calls.push(`POST photo ${request.headers.get('content-type')}`);
     return HttpResponse.json({ photoURL: 'http://localhost/api/users/u1/photo?v=abc' });
   }),
+  // The page's notifications section (tests/unit/mail) asks for its settings.
+  http.get('*/api/user/notifications', () =>
+    HttpResponse.json({
+      locale: 'en',
+      accessEnding: true,
+      lowBalance: true,
+      lowBalanceThreshold: 10,
+      renewalFailed: true,
+      rinexReady: true,
+      membership: true,
+    }),
+  ),
   http.delete('*/api/user', () => {
     calls.push('DELETE user');
     return new HttpResponse(null, { status: 204 });
