@@ -39,34 +39,47 @@ export class EphemerisDecodeError extends Error {
   }
 }
 
-/** Reads consecutive fields of a payload; positions start after the 12-bit message number. */
-class Fields {
-  private pos = 12;
+/** One field of a message layout: its name (null for bits the decoder skips), width, scale and signedness. */
+interface FieldSpec<K extends string = string> {
+  readonly name: K | null;
+  readonly bits: number;
+  readonly scale: number;
+  readonly kind: 'u' | 's' | 'sm';
+}
 
-  constructor(private readonly payload: Uint8Array) {}
+const u = <K extends string>(name: K, bits: number, scale = 1): FieldSpec<K> => ({ name, bits, scale, kind: 'u' });
+const s = <K extends string>(name: K, bits: number, scale: number): FieldSpec<K> => ({ name, bits, scale, kind: 's' });
+/** Sign-magnitude (GLONASS). */
+const sm = <K extends string>(name: K, bits: number, scale: number): FieldSpec<K> => ({
+  name,
+  bits,
+  scale,
+  kind: 'sm',
+});
+const skip = (bits: number): FieldSpec<never> => ({ name: null, bits, scale: 1, kind: 'u' });
+/** Semicircles (or semicircles per second) with the given power-of-two scale, as radians. */
+const semicircles = (exponent: number) => 2 ** exponent * ICD_PI;
 
-  u(len: number): number {
-    const value = getBitU(this.payload, this.pos, len);
-    this.pos += len;
-    return value;
+type Layout = readonly FieldSpec[];
+type Values<L extends Layout> = Record<NonNullable<L[number]['name']>, number>;
+
+/** Reads a layout's fields in order, from just after the 12-bit message number. */
+function read<L extends Layout>(payload: Uint8Array, layout: L): Values<L> {
+  const values: Record<string, number> = {};
+  let pos = 12;
+  for (const field of layout) {
+    if (field.name !== null) {
+      const raw =
+        field.kind === 'u'
+          ? getBitU(payload, pos, field.bits)
+          : field.kind === 's'
+            ? getBitS(payload, pos, field.bits)
+            : getBitSignMagnitude(payload, pos, field.bits);
+      values[field.name] = raw * field.scale;
+    }
+    pos += field.bits;
   }
-
-  s(len: number): number {
-    const value = getBitS(this.payload, this.pos, len);
-    this.pos += len;
-    return value;
-  }
-
-  /** Sign-magnitude (GLONASS). */
-  sm(len: number): number {
-    const value = getBitSignMagnitude(this.payload, this.pos, len);
-    this.pos += len;
-    return value;
-  }
-
-  skip(len: number): void {
-    this.pos += len;
-  }
+  return values as Values<L>;
 }
 
 /** Payload bits each message needs, header included, reserved bits at the end excluded. */
@@ -95,20 +108,23 @@ export function decodeEphemeris(frame: Uint8Array, received: GpsTime, isPayload 
   if (payload.length * 8 < needed) {
     throw new EphemerisDecodeError(type, `${payload.length} bytes, the message needs ${Math.ceil(needed / 8)}`);
   }
-  const f = new Fields(payload);
   switch (type) {
     case 1019:
-      return decodeGps(f, received);
+      return kepler('G', 1019, GPS_WEEK, 32, read(payload, GPS_1019), received);
     case 1020:
-      return decodeGlonass(f, received);
+      return glonass(read(payload, GLONASS_1020), received);
     case 1041:
-      return decodeNavic(f, received);
+      // The NavIC week counts from 1999-08-22 (GPS week 1024) in 10 bits, so it equals the GPS week modulo 1024.
+      return kepler('I', 1041, GPS_WEEK, 63, read(payload, NAVIC_1041), received);
     case 1042:
-      return decodeBeidou(f, received);
+      return kepler('C', 1042, BDT_WEEK, 63, read(payload, BEIDOU_1042), received);
     case 1044:
-      return decodeQzss(f, received);
+      // QZSS does not transmit L2 P; RINEX 3.04 has the flag set to 1.
+      return kepler('J', 1044, GPS_WEEK, 15, { ...read(payload, QZSS_1044), l2pFlag: 1 }, received);
+    case 1045:
+      return galileoFnav(read(payload, GALILEO_1045), received);
     default:
-      return decodeGalileo(f, received, type as 1045 | 1046);
+      return galileoInav(read(payload, GALILEO_1046), received);
   }
 }
 
@@ -161,405 +177,328 @@ function ephemerisTimes(
   };
 }
 
-function decodeGps(f: Fields, received: GpsTime): KeplerEphemeris {
-  const prn = f.u(6);
-  checkPrn(1019, prn, 32);
-  const broadcastWeek = f.u(10);
-  const accuracyIndex = f.u(4);
-  const codes = f.u(2);
-  const idot = f.s(14) * 2 ** -43 * ICD_PI;
-  const iode = f.u(8);
-  const tocSeconds = f.u(16) * 16;
-  const af2 = f.s(8) * 2 ** -55;
-  const af1 = f.s(16) * 2 ** -43;
-  const af0 = f.s(22) * 2 ** -31;
-  const iodc = f.u(10);
-  const crs = f.s(16) * 2 ** -5;
-  const deltaN = f.s(16) * 2 ** -43 * ICD_PI;
-  const m0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cuc = f.s(16) * 2 ** -29;
-  const e = f.u(32) * 2 ** -33;
-  const cus = f.s(16) * 2 ** -29;
-  const sqrtA = f.u(32) * 2 ** -19;
-  const toeSeconds = f.u(16) * 16;
-  const cic = f.s(16) * 2 ** -29;
-  const omega0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cis = f.s(16) * 2 ** -29;
-  const i0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const crc = f.s(16) * 2 ** -5;
-  const omega = f.s(32) * 2 ** -31 * ICD_PI;
-  const omegaDot = f.s(24) * 2 ** -43 * ICD_PI;
-  const tgd1 = f.s(8) * 2 ** -31;
-  const health = f.u(6);
-  const l2pFlag = f.u(1);
-  const fitFlag = f.u(1);
+type KeplerField =
+  | 'prn'
+  | 'week'
+  | 'tocSeconds'
+  | 'toeSeconds'
+  | 'af0'
+  | 'af1'
+  | 'af2'
+  | 'iode'
+  | 'crs'
+  | 'deltaN'
+  | 'm0'
+  | 'cuc'
+  | 'e'
+  | 'cus'
+  | 'sqrtA'
+  | 'cic'
+  | 'omega0'
+  | 'cis'
+  | 'i0'
+  | 'crc'
+  | 'omega'
+  | 'omegaDot'
+  | 'idot'
+  | 'accuracyIndex'
+  | 'health'
+  | 'tgd1';
+/** What a message without these fields writes: IODC is IODE again, the rest 0. */
+type KeplerOptional = 'iodc' | 'tgd2' | 'codes' | 'l2pFlag' | 'fitFlag';
+type KeplerValues = Record<KeplerField, number> & Partial<Record<KeplerOptional, number>>;
+
+function kepler(
+  system: KeplerEphemeris['system'],
+  messageType: KeplerEphemeris['messageType'],
+  rule: WeekRule,
+  maxPrn: number,
+  v: KeplerValues,
+  received: GpsTime,
+): KeplerEphemeris {
+  checkPrn(messageType, v.prn, maxPrn);
   return {
-    system: 'G',
-    prn,
-    messageType: 1019,
-    ...ephemerisTimes(GPS_WEEK, broadcastWeek, toeSeconds, tocSeconds, received),
-    toeSeconds,
+    system,
+    prn: v.prn,
+    messageType,
+    ...ephemerisTimes(rule, v.week, v.toeSeconds, v.tocSeconds, received),
+    toeSeconds: v.toeSeconds,
     received,
-    af0,
-    af1,
-    af2,
-    iode,
-    iodc,
-    crs,
-    deltaN,
-    m0,
-    cuc,
-    e,
-    cus,
-    sqrtA,
-    cic,
-    omega0,
-    cis,
-    i0,
-    crc,
-    omega,
-    omegaDot,
-    idot,
-    accuracyIndex,
-    health,
-    tgd1,
-    tgd2: 0,
-    codes,
-    l2pFlag,
-    fitFlag,
+    af0: v.af0,
+    af1: v.af1,
+    af2: v.af2,
+    iode: v.iode,
+    iodc: v.iodc ?? v.iode,
+    crs: v.crs,
+    deltaN: v.deltaN,
+    m0: v.m0,
+    cuc: v.cuc,
+    e: v.e,
+    cus: v.cus,
+    sqrtA: v.sqrtA,
+    cic: v.cic,
+    omega0: v.omega0,
+    cis: v.cis,
+    i0: v.i0,
+    crc: v.crc,
+    omega: v.omega,
+    omegaDot: v.omegaDot,
+    idot: v.idot,
+    accuracyIndex: v.accuracyIndex,
+    health: v.health,
+    tgd1: v.tgd1,
+    tgd2: v.tgd2 ?? 0,
+    codes: v.codes ?? 0,
+    l2pFlag: v.l2pFlag ?? 0,
+    fitFlag: v.fitFlag ?? 0,
   };
 }
 
-function decodeQzss(f: Fields, received: GpsTime): KeplerEphemeris {
-  const prn = f.u(4);
-  checkPrn(1044, prn, 15);
-  const tocSeconds = f.u(16) * 16;
-  const af2 = f.s(8) * 2 ** -55;
-  const af1 = f.s(16) * 2 ** -43;
-  const af0 = f.s(22) * 2 ** -31;
-  const iode = f.u(8);
-  const crs = f.s(16) * 2 ** -5;
-  const deltaN = f.s(16) * 2 ** -43 * ICD_PI;
-  const m0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cuc = f.s(16) * 2 ** -29;
-  const e = f.u(32) * 2 ** -33;
-  const cus = f.s(16) * 2 ** -29;
-  const sqrtA = f.u(32) * 2 ** -19;
-  const toeSeconds = f.u(16) * 16;
-  const cic = f.s(16) * 2 ** -29;
-  const omega0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cis = f.s(16) * 2 ** -29;
-  const i0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const crc = f.s(16) * 2 ** -5;
-  const omega = f.s(32) * 2 ** -31 * ICD_PI;
-  const omegaDot = f.s(24) * 2 ** -43 * ICD_PI;
-  const idot = f.s(14) * 2 ** -43 * ICD_PI;
-  const codes = f.u(2);
-  const broadcastWeek = f.u(10);
-  const accuracyIndex = f.u(4);
-  const health = f.u(6);
-  const tgd1 = f.s(8) * 2 ** -31;
-  const iodc = f.u(10);
-  const fitFlag = f.u(1);
-  return {
-    system: 'J',
-    prn,
-    messageType: 1044,
-    ...ephemerisTimes(GPS_WEEK, broadcastWeek, toeSeconds, tocSeconds, received),
-    toeSeconds,
-    received,
-    af0,
-    af1,
-    af2,
-    iode,
-    iodc,
-    crs,
-    deltaN,
-    m0,
-    cuc,
-    e,
-    cus,
-    sqrtA,
-    cic,
-    omega0,
-    cis,
-    i0,
-    crc,
-    omega,
-    omegaDot,
-    idot,
-    accuracyIndex,
-    health,
-    tgd1,
-    tgd2: 0,
-    codes,
-    // QZSS does not transmit L2 P; RINEX 3.04 has the flag set to 1.
-    l2pFlag: 1,
-    fitFlag,
-  };
-}
+const GPS_1019 = [
+  u('prn', 6),
+  u('week', 10),
+  u('accuracyIndex', 4),
+  u('codes', 2),
+  s('idot', 14, semicircles(-43)),
+  u('iode', 8),
+  u('tocSeconds', 16, 16),
+  s('af2', 8, 2 ** -55),
+  s('af1', 16, 2 ** -43),
+  s('af0', 22, 2 ** -31),
+  u('iodc', 10),
+  s('crs', 16, 2 ** -5),
+  s('deltaN', 16, semicircles(-43)),
+  s('m0', 32, semicircles(-31)),
+  s('cuc', 16, 2 ** -29),
+  u('e', 32, 2 ** -33),
+  s('cus', 16, 2 ** -29),
+  u('sqrtA', 32, 2 ** -19),
+  u('toeSeconds', 16, 16),
+  s('cic', 16, 2 ** -29),
+  s('omega0', 32, semicircles(-31)),
+  s('cis', 16, 2 ** -29),
+  s('i0', 32, semicircles(-31)),
+  s('crc', 16, 2 ** -5),
+  s('omega', 32, semicircles(-31)),
+  s('omegaDot', 24, semicircles(-43)),
+  s('tgd1', 8, 2 ** -31),
+  u('health', 6),
+  u('l2pFlag', 1),
+  u('fitFlag', 1),
+] as const;
 
-function decodeNavic(f: Fields, received: GpsTime): KeplerEphemeris {
-  const prn = f.u(6);
-  checkPrn(1041, prn, 63);
-  const broadcastWeek = f.u(10);
-  const af0 = f.s(22) * 2 ** -31;
-  const af1 = f.s(16) * 2 ** -43;
-  const af2 = f.s(8) * 2 ** -55;
-  const accuracyIndex = f.u(4);
-  const tocSeconds = f.u(16) * 16;
-  const tgd1 = f.s(8) * 2 ** -31;
-  const deltaN = f.s(22) * 2 ** -41 * ICD_PI;
-  const iode = f.u(8);
-  f.skip(10);
-  const health = f.u(2);
-  const cuc = f.s(15) * 2 ** -28;
-  const cus = f.s(15) * 2 ** -28;
-  const cic = f.s(15) * 2 ** -28;
-  const cis = f.s(15) * 2 ** -28;
-  const crc = f.s(15) * 2 ** -4;
-  const crs = f.s(15) * 2 ** -4;
-  const idot = f.s(14) * 2 ** -43 * ICD_PI;
-  const m0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const toeSeconds = f.u(16) * 16;
-  const e = f.u(32) * 2 ** -33;
-  const sqrtA = f.u(32) * 2 ** -19;
-  const omega0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const omega = f.s(32) * 2 ** -31 * ICD_PI;
-  const omegaDot = f.s(22) * 2 ** -41 * ICD_PI;
-  const i0 = f.s(32) * 2 ** -31 * ICD_PI;
-  return {
-    system: 'I',
-    prn,
-    messageType: 1041,
-    // The NavIC week counts from 1999-08-22 (GPS week 1024) in 10 bits, so it equals the GPS week modulo 1024.
-    ...ephemerisTimes(GPS_WEEK, broadcastWeek, toeSeconds, tocSeconds, received),
-    toeSeconds,
-    received,
-    af0,
-    af1,
-    af2,
-    iode,
-    iodc: iode,
-    crs,
-    deltaN,
-    m0,
-    cuc,
-    e,
-    cus,
-    sqrtA,
-    cic,
-    omega0,
-    cis,
-    i0,
-    crc,
-    omega,
-    omegaDot,
-    idot,
-    accuracyIndex,
-    health,
-    tgd1,
-    tgd2: 0,
-    codes: 0,
-    l2pFlag: 0,
-    fitFlag: 0,
-  };
-}
+const QZSS_1044 = [
+  u('prn', 4),
+  u('tocSeconds', 16, 16),
+  s('af2', 8, 2 ** -55),
+  s('af1', 16, 2 ** -43),
+  s('af0', 22, 2 ** -31),
+  u('iode', 8),
+  s('crs', 16, 2 ** -5),
+  s('deltaN', 16, semicircles(-43)),
+  s('m0', 32, semicircles(-31)),
+  s('cuc', 16, 2 ** -29),
+  u('e', 32, 2 ** -33),
+  s('cus', 16, 2 ** -29),
+  u('sqrtA', 32, 2 ** -19),
+  u('toeSeconds', 16, 16),
+  s('cic', 16, 2 ** -29),
+  s('omega0', 32, semicircles(-31)),
+  s('cis', 16, 2 ** -29),
+  s('i0', 32, semicircles(-31)),
+  s('crc', 16, 2 ** -5),
+  s('omega', 32, semicircles(-31)),
+  s('omegaDot', 24, semicircles(-43)),
+  s('idot', 14, semicircles(-43)),
+  u('codes', 2),
+  u('week', 10),
+  u('accuracyIndex', 4),
+  u('health', 6),
+  s('tgd1', 8, 2 ** -31),
+  u('iodc', 10),
+  u('fitFlag', 1),
+] as const;
 
-function decodeBeidou(f: Fields, received: GpsTime): KeplerEphemeris {
-  const prn = f.u(6);
-  checkPrn(1042, prn, 63);
-  const broadcastWeek = f.u(13);
-  const accuracyIndex = f.u(4);
-  const idot = f.s(14) * 2 ** -43 * ICD_PI;
-  const iode = f.u(5);
-  const tocSeconds = f.u(17) * 8;
-  const af2 = f.s(11) * 2 ** -66;
-  const af1 = f.s(22) * 2 ** -50;
-  const af0 = f.s(24) * 2 ** -33;
-  const iodc = f.u(5);
-  const crs = f.s(18) * 2 ** -6;
-  const deltaN = f.s(16) * 2 ** -43 * ICD_PI;
-  const m0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cuc = f.s(18) * 2 ** -31;
-  const e = f.u(32) * 2 ** -33;
-  const cus = f.s(18) * 2 ** -31;
-  const sqrtA = f.u(32) * 2 ** -19;
-  const toeSeconds = f.u(17) * 8;
-  const cic = f.s(18) * 2 ** -31;
-  const omega0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cis = f.s(18) * 2 ** -31;
-  const i0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const crc = f.s(18) * 2 ** -6;
-  const omega = f.s(32) * 2 ** -31 * ICD_PI;
-  const omegaDot = f.s(24) * 2 ** -43 * ICD_PI;
+const NAVIC_1041 = [
+  u('prn', 6),
+  u('week', 10),
+  s('af0', 22, 2 ** -31),
+  s('af1', 16, 2 ** -43),
+  s('af2', 8, 2 ** -55),
+  u('accuracyIndex', 4),
+  u('tocSeconds', 16, 16),
+  s('tgd1', 8, 2 ** -31),
+  s('deltaN', 22, semicircles(-41)),
+  u('iode', 8),
+  skip(10),
+  u('health', 2),
+  s('cuc', 15, 2 ** -28),
+  s('cus', 15, 2 ** -28),
+  s('cic', 15, 2 ** -28),
+  s('cis', 15, 2 ** -28),
+  s('crc', 15, 2 ** -4),
+  s('crs', 15, 2 ** -4),
+  s('idot', 14, semicircles(-43)),
+  s('m0', 32, semicircles(-31)),
+  u('toeSeconds', 16, 16),
+  u('e', 32, 2 ** -33),
+  u('sqrtA', 32, 2 ** -19),
+  s('omega0', 32, semicircles(-31)),
+  s('omega', 32, semicircles(-31)),
+  s('omegaDot', 22, semicircles(-41)),
+  s('i0', 32, semicircles(-31)),
+] as const;
+
+const BEIDOU_1042 = [
+  u('prn', 6),
+  u('week', 13),
+  u('accuracyIndex', 4),
+  s('idot', 14, semicircles(-43)),
+  u('iode', 5),
+  u('tocSeconds', 17, 8),
+  s('af2', 11, 2 ** -66),
+  s('af1', 22, 2 ** -50),
+  s('af0', 24, 2 ** -33),
+  u('iodc', 5),
+  s('crs', 18, 2 ** -6),
+  s('deltaN', 16, semicircles(-43)),
+  s('m0', 32, semicircles(-31)),
+  s('cuc', 18, 2 ** -31),
+  u('e', 32, 2 ** -33),
+  s('cus', 18, 2 ** -31),
+  u('sqrtA', 32, 2 ** -19),
+  u('toeSeconds', 17, 8),
+  s('cic', 18, 2 ** -31),
+  s('omega0', 32, semicircles(-31)),
+  s('cis', 18, 2 ** -31),
+  s('i0', 32, semicircles(-31)),
+  s('crc', 18, 2 ** -6),
+  s('omega', 32, semicircles(-31)),
+  s('omegaDot', 24, semicircles(-43)),
   // TGD1 and TGD2 come in units of 0.1 ns.
-  const tgd1 = f.s(10) * 1e-10;
-  const tgd2 = f.s(10) * 1e-10;
-  const health = f.u(1);
-  return {
-    system: 'C',
-    prn,
-    messageType: 1042,
-    ...ephemerisTimes(BDT_WEEK, broadcastWeek, toeSeconds, tocSeconds, received),
-    toeSeconds,
+  s('tgd1', 10, 1e-10),
+  s('tgd2', 10, 1e-10),
+  u('health', 1),
+] as const;
+
+/** The fields 1045 (F/NAV) and 1046 (I/NAV) share, up to BGD E5a/E1. */
+const GALILEO_COMMON = [
+  u('prn', 6),
+  u('week', 12),
+  u('iode', 10),
+  u('accuracyIndex', 8),
+  s('idot', 14, semicircles(-43)),
+  u('tocSeconds', 14, 60),
+  s('af2', 6, 2 ** -59),
+  s('af1', 21, 2 ** -46),
+  s('af0', 31, 2 ** -34),
+  s('crs', 16, 2 ** -5),
+  s('deltaN', 16, semicircles(-43)),
+  s('m0', 32, semicircles(-31)),
+  s('cuc', 16, 2 ** -29),
+  u('e', 32, 2 ** -33),
+  s('cus', 16, 2 ** -29),
+  u('sqrtA', 32, 2 ** -19),
+  u('toeSeconds', 14, 60),
+  s('cic', 16, 2 ** -29),
+  s('omega0', 32, semicircles(-31)),
+  s('cis', 16, 2 ** -29),
+  s('i0', 32, semicircles(-31)),
+  s('crc', 16, 2 ** -5),
+  s('omega', 32, semicircles(-31)),
+  s('omegaDot', 24, semicircles(-43)),
+  s('tgd1', 10, 2 ** -32),
+] as const;
+
+const GALILEO_1045 = [...GALILEO_COMMON, u('e5aHealth', 2), u('e5aValidity', 1)] as const;
+
+function galileoFnav(v: Values<typeof GALILEO_1045>, received: GpsTime): KeplerEphemeris {
+  return kepler(
+    'E',
+    1045,
+    GST_WEEK,
+    63,
+    {
+      ...v,
+      health: (v.e5aHealth << 4) | (v.e5aValidity << 3),
+      // Data sources: F/NAV E5a-I (bit 1); clock for E5a,E1 (bit 8).
+      codes: (1 << 1) | (1 << 8),
+    },
     received,
-    af0,
-    af1,
-    af2,
-    iode,
-    iodc,
-    crs,
-    deltaN,
-    m0,
-    cuc,
-    e,
-    cus,
-    sqrtA,
-    cic,
-    omega0,
-    cis,
-    i0,
-    crc,
-    omega,
-    omegaDot,
-    idot,
-    accuracyIndex,
-    health,
-    tgd1,
-    tgd2,
-    codes: 0,
-    l2pFlag: 0,
-    fitFlag: 0,
-  };
+  );
 }
 
-function decodeGalileo(f: Fields, received: GpsTime, type: 1045 | 1046): KeplerEphemeris {
-  const prn = f.u(6);
-  checkPrn(type, prn, 63);
-  const broadcastWeek = f.u(12);
-  const iode = f.u(10);
-  const accuracyIndex = f.u(8);
-  const idot = f.s(14) * 2 ** -43 * ICD_PI;
-  const tocSeconds = f.u(14) * 60;
-  const af2 = f.s(6) * 2 ** -59;
-  const af1 = f.s(21) * 2 ** -46;
-  const af0 = f.s(31) * 2 ** -34;
-  const crs = f.s(16) * 2 ** -5;
-  const deltaN = f.s(16) * 2 ** -43 * ICD_PI;
-  const m0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cuc = f.s(16) * 2 ** -29;
-  const e = f.u(32) * 2 ** -33;
-  const cus = f.s(16) * 2 ** -29;
-  const sqrtA = f.u(32) * 2 ** -19;
-  const toeSeconds = f.u(14) * 60;
-  const cic = f.s(16) * 2 ** -29;
-  const omega0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const cis = f.s(16) * 2 ** -29;
-  const i0 = f.s(32) * 2 ** -31 * ICD_PI;
-  const crc = f.s(16) * 2 ** -5;
-  const omega = f.s(32) * 2 ** -31 * ICD_PI;
-  const omegaDot = f.s(24) * 2 ** -43 * ICD_PI;
-  const tgd1 = f.s(10) * 2 ** -32;
-  let tgd2 = 0;
-  let health: number;
-  let codes: number;
-  if (type === 1045) {
-    const e5aHealth = f.u(2);
-    const e5aValidity = f.u(1);
-    health = (e5aHealth << 4) | (e5aValidity << 3);
-    // Data sources: F/NAV E5a-I (bit 1); clock for E5a,E1 (bit 8).
-    codes = (1 << 1) | (1 << 8);
-  } else {
-    tgd2 = f.s(10) * 2 ** -32;
-    const e5bHealth = f.u(2);
-    const e5bValidity = f.u(1);
-    const e1Health = f.u(2);
-    const e1Validity = f.u(1);
-    health = (e5bHealth << 7) | (e5bValidity << 6) | (e1Health << 1) | e1Validity;
-    // Data sources: I/NAV E1-B (bit 0) and E5b-I (bit 2), which 1046 does not tell apart; clock for E5b,E1 (bit 9).
-    codes = (1 << 0) | (1 << 2) | (1 << 9);
-  }
-  return {
-    system: 'E',
-    prn,
-    messageType: type,
-    ...ephemerisTimes(GST_WEEK, broadcastWeek, toeSeconds, tocSeconds, received),
-    toeSeconds,
+const GALILEO_1046 = [
+  ...GALILEO_COMMON,
+  s('tgd2', 10, 2 ** -32),
+  u('e5bHealth', 2),
+  u('e5bValidity', 1),
+  u('e1Health', 2),
+  u('e1Validity', 1),
+] as const;
+
+function galileoInav(v: Values<typeof GALILEO_1046>, received: GpsTime): KeplerEphemeris {
+  return kepler(
+    'E',
+    1046,
+    GST_WEEK,
+    63,
+    {
+      ...v,
+      health: (v.e5bHealth << 7) | (v.e5bValidity << 6) | (v.e1Health << 1) | v.e1Validity,
+      // Data sources: I/NAV E1-B (bit 0) and E5b-I (bit 2), which 1046 does not tell apart; clock for E5b,E1 (bit 9).
+      codes: (1 << 0) | (1 << 2) | (1 << 9),
+    },
     received,
-    af0,
-    af1,
-    af2,
-    iode,
-    iodc: iode,
-    crs,
-    deltaN,
-    m0,
-    cuc,
-    e,
-    cus,
-    sqrtA,
-    cic,
-    omega0,
-    cis,
-    i0,
-    crc,
-    omega,
-    omegaDot,
-    idot,
-    accuracyIndex,
-    health,
-    tgd1,
-    tgd2,
-    codes,
-    l2pFlag: 0,
-    fitFlag: 0,
-  };
+  );
 }
 
-function decodeGlonass(f: Fields, received: GpsTime): GlonassEphemeris {
-  const prn = f.u(6);
-  checkPrn(1020, prn, 63);
-  const frequencyChannel = f.u(5) - 7;
+const GLONASS_1020 = [
+  u('prn', 6),
+  u('frequencyChannel', 5),
   // Almanac health and its availability, P1.
-  f.skip(1 + 1 + 2);
-  const tkHours = f.u(5);
-  const tkMinutes = f.u(6);
-  const tkSeconds = f.u(1) * 30;
-  const health = f.u(1);
-  f.skip(1);
-  const tb = f.u(7);
-  const xDot = f.sm(24) * 2 ** -20;
-  const x = f.sm(27) * 2 ** -11;
-  const xAcc = f.sm(5) * 2 ** -30;
-  const yDot = f.sm(24) * 2 ** -20;
-  const y = f.sm(27) * 2 ** -11;
-  const yAcc = f.sm(5) * 2 ** -30;
-  const zDot = f.sm(24) * 2 ** -20;
-  const z = f.sm(27) * 2 ** -11;
-  const zAcc = f.sm(5) * 2 ** -30;
-  f.skip(1);
-  const gammaN = f.sm(11) * 2 ** -40;
+  skip(1 + 1 + 2),
+  u('tkHours', 5),
+  u('tkMinutes', 6),
+  u('tkSeconds', 1, 30),
+  u('health', 1),
+  skip(1),
+  u('tb', 7, 900),
+  sm('xDot', 24, 2 ** -20),
+  sm('x', 27, 2 ** -11),
+  sm('xAcc', 5, 2 ** -30),
+  sm('yDot', 24, 2 ** -20),
+  sm('y', 27, 2 ** -11),
+  sm('yAcc', 5, 2 ** -30),
+  sm('zDot', 24, 2 ** -20),
+  sm('z', 27, 2 ** -11),
+  sm('zAcc', 5, 2 ** -30),
+  skip(1),
+  sm('gammaN', 11, 2 ** -40),
   // P, ln.
-  f.skip(2 + 1);
-  const tauN = f.sm(22) * 2 ** -30;
-  f.skip(5);
-  const age = f.u(5);
+  skip(2 + 1),
+  sm('tauN', 22, 2 ** -30),
+  skip(5),
+  u('age', 5),
+] as const;
+
+function glonass(v: Values<typeof GLONASS_1020>, received: GpsTime): GlonassEphemeris {
+  checkPrn(1020, v.prn, 63);
   // tk and tb are Moscow times of day; each is taken on the day that puts it nearest the receiver's time.
   return {
     system: 'R',
-    prn,
+    prn: v.prn,
     messageType: 1020,
-    frequencyChannel,
-    toe: resolveGlonassTod(tb * 900, received),
-    frameTime: resolveGlonassTod(tkHours * 3600 + tkMinutes * 60 + tkSeconds, received),
+    frequencyChannel: v.frequencyChannel - 7,
+    toe: resolveGlonassTod(v.tb, received),
+    frameTime: resolveGlonassTod(v.tkHours * 3600 + v.tkMinutes * 60 + v.tkSeconds, received),
     received,
-    position: [x, y, z],
-    velocity: [xDot, yDot, zDot],
-    acceleration: [xAcc, yAcc, zAcc],
-    tauN,
-    gammaN,
-    health,
-    age,
+    position: [v.x, v.y, v.z],
+    velocity: [v.xDot, v.yDot, v.zDot],
+    acceleration: [v.xAcc, v.yAcc, v.zAcc],
+    tauN: v.tauN,
+    gammaN: v.gammaN,
+    health: v.health,
+    age: v.age,
   };
 }
