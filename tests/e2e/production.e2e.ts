@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { buildSpaIfStale, root } from '../../scripts/launch.ts';
 import { freePort } from '../../server/src/dev/free-port.ts';
 import { DEMO_USER, logIn } from './support/auth';
 import { launchBrowser, newSession } from './support/browser';
+import { type NpmProcess, spawnNpm, waitForOutput } from './support/npm-process';
 
 /**
  * The portal started the way the README's Production section says: `npm run -w server start` with
@@ -21,45 +22,6 @@ import { launchBrowser, newSession } from './support/browser';
 const POSTGRES = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const PROJECT = 'acme-portal-ci';
-
-/** The variables a developer's shell or .env may carry that would change what production does. */
-const CONFIG_VARIABLES =
-  /^(VITE_|NODE_ENV$|HOST$|PORT$|SERVICES$|DATABASE_URL$|PGLITE_|STATIC_DIR$|PUBLIC_URL$|FIREBASE_|GOOGLE_APPLICATION_CREDENTIALS$|SEED_DEMO$|LOG_LEVEL$|RATE_LIMIT_|TRUST_PROXY$|PAYMENT_PROVIDER$|STRIPE_|CASTER_|FEED_SECRET_KEY$)/;
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Started {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.test(key)));
-  const child = spawn('npm', ['run', '-w', 'server', 'start'], {
-    cwd: root,
-    // Its own process group, so a failed run can still take down everything npm started.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inherited, ...env },
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForLine(p: Started, line: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (!p.output().includes(line)) {
-    if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode} before '${line}':\n${p.output()}`);
-    if (Date.now() > deadline) throw new Error(`no '${line}' within 90 s:\n${p.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** The pids under `pid`, nearest first. */
 function descendants(pid: number): Array<{ pid: number; args: string }> {
@@ -83,7 +45,7 @@ function descendants(pid: number): Array<{ pid: number; args: string }> {
  * SIGTERM to the start script's own process (tsx, which hands it to the server), as a process manager that runs
  * the script stops it, and the exit code that comes back through npm. npm itself does not pass SIGTERM on.
  */
-async function stop(p: Started): Promise<number | null> {
+async function stop(p: NpmProcess): Promise<number | null> {
   if (p.child.exitCode !== null || p.child.pid === undefined) return p.child.exitCode;
   // `node …/.bin/tsx src/main.ts`, not the `sh -c` npm may put in between, nor the node process tsx starts.
   const script = descendants(p.child.pid).find((d) => /^\S*node\s+\S*\btsx\s/.test(d.args));
@@ -93,7 +55,7 @@ async function stop(p: Started): Promise<number | null> {
 }
 
 /** Whatever is left of a start (after a failed test): the whole process group. */
-function kill(p: Started | undefined): void {
+function kill(p: NpmProcess | undefined): void {
   if (!p?.child.pid) return;
   try {
     process.kill(-p.child.pid, 'SIGKILL');
@@ -129,8 +91,8 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
   const spaDir = `dist-e2e/production-${process.pid}`;
   let workDir: string;
   let env: Record<string, string>;
-  let api: Started;
-  let caster: Started;
+  let api: NpmProcess;
+  let caster: NpmProcess;
   let apiUrl: string;
   let casterPort: number;
 
@@ -183,9 +145,12 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
       LOG_LEVEL: 'warn',
     };
     // Both at once, as a process manager starts them: migrations take an advisory lock.
-    api = start({ ...env, SERVICES: 'api' });
-    caster = start({ ...env, SERVICES: 'caster', CASTER_NODE_ID: 'ci-caster' });
-    await Promise.all([waitForLine(api, 'GNSS portal ready'), waitForLine(caster, 'NTRIP caster listening on port')]);
+    api = spawnNpm(['run', '-w', 'server', 'start'], { ...env, SERVICES: 'api' });
+    caster = spawnNpm(['run', '-w', 'server', 'start'], { ...env, SERVICES: 'caster', CASTER_NODE_ID: 'ci-caster' });
+    await Promise.all([
+      waitForOutput(api, 'GNSS portal ready', 90_000),
+      waitForOutput(caster, 'NTRIP caster listening on port', 90_000),
+    ]);
   });
 
   afterAll(async () => {
@@ -270,7 +235,7 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
     ],
     ['the built-in feed key', { FEED_SECRET_KEY: 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=' }, 'FEED_SECRET_KEY'],
   ])('refuses to start with %s, naming the variable', async (_, change, variable) => {
-    const refused = start({ ...env, SERVICES: 'api', PORT: '0', ...change });
+    const refused = spawnNpm(['run', '-w', 'server', 'start'], { ...env, SERVICES: 'api', PORT: '0', ...change });
     const code = await refused.exited;
     expect(code, refused.output()).not.toBe(0);
     expect(refused.output()).toMatch(new RegExp(`Invalid configuration:[\\s\\S]*${variable}: `));

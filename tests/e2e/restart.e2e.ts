@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { root } from '../../scripts/launch.ts';
 import { emulatorClient } from '../../server/src/dev/auth-emulator.ts';
 import { freePort } from '../../server/src/dev/free-port.ts';
 import { DEMO_ADMIN } from './support/auth';
+import { type NpmProcess, spawnNpm, waitForOutput } from './support/npm-process';
 
 /**
  * `npm start` stopped every way it can be, then started again on the same data: the demo admin and every user made
@@ -15,10 +16,6 @@ import { DEMO_ADMIN } from './support/auth';
  * Emulator of the same project beside it all along.
  */
 
-/** What a developer's shell may carry that would point this start elsewhere. */
-const CONFIG_VARIABLES =
-  /^(VITE_|NODE_ENV$|HOST$|PORT$|SERVICES$|DATABASE_URL$|PGLITE_|STATIC_DIR$|PUBLIC_URL$|FIREBASE_|GOOGLE_APPLICATION_CREDENTIALS$|SEED_DEMO$|LOG_LEVEL$|PAYMENT_PROVIDER$|STRIPE_|CASTER_|AUTH_EMULATOR_)/;
-
 /**
  * Each start boots the Auth Emulator (firebase-tools compiles its API schema: 15 s on an idle two-core machine,
  * minutes when the machine is busy) and the server.
@@ -26,50 +23,14 @@ const CONFIG_VARIABLES =
 const START_MS = 300_000;
 const RESTART_MS = START_MS + 120_000;
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  /** npm's exit code; null when npm itself ended by the signal sent to the whole group. */
-  exited: Promise<number | null>;
-}
-
 interface PortalUser {
   email: string;
   password: string;
   termsAcceptedAt: string;
 }
 
-function startPortal(env: Record<string, string>): Started {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.test(key)));
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    // Its own process group, as in a terminal: the group is what Ctrl-C signals, and what must be empty after a stop.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inherited, ...env },
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForReady(p: Started): Promise<void> {
-  const deadline = Date.now() + START_MS;
-  while (!p.output().includes('GNSS portal ready')) {
-    if (p.child.exitCode !== null) throw new Error(`npm start exited ${p.child.exitCode}:\n${p.output()}`);
-    if (Date.now() > deadline) throw new Error(`npm start was not ready in time:\n${p.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** The living processes of the start's process group (orphans stay in it), as `pid args`. */
-function processesOf(p: Started): Array<{ pid: number; args: string }> {
+function processesOf(p: NpmProcess): Array<{ pid: number; args: string }> {
   return execFileSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' })
     .split('\n')
     .map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
@@ -78,7 +39,7 @@ function processesOf(p: Started): Array<{ pid: number; args: string }> {
 }
 
 /** The one process of the start whose command line matches, the innermost when a wrapper matches too. */
-function processOf(p: Started, pattern: RegExp): number {
+function processOf(p: NpmProcess, pattern: RegExp): number {
   const matching = processesOf(p).filter((row) => pattern.test(row.args));
   const found = matching.at(-1);
   if (!found)
@@ -91,7 +52,7 @@ function processOf(p: Started, pattern: RegExp): number {
 }
 
 /** Waits until nothing of the start runs any more: no orphan keeps a port or the PGlite directory. */
-async function allGone(p: Started): Promise<void> {
+async function allGone(p: NpmProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const left = processesOf(p);
@@ -109,7 +70,7 @@ describe('npm start comes back after any stop, with every account', () => {
   let workDir: string;
   let env: Record<string, string>;
   let baseURL: string;
-  let portal: Started;
+  let portal: NpmProcess;
   let emulator: ReturnType<typeof emulatorClient>;
 
   const userInfo = async (idToken: string) => {
@@ -133,8 +94,8 @@ describe('npm start comes back after any stop, with every account', () => {
 
   const startAgain = async () => {
     await allGone(portal);
-    portal = startPortal(env);
-    await waitForReady(portal);
+    portal = spawnNpm(['start'], env);
+    await waitForOutput(portal, 'GNSS portal ready', START_MS);
   };
 
   /** The demo admin is still an admin, and each user's terms acceptance is the one they gave: the same users row. */
@@ -163,8 +124,8 @@ describe('npm start comes back after any stop, with every account', () => {
       LOG_LEVEL: 'warn',
     };
     emulator = emulatorClient(`127.0.0.1:${authPort}`);
-    portal = startPortal(env);
-    await waitForReady(portal);
+    portal = spawnNpm(['start'], env);
+    await waitForOutput(portal, 'GNSS portal ready', START_MS);
   }, RESTART_MS);
 
   afterAll(() => {
