@@ -1,15 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { buildBasemap } from './src/features/catalogue/basemap-geometry.ts';
 import { resolveBrand } from './src/lib/brand/brands.ts';
-import type { Brand } from './src/lib/brand/schema.ts';
+import { type Brand, brandSchema } from './src/lib/brand/schema.ts';
 import { spaContentSecurityPolicy } from './src/lib/content-security-policy.ts';
 
 const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
 
 /**
  * Puts the brand into index.html: title (the product name), description, favicon and theme colour.
- * resolveBrand throws for an unknown VITE_BRAND, listing the allowed keys, so such a build fails at once.
+ * resolveBrand throws for an unknown VITE_BRAND, listing the allowed keys, and brandSchema for an invalid brand, so
+ * such a build fails at once.
  */
 function brandHtml(brand: Brand): Plugin {
   return {
@@ -41,19 +45,51 @@ function contentSecurityPolicy(policy: string): Plugin {
   };
 }
 
+/**
+ * The offline basemap as a file of its own (basemap-geometry.ts): emitted with a fingerprint into the build, served
+ * at /basemap.json by the dev server; `virtual:offline-basemap` is its address.
+ */
+function offlineBasemap(): Plugin {
+  const id = 'virtual:offline-basemap';
+  let json: string | undefined;
+  const make = () => {
+    const file = createRequire(import.meta.url).resolve('world-atlas/countries-110m.json');
+    json ??= JSON.stringify(buildBasemap(JSON.parse(readFileSync(file, 'utf8'))));
+    return json;
+  };
+  return {
+    name: 'portal-offline-basemap',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      if (this.meta.watchMode) return "export default '/basemap.json';";
+      const ref = this.emitFile({ type: 'asset', name: 'basemap.json', source: make() });
+      return `export default import.meta.ROLLUP_FILE_URL_${ref};`;
+    },
+    configureServer(server) {
+      server.middlewares.use('/basemap.json', (_req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(make());
+      });
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), '');
-  const brand = resolveBrand(env.VITE_BRAND);
+  const brand = brandSchema.parse(resolveBrand(env.VITE_BRAND));
   const apiTarget = env.DEV_API_TARGET ?? 'http://localhost:8080';
   return {
     plugins: [
       react(),
       tailwindcss(),
+      offlineBasemap(),
       brandHtml(brand),
       contentSecurityPolicy(spaContentSecurityPolicy(env, { tagManager: Boolean(brand.gtmContainerId) })),
     ],
     define: { 'import.meta.env.VITE_BRAND': JSON.stringify(brand.key) },
     server: { port: 5173, proxy: { '/api': { target: apiTarget, changeOrigin: true } } },
-    build: { sourcemap: true, chunkSizeWarningLimit: 900 },
+    // The manifest lets the size budget (tests/e2e/size-budget.e2e.ts) follow what each page loads.
+    build: { sourcemap: true, chunkSizeWarningLimit: 900, manifest: true },
   };
 });

@@ -20,3 +20,9 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** The offline basemap's address (vite.config.ts, offlineBasemap). */
+declare module 'virtual:offline-basemap' {
+  const url: string;
+  export default url;
+}

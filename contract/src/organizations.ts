@@ -87,9 +87,6 @@ export const inviteEmailBodySchema = z.object({ email: z.email().max(254) });
 export const inviteCreatedResponseSchema = z.object({ success: z.literal(true), link: z.string() });
 export type InviteCreatedResponse = z.infer<typeof inviteCreatedResponseSchema>;
 
-/** The path of the SPA page an invite link opens; the token rides in its `token` query parameter. */
-export const INVITE_LINK_PATH = '/invites/accept';
-
 export const acceptInviteLinkBodySchema = z.object({ token: z.string().min(1).max(128) });
 export type AcceptInviteLinkBody = z.infer<typeof acceptInviteLinkBodySchema>;
 export const acceptInviteLinkResponseSchema = z.object({

@@ -25,6 +25,7 @@ import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createMailModule, type MailOptions } from './modules/mail/index.ts';
+import { registerCrawlerFiles } from './modules/meta/crawlers.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
 import { metaRoutes } from './modules/meta/meta.routes.ts';
 import {
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   if (spaRoot && spaServed) {
+    registerCrawlerFiles(app, publicUrl);
     await app.register(fastifyStatic, {
       root: spaRoot,
       wildcard: false,

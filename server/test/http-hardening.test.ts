@@ -66,6 +66,20 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('answers robots.txt and a sitemap of the public pages as files, not the SPA', async () => {
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toMatch(/^text\/plain/);
+    expect(robots.body).toContain('Disallow: /api/');
+    expect(robots.body).toMatch(/^Sitemap: http:\/\/\S+\/sitemap\.xml$/m);
+    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
+    const pages = [...sitemap.body.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect(pages).toEqual(['/dashboard', '/marketplace', '/white-label']);
+    expect(sitemap.body).not.toContain('<div id="root">');
+  });
+
   it('keeps the sandbox card form out of frames, its own stylesheet allowed by hash and no script', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/sandbox/checkout/no-such-session' });
     expect(res.statusCode).toBe(404);

@@ -4,6 +4,7 @@ import { ModalProvider } from '../components/modal';
 import { Preloader } from '../components/Preloader';
 import { useAuth } from '../features/auth/auth-context';
 import { LoginModalProvider } from '../features/auth/LoginModalProvider';
+import { ConsentBanner } from '../features/consent/ConsentBanner';
 import { trackPageView } from '../lib/analytics';
 
 function PageViews() {
@@ -17,8 +18,8 @@ function PageViews() {
 }
 
 /**
- * Root of every route: the modal host, the login modal, page-view tracking and the spinner while authentication
- * loads.
+ * Root of every route: the modal host, the login modal, page-view tracking, the cookie question and the spinner
+ * while authentication loads.
  */
 export function RootLayout() {
   const auth = useAuth();
@@ -27,6 +28,7 @@ export function RootLayout() {
       <LoginModalProvider>
         <PageViews />
         {auth === 'loading' ? <Preloader fullScreen /> : <Outlet />}
+        <ConsentBanner />
       </LoginModalProvider>
     </ModalProvider>
   );

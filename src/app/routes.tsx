@@ -2,7 +2,7 @@
  * The route table (spec §2). One line per page; pages load lazily, each in its own chunk.
  * To put a real page in: `{ path: 'map', lazy: page(() => import('../features/catalogue/MapPage'), 'MapPage') },`
  */
-import { INVITE_LINK_PATH } from '@portal/contract';
+import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { RequireAdmin, RequireUser } from './guards';

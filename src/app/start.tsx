@@ -2,7 +2,7 @@ import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Preloader } from '../components/Preloader';
-import { injectGtm } from '../lib/analytics';
+import { startTagManagerIfConsented } from '../features/consent/consent';
 import { applyBrandTheme, brand } from '../lib/brand';
 import { initI18n } from '../lib/i18n';
 import { Providers } from './providers';
@@ -10,7 +10,7 @@ import { router } from './router';
 
 export function start(root: HTMLElement) {
   applyBrandTheme(brand);
-  injectGtm(brand.gtmContainerId);
+  startTagManagerIfConsented(brand.gtmContainerId);
   void initI18n();
   createRoot(root).render(
     <StrictMode>

@@ -21,7 +21,8 @@ export function Page({
   children?: ReactNode;
   hideHeading?: boolean;
 }) {
-  usePageMeta(name, title);
+  // The subtitle says what the page is for: the page's description for search engines too.
+  usePageMeta(name, title, typeof subtitle === 'string' ? subtitle : undefined);
   return (
     <div className="flex flex-col gap-6">
       {!hideHeading && (

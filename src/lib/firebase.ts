@@ -1,5 +1,13 @@
 import { type FirebaseApp, initializeApp } from 'firebase/app';
-import { type Auth, connectAuthEmulator, getAuth } from 'firebase/auth';
+import {
+  type Auth,
+  browserLocalPersistence,
+  browserSessionPersistence,
+  connectAuthEmulator,
+  indexedDBLocalPersistence,
+  initializeAuth,
+} from 'firebase/auth';
+import { announceFirebaseStarted } from './firebase-loader';
 
 const env = import.meta.env;
 const emulatorUrl = env.VITE_FIREBASE_AUTH_EMULATOR_URL;
@@ -16,12 +24,20 @@ const firebaseConfig = {
 let app: FirebaseApp | undefined;
 let auth: Auth | undefined;
 
-/** The one Firebase Auth instance; throws the spec's message when no configuration was built in. */
+/**
+ * The one Firebase Auth instance; throws the spec's message when no configuration was built in. Loaded lazily
+ * (firebase-loader.ts): the first call tells the AuthProvider to follow the session.
+ */
 export function firebaseAuth(): Auth {
   if (auth) return auth;
   if (!firebaseConfig.apiKey) throw new Error('Authentication object is not initialized.');
   app = initializeApp(firebaseConfig);
-  auth = getAuth(app);
+  // getAuth() would also set up the Google redirect helper, which on mobile browsers loads Google's gapi script at
+  // once: a request to another origin on every page. The redirect calls (auth-actions.ts) bring it themselves.
+  auth = initializeAuth(app, {
+    persistence: [indexedDBLocalPersistence, browserLocalPersistence, browserSessionPersistence],
+  });
   if (emulatorUrl) connectAuthEmulator(auth, emulatorUrl, { disableWarnings: true });
+  announceFirebaseStarted();
   return auth;
 }

@@ -1,4 +1,4 @@
-import { type PageMeta, pageMetaSchema } from '@portal/contract';
+import type { PageMeta } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from './api';
@@ -11,12 +11,18 @@ export function formatTitle(brandName: string, pageTitle?: string): string {
   return pageTitle ? `${brandName} | ${pageTitle}` : brandName;
 }
 
+/** Checked by hand: zod is not part of a first page load. */
+function isPageMeta(data: unknown): data is PageMeta {
+  const meta = data as Partial<PageMeta> | null;
+  return typeof meta?.title === 'string' && typeof meta.description === 'string';
+}
+
 async function fetchPageMeta(page: string): Promise<PageMeta | null> {
   try {
     const response = await api.get(`/meta/pages/${encodeURIComponent(page)}`, { validateStatus: (s) => s === 200 });
-    return pageMetaSchema.parse(response.data);
+    return isPageMeta(response.data) ? response.data : null;
   } catch {
-    return null; // no meta stored for this page (404) or unreachable: keep the defaults
+    return null; // unreachable or an older server's 404: keep the defaults
   }
 }
 

@@ -12,6 +12,8 @@ declare module 'vitest' {
     baseURL: string;
     authEmulatorHost: string;
     casterPort: number;
+    /** The production build the portal serves (size-budget.e2e.ts reads it). */
+    spaDir: string;
   }
 }
 
@@ -93,6 +95,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL);
   project.provide('authEmulatorHost', emulator.host);
   project.provide('casterPort', casterPort);
+  project.provide('spaDir', join(root, spaDir));
 
   return async () => {
     server.kill('SIGTERM');

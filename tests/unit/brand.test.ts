@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BRAND_KEYS, resolveBrand, UnknownBrandError } from '../../src/lib/brand/brands';
 import { brandCssVariables } from '../../src/lib/brand/index';
+import { brandSchema } from '../../src/lib/brand/schema';
 
 describe('brands', () => {
   it('selects the default brand when VITE_BRAND is unset or empty', () => {
@@ -27,5 +28,9 @@ describe('brands', () => {
     expect(() => resolveBrand('nope')).toThrow(UnknownBrandError);
     expect(() => resolveBrand('nope')).toThrow(`Allowed values: ${BRAND_KEYS.join(', ')}.`);
     expect(BRAND_KEYS).toEqual(['default', 'terraview']);
+  });
+
+  it('holds only brands the build accepts (vite.config.ts validates; the browser does not)', () => {
+    for (const key of BRAND_KEYS) expect(() => brandSchema.parse(resolveBrand(key))).not.toThrow();
   });
 });

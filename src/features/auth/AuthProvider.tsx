@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { onIdTokenChanged, signOut, type User } from 'firebase/auth';
+import type { User } from 'firebase/auth';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { setTokenSource } from '../../lib/api';
-import { firebaseAuth } from '../../lib/firebase';
+import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
 import { AuthContext, type AuthState } from './auth-context';
 import { fetchUserInfo } from './user-info.api';
 
@@ -14,13 +14,31 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Firebase mutates the same User object (updateProfile, reload); every token change bumps this to re-read it.
   const [revision, setRevision] = useState(0);
 
+  // Firebase loads only when a session may exist; otherwise the visitor is logged out at once, and Firebase
+  // starts with the log-in modal's forms (firebase-loader.ts), when this begins to follow it.
   useEffect(() => {
-    const auth = firebaseAuth();
-    setTokenSource(async () => (auth.currentUser ? auth.currentUser.getIdToken() : null));
-    return onIdTokenChanged(auth, (user) => {
-      setFirebaseUser(user);
-      setRevision((r) => r + 1);
+    let active = true;
+    let unwatch: (() => void) | undefined;
+    const follow = async () => {
+      const session = await import('./firebase-session');
+      if (!active || unwatch) return;
+      setTokenSource(session.currentUserToken);
+      unwatch = session.watchIdToken((user) => {
+        setFirebaseUser(user);
+        setRevision((r) => r + 1);
+      });
+    };
+    const stopWaiting = whenFirebaseStarts(() => void follow());
+    void mayHaveSession().then((may) => {
+      if (!active || unwatch) return;
+      if (may) follow().catch(() => setFirebaseUser(null));
+      else setFirebaseUser((current) => (current === 'loading' ? null : current));
     });
+    return () => {
+      active = false;
+      stopWaiting();
+      unwatch?.();
+    };
   }, []);
 
   const uid = firebaseUser !== 'loading' && firebaseUser ? firebaseUser.uid : undefined;
@@ -56,7 +74,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       getToken: (forceRefresh) => firebaseUser.getIdToken(forceRefresh),
       logout: async () => {
-        await signOut(firebaseAuth());
+        await (await import('./firebase-session')).logOut();
         queryClient.clear();
       },
     };

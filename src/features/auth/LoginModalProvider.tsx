@@ -1,15 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import i18n from 'i18next';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { track } from '../../lib/analytics';
+import { mayHaveSession } from '../../lib/firebase-loader';
 import { userInfoQueryKey } from './AuthProvider';
-import { completeGoogleRedirect } from './auth-actions';
 import { useUser } from './auth-context';
 import { type AuthMessage, authErrorMessage } from './auth-errors';
-import { LoginModal } from './LoginModal';
 import { LoginModalContext, type LoginModalControls, type LoginModalView } from './login-modal-context';
 import { TermsGate } from './TermsGate';
 import { fetchUserInfo } from './user-info.api';
+
+// The modal's forms bring Firebase Auth with them: a visitor who never opens it never downloads either.
+const LoginModal = lazy(async () => ({ default: (await import('./LoginModal')).LoginModal }));
 
 /**
  * Pushes the analytics `login` event (spec §4, §7) once the app knows the role of a user who just signed in:
@@ -35,6 +37,8 @@ function useLoginEvent(pending: boolean, done: () => void) {
 export function LoginModalProvider({ children }: { children: ReactNode }) {
   const user = useUser();
   const [isOpen, setOpen] = useState(false);
+  const [everOpened, setEverOpened] = useState(false);
+  if (isOpen && !everOpened) setEverOpened(true);
   const [view, setView] = useState<LoginModalView>('login');
   const [busy, setBusy] = useState(false);
   const [initialMessage, setInitialMessage] = useState<AuthMessage>();
@@ -44,10 +48,14 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   useLoginEvent(pendingLogin, loginReported);
 
   // A Google redirect returning to the app: Firebase signs the user in; a failure reopens the modal with its message.
+  // A browser without Firebase's keys has no redirect on its way back, and need not load Firebase to learn it.
   useEffect(() => {
     let active = true;
-    void completeGoogleRedirect().then(async (outcome) => {
-      if (outcome.kind === 'none' || !active) return;
+    const redirect = mayHaveSession().then(async (may) =>
+      may ? (await import('./auth-actions')).completeGoogleRedirect() : undefined,
+    );
+    void redirect.then(async (outcome) => {
+      if (!outcome || outcome.kind === 'none' || !active) return;
       if (outcome.kind === 'signedIn') {
         if (outcome.claim()) setPendingLogin(true);
         return;
@@ -82,15 +90,19 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   return (
     <LoginModalContext.Provider value={controls}>
       <TermsGate paused={busy}>{children}</TermsGate>
-      <LoginModal
-        open={isOpen}
-        view={view}
-        onViewChange={setView}
-        onClose={close}
-        onBusyChange={setBusy}
-        onSuccess={markSuccess}
-        initialMessage={initialMessage}
-      />
+      {everOpened && (
+        <Suspense fallback={null}>
+          <LoginModal
+            open={isOpen}
+            view={view}
+            onViewChange={setView}
+            onClose={close}
+            onBusyChange={setBusy}
+            onSuccess={markSuccess}
+            initialMessage={initialMessage}
+          />
+        </Suspense>
+      )}
     </LoginModalContext.Provider>
   );
 }

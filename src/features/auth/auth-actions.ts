@@ -1,4 +1,5 @@
 import {
+  browserPopupRedirectResolver,
   createUserWithEmailAndPassword,
   GoogleAuthProvider,
   getRedirectResult,
@@ -49,7 +50,7 @@ export async function sendVerificationEmail(continueUrl: string): Promise<void> 
 export async function startGoogleRedirect(): Promise<void> {
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: 'select_account' });
-  await signInWithRedirect(firebaseAuth(), provider);
+  await signInWithRedirect(firebaseAuth(), provider, browserPopupRedirectResolver);
 }
 
 export type RedirectOutcome =
@@ -59,15 +60,28 @@ export type RedirectOutcome =
 
 let redirectOutcome: Promise<RedirectOutcome> | undefined;
 
-/** Without a Firebase configuration no redirect can be pending: nothing to report, nothing to throw at start. */
+/** Firebase marks a Google redirect on its way in session storage before it leaves the page. */
+function redirectPending(): boolean {
+  try {
+    return Object.keys(window.sessionStorage).some((key) => key.startsWith('firebase:pendingRedirect:'));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Without a Firebase configuration no redirect can be pending: nothing to report, nothing to throw at start. Nor
+ * without Firebase's mark, and then Google's redirect helper (a script from another origin) is not loaded either.
+ */
 async function pendingRedirectResult(): Promise<UserCredential | null> {
+  if (!redirectPending()) return null;
   let auth: ReturnType<typeof firebaseAuth>;
   try {
     auth = firebaseAuth();
   } catch {
     return null;
   }
-  return getRedirectResult(auth);
+  return getRedirectResult(auth, browserPopupRedirectResolver);
 }
 let redirectClaimed = false;
 

@@ -10,8 +10,36 @@ import { useNetworks, useStationMarkers } from './catalogue.hooks';
 
 const RADII = [0, 10, 20, 30, 40, 50];
 
-// MapLibre is a megabyte: the page and its controls show first, and a route that only redirects never loads it.
-const CoverageMap = lazy(async () => ({ default: (await import('./CoverageMap')).CoverageMap }));
+/** Resolves once the page has loaded and the browser has a quiet moment (at most two seconds later). */
+function afterPageIsInteractive(): Promise<void> {
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+  return loaded.then(
+    () =>
+      new Promise<void>((resolve) => {
+        if ('requestIdleCallback' in window) window.requestIdleCallback(() => resolve(), { timeout: 2000 });
+        else setTimeout(resolve, 200);
+      }),
+  );
+}
+
+// MapLibre is a megabyte: the page and its controls show and answer first, the map library comes after, and a
+// route that only redirects never loads it.
+const CoverageMap = lazy(async () => {
+  await afterPageIsInteractive();
+  return { default: (await import('./CoverageMap')).CoverageMap };
+});
+
+/** Where the map goes, the same size as the map, while it loads: nothing below it moves when it arrives. */
+function MapPlaceholder() {
+  return (
+    <div className="flex h-[420px] items-center justify-center rounded-2xl border border-line md:h-[560px]">
+      <Preloader />
+    </div>
+  );
+}
 
 /** The map with what an operator or surveyor filters it by: network, coverage radius and basemap. */
 export function CoverageView({
@@ -36,7 +64,8 @@ export function CoverageView({
   const radii = RADII.includes(DEFAULT_RADIUS_KM) ? RADII : [...RADII, DEFAULT_RADIUS_KM].sort((a, b) => a - b);
 
   if (markers.isError || networks.isError) return <GenericErrorBlock />;
-  if (markers.isPending || networks.isPending) return <Preloader />;
+  // The controls show at once and keep their place; the legend's counts wait (invisible) for the stations.
+  const loading = markers.isPending || networks.isPending;
 
   return (
     <section className="flex flex-col gap-4" aria-label={t('map.sectionLabel')}>
@@ -47,7 +76,7 @@ export function CoverageView({
           onChange={(e) => setNetwork(e.target.value)}
           options={[
             { value: '', label: t('map.allNetworks') },
-            ...networks.data.map((n) => ({ value: n.id, label: n.name })),
+            ...(networks.data ?? []).map((n) => ({ value: n.id, label: n.name })),
           ]}
           className="w-full sm:w-64"
           data-testid="map-network-filter"
@@ -74,7 +103,10 @@ export function CoverageView({
             className="w-full sm:w-36"
           />
         )}
-        <p className="ml-auto flex items-center gap-4 text-sm text-muted" data-testid="map-legend">
+        <p
+          className={`ml-auto flex items-center gap-4 text-sm text-muted ${loading ? 'invisible' : ''}`}
+          data-testid="map-legend"
+        >
           <span className="flex items-center gap-1.5">
             <span className="size-2.5 rounded-full bg-status-green" aria-hidden="true" />
             {t('map.online', { count: shown.length - offline })}
@@ -87,16 +119,20 @@ export function CoverageView({
           </span>
         </p>
       </div>
-      <Suspense fallback={<Preloader />}>
-        <CoverageMap
-          markers={shown}
-          fitKey={network}
-          scope={scope}
-          radiusKm={radiusKm}
-          dark={dark}
-          highlightOffline={highlightOffline}
-        />
-      </Suspense>
+      {loading ? (
+        <MapPlaceholder />
+      ) : (
+        <Suspense fallback={<MapPlaceholder />}>
+          <CoverageMap
+            markers={shown}
+            fitKey={network}
+            scope={scope}
+            radiusKm={radiusKm}
+            dark={dark}
+            highlightOffline={highlightOffline}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOpenLogin } from '../../app/layout/shell-hooks';
@@ -6,7 +7,20 @@ import { Icon, type IconName } from '../../components/Icon';
 import { Page } from '../../components/Page';
 import { brand } from '../../lib/brand';
 import { useUser } from '../auth/auth-context';
-import { DashboardStats } from './DashboardStats';
+
+// Only a logged-in user sees the figures; their hooks and schemas stay out of a visitor's first load.
+const DashboardStats = lazy(async () => ({ default: (await import('./DashboardStats')).DashboardStats }));
+
+/** Holds the stat cards' place while they load, so nothing below them moves. */
+function StatsPlaceholder() {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-hidden="true">
+      {[0, 1, 2, 3].map((i) => (
+        <div key={i} className="h-[118px] rounded-2xl border border-line bg-panel" />
+      ))}
+    </div>
+  );
+}
 
 const features: Array<{ key: string; icon: IconName }> = [
   { key: 'rtk', icon: 'antenna' },
@@ -78,7 +92,9 @@ function LoggedInDashboard() {
   const { t } = useTranslation();
   return (
     <>
-      <DashboardStats />
+      <Suspense fallback={<StatsPlaceholder />}>
+        <DashboardStats />
+      </Suspense>
       <section aria-labelledby="dashboard-actions" className="flex flex-col gap-4">
         <h2 id="dashboard-actions" className="text-base font-semibold text-ink">
           {t('dashboard.user.quickActions')}

@@ -1,4 +1,4 @@
-import { INVITE_LINK_PATH } from '@portal/contract';
+import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 
 const STORAGE_KEY = 'portal.inviteToken';
 const TOKEN_PARAM = 'token';

@@ -1,8 +1,9 @@
-import { type Brand, brandSchema } from './schema.ts';
+import type { Brand } from './schema.ts';
 
 /**
  * The brand registry. Pure data (no import.meta, no DOM): vite.config.ts imports it too, so an unknown
- * VITE_BRAND fails `vite build` before anything is bundled.
+ * VITE_BRAND fails `vite build` before anything is bundled, and validates the brand with brandSchema there: the
+ * browser gets checked data and no zod in its first download.
  */
 const registry = {
   default: {
@@ -67,5 +68,5 @@ export class UnknownBrandError extends Error {
 export function resolveBrand(key: string | undefined): Brand {
   const wanted = key?.trim() || DEFAULT_BRAND_KEY;
   if (!Object.hasOwn(registry, wanted)) throw new UnknownBrandError(wanted);
-  return brandSchema.parse(registry[wanted as BrandKey]);
+  return registry[wanted as BrandKey];
 }

@@ -35,9 +35,18 @@ export interface Session {
   errors: string[];
 }
 
-export async function newSession(browser: Browser, viewport = DESKTOP): Promise<Session> {
+/**
+ * A visitor who has answered the cookie question (no, so nothing loads from outside), so that the question does not
+ * cover what a journey clicks; `{ consentAnswered: false }` for a first visit.
+ */
+export async function newSession(
+  browser: Browser,
+  viewport = DESKTOP,
+  { consentAnswered = true } = {},
+): Promise<Session> {
   const baseURL = inject('baseURL');
   const context = await browser.newContext({ viewport, baseURL });
+  if (consentAnswered) await context.addCookies([{ name: 'cookie_consent', value: 'denied', url: baseURL }]);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

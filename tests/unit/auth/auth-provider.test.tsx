@@ -77,6 +77,7 @@ describe('AuthProvider', () => {
   it('is loading until Firebase answers, then fetches teams and the admin flag from GET /api/user', async () => {
     renderProvider();
     expect(screen.getByText('loading')).toBeInTheDocument();
+    await vi.waitFor(() => expect(listeners).toHaveLength(1));
     act(() => listeners[0]?.(fakeUser));
     await screen.findByText('Rover admin:true teams:0');
   });
@@ -85,6 +86,7 @@ describe('AuthProvider', () => {
     userStatus = 500;
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     renderProvider();
+    await vi.waitFor(() => expect(listeners).toHaveLength(1));
     act(() => listeners[0]?.(fakeUser));
     // The provider retries once (about a second) before giving up.
     await vi.waitFor(() => expect(logged).toHaveBeenCalledWith('Failed to fetch userInfo status', expect.anything()), {
@@ -95,6 +97,7 @@ describe('AuthProvider', () => {
 
   it('clears the React Query caches on logout', async () => {
     const client = renderProvider();
+    await vi.waitFor(() => expect(listeners).toHaveLength(1));
     act(() => listeners[0]?.(fakeUser));
     await screen.findByText('Rover admin:true teams:0');
     client.setQueryData(['private'], 'secret');

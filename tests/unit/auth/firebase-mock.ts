@@ -8,6 +8,7 @@ export const firebaseAuthMock = {
   sendPasswordResetEmail: vi.fn(),
   signInWithRedirect: vi.fn(),
   getRedirectResult: vi.fn(),
+  browserPopupRedirectResolver: { name: 'fake-redirect-resolver' },
   GoogleAuthProvider: class {
     setCustomParameters = vi.fn();
   },

@@ -150,7 +150,11 @@ describe('LoginForm: links', () => {
     fb.signInWithRedirect.mockReturnValue(new Promise(() => {}));
     const f = setup();
     await f.user.click(screen.getByTestId('auth-google'));
-    expect(fb.signInWithRedirect).toHaveBeenCalledWith(FAKE_AUTH, expect.any(fb.GoogleAuthProvider));
+    expect(fb.signInWithRedirect).toHaveBeenCalledWith(
+      FAKE_AUTH,
+      expect.any(fb.GoogleAuthProvider),
+      fb.browserPopupRedirectResolver,
+    );
     expect(f.message()).toHaveTextContent(en.auth.redirectingToGoogle);
   });
 });

@@ -61,7 +61,13 @@ beforeEach(() => {
 });
 afterEach(() => {
   window.dataLayer = [];
+  window.sessionStorage.clear();
 });
+
+/** What Firebase leaves in session storage before it sends the page to Google. */
+function markRedirectPending() {
+  window.sessionStorage.setItem('firebase:pendingRedirect:demo-api-key:[DEFAULT]', '"true"');
+}
 
 const modal = () => screen.queryByTestId('login-modal');
 
@@ -71,6 +77,8 @@ describe('LoginModalProvider', () => {
     renderWithProviders(<Harness />);
     expect(modal()).toBeNull();
     await user.click(screen.getByText('open-signup'));
+    // The modal loads with its first opening.
+    await screen.findByTestId('signup-form');
     expect(modal()).toHaveAttribute('data-view', 'signup');
     expect(screen.getByRole('dialog')).toHaveAccessibleName(en.auth.register.title);
     await user.click(screen.getByTestId('auth-to-login'));
@@ -90,6 +98,7 @@ describe('LoginModalProvider', () => {
     const user = userEvent.setup();
     const { queryClient } = renderWithProviders(<Harness />);
     await user.click(screen.getByText('open-login'));
+    await screen.findByTestId('login-form');
     await user.type(screen.getByTestId('auth-email'), 'rover@example.com');
     await user.type(screen.getByTestId('auth-password'), '12345678');
     await user.click(screen.getByTestId('auth-submit'));
@@ -116,6 +125,7 @@ describe('LoginModalProvider', () => {
     const user = userEvent.setup();
     renderWithProviders(<Harness />);
     await user.click(screen.getByText('open-login'));
+    await screen.findByTestId('login-form');
     await user.type(screen.getByTestId('auth-email'), 'rover@example.com');
     await user.type(screen.getByTestId('auth-password'), '12345678');
     await user.click(screen.getByTestId('auth-submit'));
@@ -133,6 +143,7 @@ describe('LoginModalProvider', () => {
   });
 
   it('reports a login when a Google redirect returns with a credential', async () => {
+    markRedirectPending();
     fb.getRedirectResult.mockResolvedValue({ user: { uid: 'uid-7' } });
     renderWithProviders(<Harness />);
     act(() => setAuth(loggedIn(false)));
@@ -140,6 +151,7 @@ describe('LoginModalProvider', () => {
   });
 
   it('reads the redirect result once and reports one login under StrictMode (effects run twice)', async () => {
+    markRedirectPending();
     fb.getRedirectResult.mockResolvedValue({ user: { uid: 'uid-7' } });
     renderWithProviders(
       <StrictMode>
@@ -151,7 +163,15 @@ describe('LoginModalProvider', () => {
     expect(fb.getRedirectResult).toHaveBeenCalledOnce();
   });
 
+  it('does not ask Firebase for a redirect result when none is on its way', async () => {
+    renderWithProviders(<Harness />);
+    act(() => setAuth(loggedIn(false)));
+    await act(async () => {});
+    expect(fb.getRedirectResult).not.toHaveBeenCalled();
+  });
+
   it("opens the login view with the service's message when the Google redirect failed", async () => {
+    markRedirectPending();
     fb.getRedirectResult.mockRejectedValue(
       Object.assign(new Error('Firebase: Error (auth/account-exists-with-different-credential).'), {
         code: 'auth/account-exists-with-different-credential',

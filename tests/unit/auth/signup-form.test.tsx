@@ -175,7 +175,11 @@ describe('SignUpForm: creating the account', () => {
     await f.user.click(screen.getByTestId('auth-terms'));
     expect(google).toBeEnabled();
     await f.user.click(google);
-    expect(fb.signInWithRedirect).toHaveBeenCalledWith(FAKE_AUTH, expect.any(fb.GoogleAuthProvider));
+    expect(fb.signInWithRedirect).toHaveBeenCalledWith(
+      FAKE_AUTH,
+      expect.any(fb.GoogleAuthProvider),
+      fb.browserPopupRedirectResolver,
+    );
     expect(f.message()).toHaveTextContent(en.auth.redirectingToGoogle);
     // Remembered across the redirect, for the TermsGate to record once the account is back.
     expect(hasTermsIntent()).toBe(true);

@@ -1,4 +1,4 @@
-import { INVITE_LINK_PATH } from '@portal/contract';
+import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';

@@ -7,7 +7,6 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
 import type { MetaRepo } from './meta.repo.ts';
 
 export function metaRoutes(repo: MetaRepo): FastifyPluginAsyncZod {
@@ -41,11 +40,9 @@ export function metaRoutes(repo: MetaRepo): FastifyPluginAsyncZod {
     app.get(
       '/meta/pages/:page',
       { schema: { tags: ['meta'], params: pageMetaParamsSchema, response: { 200: pageMetaSchema } } },
-      async (request) => {
-        const meta = await repo.getPageMeta(request.params.page);
-        if (!meta) throw notFound(`Page meta '${request.params.page}'`);
-        return meta;
-      },
+      // A page without stored meta keeps the SPA's own title and description: empty strings say so. Every page
+      // asks, and a 404 for each was an error in every browser console.
+      async (request) => (await repo.getPageMeta(request.params.page)) ?? { title: '', description: '' },
     );
 
     app.put(

@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
-  INVITE_LINK_PATH,
   type InviteActionBody,
   MAX_ORGANIZATIONS_PER_USER,
   type Member,
@@ -14,6 +13,7 @@ import {
   type Team,
   type UpdateMemberBody,
 } from '@portal/contract';
+import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
