@@ -240,7 +240,7 @@ export function AdminRinexPage() {
         : t('admin.networks.priceSet', { count: n.effectivePricePerHour });
 
   return (
-    <Page name="adminRinex" title={t('admin.title')} subtitle={t('admin.subtitle')}>
+    <Page name="admin-rinex" title={t('admin.title')} subtitle={t('admin.subtitle')}>
       {totals.data && (
         <section aria-label={t('admin.totals.title')} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <StatCard title={t('admin.totals.stations')} value={totals.data.stations} />
