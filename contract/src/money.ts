@@ -59,8 +59,19 @@ export function toMoneyValue(amount: number, currency: string): MoneyValue {
 /**
  * Formats minor units for display: symbol then the amount with 2 decimals and digit grouping,
  * e.g. formatMoney(129900, 'euro') -> '€1,299.00'. An unknown currency falls back to its code after the amount.
+ * With a language (the SPA passes its own), Intl writes it the way that language does: 'nl' gives '€ 1.299,00'.
  */
-export function formatMoney(amount: number, currency: string): string {
+export function formatMoney(amount: number, currency: string, language?: string): string {
+  const code = normalizeCurrency(currency);
+  if (language && code) {
+    minorToDecimalString(amount); // the same refusal of a fractional amount
+    return new Intl.NumberFormat(language, {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: CURRENCY_DECIMALS,
+      maximumFractionDigits: CURRENCY_DECIMALS,
+    }).format(amount / 10 ** CURRENCY_DECIMALS);
+  }
   const decimal = minorToDecimalString(amount);
   const negative = decimal.startsWith('-');
   const [major = '0', minor = '00'] = decimal.replace('-', '').split('.');

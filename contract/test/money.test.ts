@@ -44,6 +44,14 @@ describe('money', () => {
     expect(() => minorToDecimalString(1.5)).toThrow(RangeError);
   });
 
+  it("writes an amount the way the reader's language does when given one", () => {
+    // Intl separates symbol and amount with a no-break space in Dutch.
+    expect(formatMoney(1000, 'EUR', 'nl').replace(/\s/g, ' ')).toBe('€ 10,00');
+    expect(formatMoney(129900, 'euro', 'nl').replace(/\s/g, ' ')).toBe('€ 1.299,00');
+    expect(formatMoney(129900, 'USD', 'en')).toBe('$1,299.00');
+    expect(() => formatMoney(1.5, 'EUR', 'nl')).toThrow(RangeError);
+  });
+
   it('shows an unknown currency by its code', () => {
     expect(formatMoney(100, 'chf')).toBe('1.00 CHF');
   });

@@ -10,6 +10,7 @@ const ROUTES = [
   '/white-label',
   '/login',
   '/signup',
+  '/register',
   '/invites/accept',
   '/map',
   '/accounts',
@@ -30,6 +31,7 @@ const ROUTES = [
   '/admin/accounts',
   '/admin/organizations',
   '/admin/networks',
+  '/admin/audit',
   '/admin/settings',
 ];
 

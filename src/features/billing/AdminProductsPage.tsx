@@ -1,4 +1,5 @@
 import { type CreateProduct, formatMoney, type Interval, type Product } from '@portal/contract';
+import i18next from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -112,7 +113,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
           value={price}
           inputMode="decimal"
           onChange={(e) => setPrice(e.target.value)}
-          hint={amount !== undefined ? formatMoney(amount, currency) : undefined}
+          hint={amount !== undefined ? formatMoney(amount, currency, i18next.language) : undefined}
           required
         />
         <SelectField
@@ -238,7 +239,7 @@ export function AdminProductsPage() {
             editAction: () => openForm(p),
             status: p.previewMode ? 'yellow' : 'green',
             records: {
-              price: formatMoney(p.amount, p.currency),
+              price: formatMoney(p.amount, p.currency, i18next.language),
               detail:
                 p.kind === 'token' ? t('card.tokens', { count: p.creditsAmount ?? 0 }) : t(`interval.${p.interval}`),
               table: p.pricingTable,

@@ -1,4 +1,5 @@
 import { formatMoney } from '@portal/contract';
+import i18next from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardSection } from '../../components/CardSection';
@@ -52,7 +53,7 @@ export function BillingSettingsPage() {
             status: p.status === 'paid' ? 'green' : p.status === 'failed' ? 'red' : 'yellow',
             records: {
               date: format.date(p.createdAt),
-              amount: formatMoney(p.amount, p.currency),
+              amount: formatMoney(p.amount, p.currency, i18next.language),
               status: t(`payment.${p.status}`),
               invoice: p.invoiceUrl ? (
                 <a href={p.invoiceUrl} target="_blank" rel="noopener noreferrer" className="text-accent underline">

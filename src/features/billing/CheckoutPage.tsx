@@ -1,5 +1,6 @@
 import type { CheckoutSession } from '@portal/contract';
 import { formatMoney } from '@portal/contract';
+import i18next from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -60,7 +61,7 @@ export function CheckoutPage() {
     body = <GenericErrorBlock />;
   } else if (data.status === 'complete') {
     const isSubscription = data.type === 'Subscription';
-    const price = formatMoney(data.amount, data.currency);
+    const price = formatMoney(data.amount, data.currency, i18next.language);
     body = (
       <MessageDialog
         icon="check"

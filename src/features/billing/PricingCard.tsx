@@ -1,10 +1,11 @@
 import { formatMoney, type PricingProduct } from '@portal/contract';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
 import { BuyButton } from './BuyButton';
 
 export function PriceTag({ amount, currency }: { amount: number; currency: string }) {
-  return <span data-testid="price">{formatMoney(amount, currency)}</span>;
+  return <span data-testid="price">{formatMoney(amount, currency, i18next.language)}</span>;
 }
 
 /** Spec §3 pricing card: name, price, interval or credits, badges (recommended, test mode), attributes, Buy. */

@@ -1,4 +1,5 @@
 import { formatMoney, type Subscription } from '@portal/contract';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { type CardRow, CardSection } from '../../components/CardSection';
@@ -49,7 +50,7 @@ export function useSubscriptionRows(scope: SubscriptionScope = 'user') {
       ...(scope !== 'user' && { user: s.userEmail ?? s.userId }),
       status: <span data-testid={`status-${s.id}`}>{t(`status.${s.status}`)}</span>,
       price: s.billable
-        ? `${formatMoney(s.amount, s.currency)}${s.interval ? ` ${t(`card.per.${s.interval}`)}` : ''}`
+        ? `${formatMoney(s.amount, s.currency, i18next.language)}${s.interval ? ` ${t(`card.per.${s.interval}`)}` : ''}`
         : t('subscriptions.manual'),
       period:
         s.status === 'cancelling'

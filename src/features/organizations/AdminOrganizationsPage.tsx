@@ -6,7 +6,7 @@ import { useAllOrganizations } from './organizations.hooks';
 /** /admin/organizations: every organisation with its owner and size. */
 export function AdminOrganizationsPage() {
   const { t } = useTranslation('organizations');
-  const { t: tc } = useTranslation();
+  const { t: tc, i18n } = useTranslation();
   const orgs = useAllOrganizations();
   return (
     <Page
@@ -29,7 +29,7 @@ export function AdminOrganizationsPage() {
           records: {
             owner: o.ownerEmail ?? '—',
             members: String(o.memberCount),
-            created: new Date(o.createdAt).toLocaleDateString(),
+            created: new Date(o.createdAt).toLocaleDateString(i18n.language),
           },
         }))}
       />

@@ -85,7 +85,7 @@ function ManageUserDialog({ user, close }: { user: AdminUser; close: () => void 
 /** /admin/users: search everyone, disable or enable, make admins, grant tokens (PUT /admin/tokens). */
 export function AdminUsersPage() {
   const { t } = useTranslation('users');
-  const { t: tc } = useTranslation();
+  const { t: tc, i18n } = useTranslation();
   const modal = useModal();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
@@ -125,7 +125,7 @@ export function AdminUsersPage() {
             email: u.email ?? '—',
             role: u.isAdmin ? t('roles.admin') : t('roles.user'),
             status: u.disabled ? t('status.disabled') : t('status.active'),
-            created: new Date(u.createdAt).toLocaleDateString(),
+            created: new Date(u.createdAt).toLocaleDateString(i18n.language),
           },
           actionButton: {
             text: u.disabled ? t('actions.enable') : t('actions.disable'),
