@@ -4,6 +4,7 @@ import {
   accountMountpointListSchema,
   type Network,
   type NtripAccount,
+  type Station,
 } from '@portal/contract';
 import type { LoggedInUser } from '../../../src/features/auth/auth-context';
 
@@ -34,6 +35,36 @@ export function network(overrides: Partial<Network> = {}): Network {
     stationCount: 2,
     onlineStationCount: 2,
     coverage: null,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const STATION_ID = '33333333-3333-4333-8333-333333333333';
+
+/** Delft, a station of `network()`, online with no data time. */
+export function station(overrides: Partial<Station> = {}): Station {
+  return {
+    id: STATION_ID,
+    networkId: NETWORK_ID,
+    networkSlug: 'nl-rtk',
+    mountpoint: 'DELF00NLD',
+    identifier: 'Delft',
+    country: 'NLD',
+    latitude: 52,
+    longitude: 4.37,
+    heightM: null,
+    ecef: null,
+    receiver: '',
+    antenna: '',
+    format: 'RTCM 3.3',
+    formatDetails: '',
+    navSystem: 'GPS',
+    carrier: 2,
+    bitrate: 0,
+    status: 'online',
+    lastDataAt: null,
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,

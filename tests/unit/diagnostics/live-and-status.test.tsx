@@ -5,11 +5,10 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LiveSessions } from '../../../src/features/accounts/LiveSessions';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
-import { network } from '../accounts/fixtures';
+import { station as fixtureStation, network, STATION_ID } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
 
 const ACCOUNT = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-const STATION_ID = '33333333-3333-4333-8333-333333333333';
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
@@ -77,30 +76,8 @@ describe('live sessions of an account', () => {
   });
 });
 
-const station = (overrides: Partial<Station>): Station => ({
-  id: STATION_ID,
-  networkId: network().id,
-  networkSlug: 'nl-rtk',
-  mountpoint: 'DELF00NLD',
-  identifier: 'Delft',
-  country: 'NLD',
-  latitude: 52,
-  longitude: 4.37,
-  heightM: null,
-  ecef: null,
-  receiver: '',
-  antenna: '',
-  format: 'RTCM 3.3',
-  formatDetails: '',
-  navSystem: 'GPS',
-  carrier: 2,
-  bitrate: 0,
-  status: 'offline',
-  lastDataAt: '2026-11-24T09:15:30.000Z',
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-  ...overrides,
-});
+const station = (overrides: Partial<Station>) =>
+  fixtureStation({ status: 'offline', lastDataAt: '2026-11-24T09:15:30.000Z', ...overrides });
 
 describe('station status from data in the popup', () => {
   it('says since when an offline station has sent nothing, and turns online on the next refresh', async () => {

@@ -7,12 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { RinexPage } from '../../../src/features/rinex/RinexPage';
-import { user } from '../accounts/fixtures';
+import { NETWORK_ID, STATION_ID, station, user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
 
 const H = 3_600_000;
-const STATION_ID = '33333333-3333-4333-8333-333333333333';
-const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
 const JOB_ID = '44444444-4444-4444-8444-444444444444';
 const thisHour = Math.floor(Date.now() / H) * H;
 const dayStart = thisHour - (thisHour % (24 * H));
@@ -237,31 +235,7 @@ describe('/rinex', () => {
             total: 1,
             limit: 8,
             offset: 0,
-            items: [
-              {
-                id: STATION_ID,
-                networkId: NETWORK_ID,
-                networkSlug: 'dutch-rtk',
-                mountpoint: 'DELF00NLD',
-                identifier: 'Delft',
-                country: 'NLD',
-                latitude: 52,
-                longitude: 4.37,
-                heightM: null,
-                ecef: null,
-                receiver: '',
-                antenna: '',
-                format: 'RTCM 3.3',
-                formatDetails: '',
-                navSystem: 'GPS',
-                carrier: 2,
-                bitrate: 0,
-                status: 'online',
-                lastDataAt: null,
-                createdAt: '2026-11-01T00:00:00.000Z',
-                updatedAt: '2026-11-01T00:00:00.000Z',
-              },
-            ],
+            items: [station({ networkSlug: 'dutch-rtk' })],
           });
         }),
         http.get('*/api/rinex/stations/nearest', ({ request }) => {

@@ -4,38 +4,12 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
-import { network, user } from '../accounts/fixtures';
+import { network, STATION_ID, station, user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
-
-const STATION_ID = '33333333-3333-4333-8333-333333333333';
 
 const server = setupServer(
   http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
-  http.get(`*/api/stations/${STATION_ID}`, () =>
-    HttpResponse.json({
-      id: STATION_ID,
-      networkId: network().id,
-      networkSlug: 'nl-rtk',
-      mountpoint: 'DELF00NLD',
-      identifier: 'Delft',
-      country: 'NLD',
-      latitude: 52,
-      longitude: 4.37,
-      heightM: null,
-      ecef: null,
-      receiver: '',
-      antenna: '',
-      format: 'RTCM 3.3',
-      formatDetails: '',
-      navSystem: 'GPS',
-      carrier: 2,
-      bitrate: 0,
-      status: 'online',
-      lastDataAt: null,
-      createdAt: '2026-11-01T00:00:00.000Z',
-      updatedAt: '2026-11-01T00:00:00.000Z',
-    }),
-  ),
+  http.get(`*/api/stations/${STATION_ID}`, () => HttpResponse.json(station())),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
