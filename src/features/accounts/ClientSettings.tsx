@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { CopyControl } from '../../components/CopyControl';
 import { TabSwitch } from '../../components/TabSwitch';
 import { CopyValue } from './CopyValue';
 import {
@@ -30,31 +29,6 @@ export type Client = (typeof CLIENTS)[number];
  * the apps send their own receiver's, so their settings work without one.
  */
 const SENDS_TYPED_POSITION: ReadonlySet<Client> = new Set(['str2str', 'rtkrcv']);
-
-/** A multi-line value (a command, configuration lines) with its copy control. */
-export function CopyBlock({
-  label,
-  value,
-  copyLabel,
-  testId,
-}: {
-  label: string;
-  value: string;
-  copyLabel: string;
-  testId?: string;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <span className="text-xs font-medium text-subtle">{label}</span>
-      <div className="flex items-start gap-2 rounded-lg border border-line bg-raised py-2 pr-1 pl-3">
-        <pre className="min-w-0 flex-1 overflow-x-auto font-mono text-sm whitespace-pre-wrap break-all text-ink">
-          <code data-testid={testId}>{value}</code>
-        </pre>
-        <CopyControl value={value} label={copyLabel} />
-      </div>
-    </div>
-  );
-}
 
 /** The value of a generic field as a person reads it. */
 export function genericValue(t: TFunction<'accounts'>, field: GenericField, value: string): string {
@@ -109,7 +83,8 @@ export function ClientSettings({
   } else if (client === 'str2str') {
     body = (
       <>
-        <CopyBlock
+        <CopyValue
+          multiline
           label={t('card.str2str.label')}
           value={str2strCommand(settings) ?? ''}
           copyLabel={t('card.str2str.copy')}
@@ -125,7 +100,8 @@ export function ClientSettings({
   } else if (client === 'rtkrcv') {
     body = (
       <>
-        <CopyBlock
+        <CopyValue
+          multiline
           label={t('card.rtkrcv.label')}
           value={rtkrcvOptions(settings) ?? ''}
           copyLabel={t('card.rtkrcv.copy')}
@@ -134,13 +110,15 @@ export function ClientSettings({
         {passwordHint}
         <p className="text-xs text-muted">{t('card.rtkrcv.hint')}</p>
         <p className="text-xs text-muted">{t('card.rtkrcv.debian', { port: RTKRCV_RELAY_PORT })}</p>
-        <CopyBlock
+        <CopyValue
+          multiline
           label={t('card.rtkrcv.relayCommand')}
           value={str2strRelayCommand(settings) ?? ''}
           copyLabel={t('card.str2str.copy')}
           testId="rtkrcv-relay-command"
         />
-        <CopyBlock
+        <CopyValue
+          multiline
           label={t('card.rtkrcv.relayLabel')}
           value={rtkrcvRelayOptions()}
           copyLabel={t('card.rtkrcv.copy')}
