@@ -37,14 +37,15 @@ const ROUTES = [
 
 /**
  * What went wrong in a page: console errors and uncaught exceptions, requests that failed or were answered with an
- * error status, and requests to any origin but the portal's own and the Auth Emulator (the sign-in service this
- * build was configured with, as Google's would be in production).
+ * error status, requests to any origin but the portal's own and the Auth Emulator (the sign-in service this build
+ * was configured with, as Google's would be in production), and more API requests than browsing can afford.
  */
 function watch(session: Session) {
   const { page } = session;
   const own = new URL(inject('baseURL')).origin;
   const allowed = new Set([own, `http://${inject('authEmulatorHost')}`]);
   const problems: string[] = [];
+  let apiRequests = 0;
   let inFlight = 0;
   let lastChange = Date.now();
   const settle = () => {
@@ -54,6 +55,7 @@ function watch(session: Session) {
   page.on('request', (request) => {
     const url = request.url();
     if (/^https?:/.test(url) && !allowed.has(new URL(url).origin)) problems.push(`other origin: ${url}`);
+    if (url.startsWith(`${own}/api/`)) apiRequests += 1;
     inFlight += 1;
     lastChange = Date.now();
   });
@@ -66,20 +68,28 @@ function watch(session: Session) {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
   });
   return {
-    /** Until no request has been open for half a second (ten seconds at most). */
+    /** Until no request has been open for 300 ms (ten seconds at most). */
     async quiet(): Promise<void> {
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastChange < 500)) await sleep(100);
+      while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastChange < 300)) await sleep(100);
     },
-    /** The problems since the last call, console errors included. */
+    /** The problems since the last call, console errors and too many API requests included. */
     take(): string[] {
       const found = [...problems, ...session.errors.map((e) => `console: ${e}`)];
+      if (apiRequests > MAX_API_REQUESTS) found.push(`${apiRequests} API requests`);
+      apiRequests = 0;
       problems.length = 0;
       session.errors.length = 0;
       return found;
     },
   };
 }
+
+/**
+ * API requests one page view may make: at this many a visitor could open 25 pages a minute before the anonymous
+ * rate limit (300 a minute, ADR 0015), which reading pages never comes near.
+ */
+const MAX_API_REQUESTS = 12;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -10,8 +10,12 @@ import { LoginModalContext, type LoginModalControls, type LoginModalView } from 
 import { TermsGate } from './TermsGate';
 import { fetchUserInfo } from './user-info.api';
 
-// The modal's forms bring Firebase Auth with them: a visitor who never opens it never downloads either.
-const LoginModal = lazy(async () => ({ default: (await import('./LoginModal')).LoginModal }));
+// The modal's forms bring Firebase Auth with them: a visitor who never opens it never downloads either. It shows
+// with its texts, whole: a spinner first and the form after would resize the dialog under the reader's eyes.
+const LoginModal = lazy(async () => {
+  const [module] = await Promise.all([import('./LoginModal'), i18n.loadNamespaces('auth').catch(() => undefined)]);
+  return { default: module.LoginModal };
+});
 
 /**
  * Pushes the analytics `login` event (spec §4, §7) once the app knows the role of a user who just signed in:
