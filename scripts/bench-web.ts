@@ -17,7 +17,8 @@ import { buildSpaIfStale, root, startServer } from './launch.ts';
  * (deterministic, what the size budget counts). The logged-in pages are measured as the seeded demo user, who logs
  * in through the login modal first, as the e2e tests do.
  *
- * BENCH_RUNS, BENCH_PAGES (paths, comma separated) and CHROMIUM_PATH adjust it.
+ * BENCH_RUNS, BENCH_PAGES (paths, comma separated) and CHROMIUM_PATH adjust it; BENCH_DETAILS=1 prints where the
+ * main thread's time went.
  */
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -50,10 +51,11 @@ interface NetworkItem {
   statusCode?: number;
 }
 
-const median = (values: number[]) => {
+const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (i: number) => sorted[i] ?? Number.NaN;
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 };
 
 const gzipCache = new Map<string, number>();
@@ -78,6 +80,21 @@ async function lighthouseRun(url: string, port: number, keepStorage: boolean): P
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  if (process.env.BENCH_DETAILS) {
+    for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks']) {
+      const items = (lhr.audits[id]?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [];
+      console.log(`    ${id}:`, JSON.stringify(items.slice(0, 8)));
+    }
+    for (const category of ['accessibility', 'best-practices', 'seo']) {
+      const failing = (lhr.categories[category]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+        .map(
+          (ref) =>
+            `${ref.id}: ${JSON.stringify((lhr.audits[ref.id]?.details as { items?: unknown[] })?.items?.slice(0, 3))}`,
+        );
+      if (failing.length) console.log(`    ${category} loses on:`, failing.join('\n      '));
+    }
+  }
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const origin = new URL(url).origin;
@@ -111,7 +128,7 @@ async function logIn(chromePort: number, baseURL: string): Promise<void> {
   await page.click('[data-testid="login-form"] [data-testid="auth-submit"]');
   await page.waitForSelector('[data-testid="login-modal"]', { hidden: true, timeout: 60_000 });
   await page.waitForFunction(
-    () => ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'login'),
+    () => ((globalThis as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'login'),
     { timeout: 60_000 },
   );
   await page.close();
