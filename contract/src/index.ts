@@ -1,4 +1,5 @@
 export * from './audit.ts';
+export * from './back-office.ts';
 export * from './billing.ts';
 export * from './catalogue.ts';
 export * from './connection-test.ts';

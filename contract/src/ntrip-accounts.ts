@@ -253,3 +253,7 @@ export const manualGrantBodySchema = z.object({
   days: z.number().int().min(1).max(MAX_ACTIVATION_DAYS),
 });
 export type ManualGrantBody = z.infer<typeof manualGrantBodySchema>;
+
+/** Body of `POST /admin/ntrip-accounts`: an account made by an admin for a customer (issue 20). */
+export const adminCreateNtripAccountBodySchema = z.object({ ownerUserId: uuid, label: ntripLabelSchema });
+export type AdminCreateNtripAccountBody = z.input<typeof adminCreateNtripAccountBodySchema>;

@@ -187,7 +187,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
       await api.register(organizationsRoutes(organizations));
-      await api.register(adminUsersRoutes(users));
+      await api.register(
+        adminUsersRoutes(users, {
+          billing: billing.service.customerBilling,
+          organizations: organizations.teamsOfUser,
+          ntripAccounts: ntripAccounts.service.accountsOfCustomer,
+        }),
+      );
       await api.register(auditRoutes(createAuditRepo(deps.db)));
       await api.register(billing.routes);
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));

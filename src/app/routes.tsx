@@ -106,6 +106,7 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
               },
               { path: 'users', lazy: page(() => import('../features/users/AdminUsersPage'), 'AdminUsersPage') },
+              { path: 'users/:userId', lazy: page(() => import('../features/users/CustomerPage'), 'CustomerPage') },
               {
                 path: 'demo-requests',
                 lazy: page(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),

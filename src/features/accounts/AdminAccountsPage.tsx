@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { SelectField, TextField } from '../../components/form';
@@ -14,6 +15,7 @@ import { Icon } from '../../components/Icon';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
+import { CreateNtripAccountDialog } from '../users/CreateNtripAccountDialog';
 import { AdminRefusalsButton, LoginFailuresSection } from './AdminDiagnostics';
 import {
   useAdminAccounts,
@@ -121,6 +123,17 @@ function MaxConnectionsDialog({ account, onClose }: { account: AdminNtripAccount
   );
 }
 
+/** Columns that give way below md (375 px phones); the label sits under the username at every width. */
+const wide = 'hidden md:table-cell';
+
+function OwnerLink({ account }: { account: AdminNtripAccount }) {
+  return (
+    <Link to={`/admin/users/${account.ownerUserId}`} className="break-all text-accent hover:underline">
+      {account.ownerEmail ?? account.ownerUserId}
+    </Link>
+  );
+}
+
 /** /admin/accounts: every NTRIP account with its owner; search, disable/enable, connections now and their limit, manual grant. */
 export function AdminAccountsPage() {
   const { t } = useTranslation('accounts');
@@ -141,7 +154,16 @@ export function AdminAccountsPage() {
   const total = accounts.data?.total ?? 0;
 
   return (
-    <Page name="admin-accounts" title={t('admin.title')} subtitle={t('admin.subtitle')}>
+    <Page
+      name="admin-accounts"
+      title={t('admin.title')}
+      subtitle={t('admin.subtitle')}
+      actions={
+        <Button onClick={() => modal.open(({ close }) => <CreateNtripAccountDialog onClose={close} />)}>
+          {t('admin.createFor')}
+        </Button>
+      }
+    >
       <div className="flex flex-wrap items-end justify-between gap-3">
         <TextField
           label={t('admin.searchLabel')}
@@ -172,12 +194,11 @@ export function AdminAccountsPage() {
             <thead className="border-b border-line text-xs tracking-wide text-subtle uppercase">
               <tr>
                 <th className="px-4 py-3 font-medium">{t('columns.username')}</th>
-                <th className="px-4 py-3 font-medium">{t('admin.label')}</th>
                 <th className="px-4 py-3 font-medium">{t('admin.owner')}</th>
                 <th className="px-4 py-3 font-medium">{t('columns.status')}</th>
-                <th className="px-4 py-3 font-medium">{t('columns.networks')}</th>
-                <th className="px-4 py-3 font-medium">{t('admin.connections')}</th>
-                <th className="px-4 py-3 font-medium">{t('admin.maxConnections')}</th>
+                <th className={`${wide} px-4 py-3 font-medium`}>{t('columns.networks')}</th>
+                <th className={`${wide} px-4 py-3 font-medium`}>{t('admin.connections')}</th>
+                <th className={`${wide} px-4 py-3 font-medium`}>{t('admin.maxConnections')}</th>
                 <th className="px-4 py-3 font-medium">
                   <span className="sr-only">{t('actions.details')}</span>
                 </th>
@@ -186,19 +207,23 @@ export function AdminAccountsPage() {
             <tbody>
               {accounts.data?.items.map((a) => (
                 <tr key={a.id} className="border-b border-line last:border-0">
-                  <td className="px-4 py-3 font-mono text-ink">{a.username}</td>
-                  <td className="px-4 py-3 text-ink">{a.label}</td>
-                  <td className="px-4 py-3 text-muted">{a.ownerEmail ?? a.ownerUserId}</td>
-                  <td className="px-4 py-3 text-muted">{t(`status.${a.status}`)}</td>
+                  <td className="px-4 py-3">
+                    <span className="block font-mono break-all text-ink">{a.username}</span>
+                    <span className="block text-xs text-muted">{a.label}</span>
+                  </td>
                   <td className="px-4 py-3 text-muted">
+                    <OwnerLink account={a} />
+                  </td>
+                  <td className="px-4 py-3 text-muted">{t(`status.${a.status}`)}</td>
+                  <td className={`${wide} px-4 py-3 text-muted`}>
                     {a.grants.length === 0
                       ? t('networksNone')
                       : a.grants
                           .map((g) => t('networkUntil', { network: g.networkName, date: format.date(g.validUntil) }))
                           .join(', ')}
                   </td>
-                  <td className="px-4 py-3 text-muted tabular-nums">{a.connectedNow}</td>
-                  <td className="px-4 py-3 text-muted tabular-nums">
+                  <td className={`${wide} px-4 py-3 text-muted tabular-nums`}>{a.connectedNow}</td>
+                  <td className={`${wide} px-4 py-3 text-muted tabular-nums`}>
                     <div className="flex items-center gap-1">
                       {a.maxConnections}
                       <Button
@@ -214,7 +239,7 @@ export function AdminAccountsPage() {
                     </div>
                   </td>
                   <td className="px-4 py-3">
-                    <div className="flex justify-end gap-2">
+                    <div className="flex flex-wrap justify-end gap-2">
                       <Button
                         size="sm"
                         variant={a.enabled ? 'danger' : 'success'}

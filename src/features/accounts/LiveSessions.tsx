@@ -98,9 +98,9 @@ function Incomplete({ complete }: { complete: boolean }) {
  * The rovers connected with this account now, on every caster node: who, where from, served by which station and
  * how far, and the fix they report (issue 17). Refreshes every few seconds.
  */
-export function LiveSessions({ accountId }: { accountId: string }) {
+export function LiveSessions({ accountId, admin = false }: { accountId: string; admin?: boolean }) {
   const { t } = useTranslation('diagnostics');
-  const live = useLiveSessions(accountId);
+  const live = useLiveSessions(accountId, admin);
   return (
     <section aria-label={t('live.title')} className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">

@@ -28,7 +28,16 @@ function PositionLink({ latitude, longitude }: { latitude: number; longitude: nu
 }
 
 /** The account's connection log, newest first, paged, with a CSV download of all of it. */
-export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { account: NtripAccount; pageSize?: number }) {
+export function UsageList({
+  account,
+  pageSize = DEFAULT_SESSION_PAGE,
+  admin = false,
+}: {
+  account: NtripAccount;
+  pageSize?: number;
+  /** The back office reads any account's log; the CSV download stays the owner's. */
+  admin?: boolean;
+}) {
   const { t } = useTranslation('accounts');
   // The columns a session keeps of its live view (issue 17) are named in the diagnostics' namespace.
   const { t: td } = useTranslation('diagnostics');
@@ -36,7 +45,7 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
   const format = useFormat();
   const [page, setPage] = useState(1);
   const [downloadFailed, setDownloadFailed] = useState(false);
-  const sessions = useSessions(account.id, page, pageSize);
+  const sessions = useSessions(account.id, page, pageSize, admin);
 
   const download = async () => {
     setDownloadFailed(false);
@@ -51,10 +60,12 @@ export function UsageList({ account, pageSize = DEFAULT_SESSION_PAGE }: { accoun
     <section aria-label={t('usage.title')} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-sm font-semibold text-ink">{t('usage.title')}</h3>
-        <Button size="sm" variant="secondary" onClick={download} disabled={!sessions.data?.total}>
-          <Icon name="receipt" size={14} />
-          {t('usage.download')}
-        </Button>
+        {!admin && (
+          <Button size="sm" variant="secondary" onClick={download} disabled={!sessions.data?.total}>
+            <Icon name="receipt" size={14} />
+            {t('usage.download')}
+          </Button>
+        )}
       </div>
       {downloadFailed && (
         <p role="alert" className="text-sm text-status-red">

@@ -60,8 +60,14 @@ export async function testConnection(id: string, body: ConnectionTestBody): Prom
   return connectionTestResultSchema.parse((await api.post(`/ntrip-accounts/${id}/test-connection`, body)).data);
 }
 
-export async function fetchSessions(id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
-  const { data } = await api.get(`/ntrip-accounts/${id}/sessions`, { params: { page, pageSize } });
+export async function fetchSessions(
+  id: string,
+  page: number,
+  pageSize: number,
+  admin = false,
+): Promise<NtripSessionPage> {
+  const path = admin ? `/admin/ntrip-accounts/${id}/sessions` : `/ntrip-accounts/${id}/sessions`;
+  const { data } = await api.get(path, { params: { page, pageSize } });
   return ntripSessionPageSchema.parse(data);
 }
 

@@ -48,10 +48,10 @@ export function useMountpoints(id: string) {
   return useQuery({ queryKey: accountKeys.mountpoints(id), queryFn: () => fetchMountpoints(id) });
 }
 
-export function useSessions(id: string, page: number, pageSize: number) {
+export function useSessions(id: string, page: number, pageSize: number, admin = false) {
   return useQuery({
-    queryKey: accountKeys.sessions(id, page, pageSize),
-    queryFn: () => fetchSessions(id, page, pageSize),
+    queryKey: [...accountKeys.sessions(id, page, pageSize), admin],
+    queryFn: () => fetchSessions(id, page, pageSize, admin),
     placeholderData: keepPreviousData,
   });
 }

@@ -23,8 +23,11 @@ export async function fetchLoginFailures(query: LoginFailureQuery): Promise<Logi
   return loginFailurePageSchema.parse((await api.get('/admin/ntrip-login-failures', { params: query })).data);
 }
 
-export async function fetchLiveSessions(accountId: string): Promise<LiveSessionList> {
-  return liveSessionListSchema.parse((await api.get(`/ntrip-accounts/${accountId}/live-sessions`)).data);
+export async function fetchLiveSessions(accountId: string, admin = false): Promise<LiveSessionList> {
+  const path = admin
+    ? `/admin/ntrip-accounts/${accountId}/live-sessions`
+    : `/ntrip-accounts/${accountId}/live-sessions`;
+  return liveSessionListSchema.parse((await api.get(path)).data);
 }
 
 export async function fetchAdminLiveSessions(): Promise<AdminLiveSessionList> {

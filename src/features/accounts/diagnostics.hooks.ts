@@ -39,10 +39,10 @@ export function useLoginFailures(query: LoginFailureQuery) {
   });
 }
 
-export function useLiveSessions(accountId: string) {
+export function useLiveSessions(accountId: string, admin = false) {
   return useQuery({
-    queryKey: diagnosticsKeys.liveSessions(accountId),
-    queryFn: () => fetchLiveSessions(accountId),
+    queryKey: [...diagnosticsKeys.liveSessions(accountId), admin],
+    queryFn: () => fetchLiveSessions(accountId, admin),
     refetchInterval: DIAGNOSTICS_REFRESH_MS,
   });
 }

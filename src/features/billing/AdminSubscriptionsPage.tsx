@@ -1,3 +1,4 @@
+import type { AdminUser } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -7,13 +8,14 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { apiError } from '../../lib/api';
+import { UserPicker } from '../users/UserPicker';
 import { useAdminProducts, useAdminSubscriptions, useAssignSubscription, useGrantTokens } from './billing.hooks';
 import { useSubscriptionRows } from './SubscriptionsPage';
 
 function GrantTokensForm() {
   const { t } = useTranslation('billing');
   const grant = useGrantTokens();
-  const [userId, setUserId] = useState('');
+  const [customer, setCustomer] = useState<AdminUser | null>(null);
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string>();
@@ -24,7 +26,7 @@ function GrantTokensForm() {
         event.preventDefault();
         setMessage(undefined);
         grant.mutate(
-          { userId: userId.trim(), tokenAmount: Number.parseInt(amount, 10), reason: reason.trim() },
+          { userId: customer?.id ?? '', tokenAmount: Number.parseInt(amount, 10), reason: reason.trim() },
           {
             onSuccess: (r) => setMessage(t('admin.granted', { balance: r.tokenAmount })),
             onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
@@ -32,7 +34,7 @@ function GrantTokensForm() {
         );
       }}
     >
-      <TextField label={t('admin.userId')} value={userId} onChange={(e) => setUserId(e.target.value)} />
+      <UserPicker label={t('admin.user')} value={customer} onChange={setCustomer} className="min-w-64" />
       <TextField
         label={t('admin.tokenAmount')}
         value={amount}
@@ -42,7 +44,7 @@ function GrantTokensForm() {
       <TextField label={t('admin.reason')} value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} />
       <Button
         type="submit"
-        disabled={!userId.trim() || !/^-?\d+$/.test(amount) || reason.trim().length < 3 || grant.isPending}
+        disabled={!customer || !/^-?\d+$/.test(amount) || reason.trim().length < 3 || grant.isPending}
       >
         {t('admin.grant')}
       </Button>
@@ -56,7 +58,7 @@ function AssignSubscriptionForm() {
   const { t } = useTranslation('billing');
   const products = useAdminProducts({ kind: 'subscription', billable: false });
   const assign = useAssignSubscription();
-  const [userId, setUserId] = useState('');
+  const [customer, setCustomer] = useState<AdminUser | null>(null);
   const [priceId, setPriceId] = useState('');
   const [days, setDays] = useState('30');
   const [message, setMessage] = useState<string>();
@@ -69,7 +71,7 @@ function AssignSubscriptionForm() {
         event.preventDefault();
         setMessage(undefined);
         assign.mutate(
-          { userId: userId.trim(), priceId: chosen, days: Number.parseInt(days, 10) },
+          { userId: customer?.id ?? '', priceId: chosen, days: Number.parseInt(days, 10) },
           {
             onSuccess: () => setMessage(t('admin.assigned')),
             onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
@@ -77,7 +79,7 @@ function AssignSubscriptionForm() {
         );
       }}
     >
-      <TextField label={t('admin.userId')} value={userId} onChange={(e) => setUserId(e.target.value)} />
+      <UserPicker label={t('admin.user')} value={customer} onChange={setCustomer} className="min-w-64" />
       <SelectField
         label={t('admin.product')}
         value={chosen}
@@ -85,7 +87,7 @@ function AssignSubscriptionForm() {
         onChange={(e) => setPriceId(e.target.value)}
       />
       <TextField label={t('admin.days')} value={days} inputMode="numeric" onChange={(e) => setDays(e.target.value)} />
-      <Button type="submit" disabled={!userId.trim() || !chosen || !/^\d+$/.test(days) || assign.isPending}>
+      <Button type="submit" disabled={!customer || !chosen || !/^\d+$/.test(days) || assign.isPending}>
         {t('admin.assign')}
       </Button>
       {message && <p className="w-full text-sm text-muted">{message}</p>}

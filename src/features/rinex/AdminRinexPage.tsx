@@ -1,3 +1,4 @@
+import type { AdminUser } from '@portal/contract';
 import {
   type AdminRinexNetwork,
   type AdminRinexStation,
@@ -15,6 +16,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { apiError } from '../../lib/api';
+import { UserPicker } from '../users/UserPicker';
 import { JobHistory } from './JobHistory';
 import {
   useAdminCreateRinexJob,
@@ -154,15 +156,16 @@ function NetworkStations({ network }: { network: AdminRinexNetwork }) {
 function AdminJobForm() {
   const { t } = useTranslation('rinex');
   const create = useAdminCreateRinexJob();
-  const [userId, setUserId] = useState('');
+  const [customer, setCustomer] = useState<AdminUser | null>(null);
   const [station, setStation] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [interval, setInterval] = useState('30');
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!customer) return;
     create.mutate({
-      userId: userId.trim(),
+      userId: customer.id,
       station: station.trim(),
       from: `${from}:00Z`,
       to: `${to}:00Z`,
@@ -178,7 +181,7 @@ function AdminJobForm() {
       </h2>
       <p className="text-sm text-muted">{t('admin.job.text')}</p>
       <div className="grid gap-3 md:grid-cols-5">
-        <TextField label={t('admin.job.user')} value={userId} onChange={(e) => setUserId(e.target.value)} required />
+        <UserPicker label={t('admin.job.user')} value={customer} onChange={setCustomer} />
         <TextField
           label={t('admin.job.station')}
           value={station}
@@ -215,7 +218,7 @@ function AdminJobForm() {
         </p>
       )}
       <div>
-        <Button type="submit" disabled={create.isPending}>
+        <Button type="submit" disabled={!customer || create.isPending}>
           {t('admin.job.submit')}
         </Button>
       </div>

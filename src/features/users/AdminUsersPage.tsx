@@ -1,92 +1,24 @@
-import type { AdminUser } from '@portal/contract';
-import { type FormEvent, useDeferredValue, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
-import { TextField, ToggleSwitch } from '../../components/form';
-import { ModalTitle, useModal } from '../../components/modal';
+import { TextField } from '../../components/form';
+import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
-import { useUser } from '../auth/auth-context';
-import { useGrantTokens } from '../billing/billing.hooks';
+import { ConfirmDialog } from '../accounts/AccountDialogs';
+import { UserPicker } from './UserPicker';
 import { useAdminUsers, usePatchAdminUser } from './users.hooks';
 
 const PAGE_SIZE = 50;
 
-function ManageUserDialog({ user, close }: { user: AdminUser; close: () => void }) {
-  const { t } = useTranslation('users');
-  const me = useUser();
-  const patch = usePatchAdminUser();
-  const grant = useGrantTokens();
-  const [isAdmin, setIsAdmin] = useState(user.isAdmin);
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const tokens = Number.parseInt(amount, 10);
-  const self = me?.email !== undefined && me.email === user.email;
-
-  const submitGrant = (event: FormEvent) => {
-    event.preventDefault();
-    grant.mutate(
-      { userId: user.id, tokenAmount: tokens, reason: reason.trim() },
-      {
-        onSuccess: () => {
-          setAmount('');
-          setReason('');
-        },
-      },
-    );
-  };
-
-  return (
-    <div className="flex flex-col gap-5">
-      <ModalTitle>{user.displayName ?? user.email ?? user.id}</ModalTitle>
-      <p className="text-sm text-muted">{user.email}</p>
-      <ToggleSwitch
-        label={t('manage.admin')}
-        checked={isAdmin}
-        disabled={self || patch.isPending}
-        onChange={(next) => {
-          setIsAdmin(next);
-          patch.mutate({ userId: user.id, patch: { isAdmin: next } });
-        }}
-      />
-      {self && <p className="text-xs text-muted">{t('manage.notSelf')}</p>}
-      <form onSubmit={submitGrant} className="flex flex-wrap items-end gap-3 border-t border-line pt-5">
-        <TextField
-          label={t('manage.grantLabel')}
-          inputMode="numeric"
-          value={amount}
-          onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ''))}
-          className="min-w-40 flex-1"
-          hint={grant.isSuccess ? t('manage.granted') : t('manage.grantHint')}
-          error={grant.isError ? (apiError(grant.error)?.message ?? t('manage.grantFailed')) : undefined}
-        />
-        <TextField
-          label={t('manage.reasonLabel')}
-          value={reason}
-          maxLength={200}
-          onChange={(event) => setReason(event.target.value)}
-          className="min-w-40 flex-1"
-        />
-        <Button
-          type="submit"
-          disabled={!Number.isInteger(tokens) || tokens === 0 || reason.trim().length < 3 || grant.isPending}
-        >
-          {t('manage.grant')}
-        </Button>
-      </form>
-      <Button variant="secondary" onClick={close}>
-        {t('manage.close')}
-      </Button>
-    </div>
-  );
-}
-
-/** /admin/users: search everyone, disable or enable, make admins, grant tokens (PUT /admin/tokens). */
+/** /admin/users: search everyone, open a customer's page, disable or enable (after a confirmation). */
 export function AdminUsersPage() {
   const { t } = useTranslation('users');
   const { t: tc, i18n } = useTranslation();
   const modal = useModal();
+  const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const deferredSearch = useDeferredValue(search.trim());
@@ -96,6 +28,12 @@ export function AdminUsersPage() {
 
   return (
     <Page name="admin-users" title={tc('pages.adminUsers.title')} subtitle={tc('pages.adminUsers.description')}>
+      <UserPicker
+        label={t('picker.open')}
+        value={null}
+        onChange={(user) => user && navigate(`/admin/users/${user.id}`)}
+        className="max-w-md"
+      />
       <TextField
         label={t('search')}
         icon="search"
@@ -120,7 +58,7 @@ export function AdminUsersPage() {
           id: u.id,
           name: u.displayName ?? u.email ?? u.id,
           status: u.disabled ? 'red' : 'green',
-          editAction: () => modal.open(({ close }) => <ManageUserDialog user={u} close={close} />),
+          editAction: () => navigate(`/admin/users/${u.id}`),
           records: {
             email: u.email ?? '—',
             role: u.isAdmin ? t('roles.admin') : t('roles.user'),
@@ -130,7 +68,23 @@ export function AdminUsersPage() {
           actionButton: {
             text: u.disabled ? t('actions.enable') : t('actions.disable'),
             color: u.disabled ? 'green' : 'red',
-            action: () => patch.mutate({ userId: u.id, patch: { disabled: !u.disabled } }),
+            action: () => {
+              const key = u.disabled ? 'enable' : 'disable';
+              modal.open(({ close }) => (
+                <ConfirmDialog
+                  danger={!u.disabled}
+                  title={t(`customer.flags.${key}Title`, { name: u.email ?? u.id })}
+                  confirmText={t(`customer.flags.${key}`)}
+                  onClose={close}
+                  onConfirm={async () => {
+                    await patch.mutateAsync({ userId: u.id, patch: { disabled: !u.disabled } });
+                    close();
+                  }}
+                >
+                  {t(`customer.flags.${key}Text`)}
+                </ConfirmDialog>
+              ));
+            },
           },
         }))}
       />

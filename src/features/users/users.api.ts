@@ -1,9 +1,14 @@
 import {
+  type AdminCreateNtripAccountBody,
+  type AdminCustomer,
   type AdminUser,
   type AdminUserPatch,
   type AdminUsersPage,
+  adminCustomerSchema,
   adminUserSchema,
   adminUsersPageSchema,
+  type NtripAccountWithPassword,
+  ntripAccountWithPasswordSchema,
 } from '@portal/contract';
 import { api } from '../../lib/api';
 
@@ -17,4 +22,20 @@ export async function fetchAdminUsers(query: {
 
 export async function patchAdminUser(userId: string, patch: AdminUserPatch): Promise<AdminUser> {
   return adminUserSchema.parse((await api.patch(`/admin/users/${userId}`, patch)).data);
+}
+
+export async function fetchCustomer(userId: string): Promise<AdminCustomer> {
+  return adminCustomerSchema.parse((await api.get(`/admin/users/${userId}`)).data);
+}
+
+export async function createNtripAccountFor(body: AdminCreateNtripAccountBody): Promise<NtripAccountWithPassword> {
+  return ntripAccountWithPasswordSchema.parse((await api.post('/admin/ntrip-accounts', body)).data);
+}
+
+export async function resetNtripPassword(accountId: string): Promise<NtripAccountWithPassword> {
+  return ntripAccountWithPasswordSchema.parse((await api.post(`/admin/ntrip-accounts/${accountId}/password`)).data);
+}
+
+export async function deleteNtripAccount(accountId: string): Promise<void> {
+  await api.delete(`/admin/ntrip-accounts/${accountId}`);
 }

@@ -1,6 +1,13 @@
 import type { AdminUserPatch } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fetchAdminUsers, patchAdminUser } from './users.api';
+import {
+  createNtripAccountFor,
+  deleteNtripAccount,
+  fetchAdminUsers,
+  fetchCustomer,
+  patchAdminUser,
+  resetNtripPassword,
+} from './users.api';
 
 export function useAdminUsers(query: { search?: string; limit: number; offset: number }) {
   return useQuery({
@@ -17,3 +24,25 @@ export function usePatchAdminUser() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['admin-users'] }),
   });
 }
+
+export const customerKey = (userId: string) => ['admin-users', 'customer', userId] as const;
+
+export function useCustomer(userId: string) {
+  return useQuery({ queryKey: customerKey(userId), queryFn: () => fetchCustomer(userId) });
+}
+
+/** Every write on the customer page refreshes the page's data (and the user lists) when it is done. */
+function useCustomerMutation<A, R>(fn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () =>
+      Promise.all(
+        [['admin-users'], ['admin-ntrip-accounts']].map((queryKey) => client.invalidateQueries({ queryKey })),
+      ),
+  });
+}
+
+export const useCreateNtripAccountFor = () => useCustomerMutation(createNtripAccountFor);
+export const useResetNtripPassword = () => useCustomerMutation(resetNtripPassword);
+export const useDeleteNtripAccount = () => useCustomerMutation(deleteNtripAccount);

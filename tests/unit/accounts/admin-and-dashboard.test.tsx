@@ -117,7 +117,7 @@ describe('/admin/accounts', () => {
     const u = renderAs(<AdminAccountsPage />, true);
     expect(await screen.findByRole('columnheader', { name: 'Max. connections' })).toBeInTheDocument();
     const row = (await screen.findByText('rtk-abcd2345')).closest('tr') as HTMLElement;
-    const limitCell = () => within(row).getAllByRole('cell')[6] as HTMLElement;
+    const limitCell = () => within(row).getAllByRole('cell')[5] as HTMLElement;
     expect(limitCell()).toHaveTextContent('1');
 
     await u.click(within(row).getByRole('button', { name: 'Change connection limit rtk-abcd2345' }));

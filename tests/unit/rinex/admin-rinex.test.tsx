@@ -53,6 +53,21 @@ function setup() {
       }),
     ),
     http.get('*/api/admin/rinex/jobs', () => HttpResponse.json({ items: [] })),
+    http.get('*/api/admin/users', () =>
+      HttpResponse.json({
+        items: [
+          {
+            id: USER_ID,
+            email: 'carla@example.test',
+            displayName: 'Carla',
+            isAdmin: false,
+            disabled: false,
+            createdAt: '2026-11-01T10:00:00Z',
+          },
+        ],
+        total: 1,
+      }),
+    ),
     http.get('*/api/admin/rinex/stations', () =>
       HttpResponse.json({
         items: [
@@ -115,7 +130,8 @@ describe('/admin/rinex', () => {
   it('makes a free job for a user and shows why the server refused it', async () => {
     const { user, sent } = setup();
     await screen.findByTestId('admin-rinex-network');
-    await user.type(screen.getByLabelText('User id:'), USER_ID);
+    await user.type(screen.getByRole('combobox', { name: 'Customer:' }), 'carla');
+    await user.click(await screen.findByRole('option', { name: /carla@example\.test/ }));
     await user.type(screen.getByLabelText('Mountpoint:'), 'DELF00NLD');
     await user.type(screen.getByLabelText('From (UTC):'), '2026-10-25T11:00');
     await user.type(screen.getByLabelText('To (UTC):'), '2026-10-25T13:00');

@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdminUsersPage } from '../../../src/features/users/AdminUsersPage';
 import { renderWithProviders } from '../support/render';
@@ -26,7 +27,6 @@ const people = [
 ];
 const searches: Array<string | null> = [];
 const patches: unknown[] = [];
-const grants: unknown[] = [];
 
 const server = setupServer(
   http.get('*/api/admin/users', ({ request }) => {
@@ -41,12 +41,6 @@ const server = setupServer(
     const person = people.find((p) => p.id === params.id);
     return HttpResponse.json({ ...person, ...body });
   }),
-  http.put('*/api/admin/tokens', async ({ request }) => {
-    const body = (await request.json()) as { userId: string; tokenAmount: number };
-    grants.push(body);
-    return HttpResponse.json(body);
-  }),
-  // Granting refreshes the billing queries; this page does not show them.
   http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -54,7 +48,6 @@ afterEach(() => {
   server.resetHandlers();
   searches.length = 0;
   patches.length = 0;
-  grants.length = 0;
 });
 afterAll(() => server.close());
 
@@ -70,29 +63,34 @@ describe('admin users page', () => {
     expect(searches.at(-1)).toBe('bob');
   });
 
-  it('disables a user from the row action', async () => {
+  it('disables a user from the row action after a confirmation', async () => {
     const u = userEvent.setup();
     renderWithProviders(<AdminUsersPage />);
     await screen.findByText('bob@example.test');
     const disable = screen.getAllByRole('button', { name: 'Disable' });
     await u.click(disable[1] as HTMLElement);
-    expect(patches).toEqual([{ id: people[1]?.id, disabled: true }]);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Disable bob@example.test?')).toBeInTheDocument();
+    expect(patches).toEqual([]);
+    await u.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => expect(patches).toEqual([{ id: people[1]?.id, disabled: true }]));
   });
 
-  it('grants tokens from the manage dialog', async () => {
+  it('finds a customer with the picker as the admin types, and opens their page', async () => {
     const u = userEvent.setup();
-    renderWithProviders(<AdminUsersPage />);
-    await screen.findByText('bob@example.test');
-    const editButtons = screen.getAllByRole('button', { name: /edit/i });
-    await u.click(editButtons[1] as HTMLElement);
-    const dialog = await screen.findByRole('dialog');
-    const grant = within(dialog).getByRole('button', { name: 'Grant' });
-    expect(grant).toBeDisabled();
-    await u.type(within(dialog).getByLabelText('Grant tokens:'), '250');
-    expect(grant).toBeDisabled();
-    await u.type(within(dialog).getByLabelText('Reason:'), 'Goodwill after an outage');
-    await u.click(grant);
-    await within(dialog).findByText('Tokens granted.');
-    expect(grants).toEqual([{ userId: people[1]?.id, tokenAmount: 250, reason: 'Goodwill after an outage' }]);
+    renderWithProviders(
+      <Routes>
+        <Route path="/" element={<AdminUsersPage />} />
+        <Route path="/admin/users/:userId" element={<p>customer page</p>} />
+      </Routes>,
+    );
+    const picker = await screen.findByRole('combobox', { name: 'Open a customer:' });
+    await u.type(picker, 'bo');
+    const option = await screen.findByRole('option', { name: /bob@example\.test/ });
+    await u.keyboard('{ArrowDown}');
+    expect(option).toHaveAttribute('aria-selected', 'true');
+    await u.keyboard('{Enter}');
+    expect(await screen.findByText('customer page')).toBeInTheDocument();
+    expect(searches).toContain('bo');
   });
 });

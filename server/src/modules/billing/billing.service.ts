@@ -744,6 +744,29 @@ export function createBillingService(deps: BillingServiceDeps) {
       });
     },
 
+    /** The back office's view of a customer's tokens and personal subscriptions. */
+    async customerBilling(userId: string, ledgerEntries: number) {
+      await sweep({ userId });
+      const now = clock();
+      const [subscriptions, tokenAmount, entries] = await Promise.all([
+        repo.listUserSubscriptions(userId),
+        repo.balanceOf(userId),
+        repo.ledgerHistory(userId, ledgerEntries),
+      ]);
+      return {
+        tokenAmount,
+        subscriptions: subscriptions.map((r) => toSubscription(r, now)),
+        ledger: entries.map((e) => ({
+          id: String(e.id),
+          kind: e.kind,
+          delta: e.delta,
+          balanceAfter: e.balance_after,
+          note: e.note,
+          createdAt: iso(e.created_at),
+        })),
+      };
+    },
+
     async tokenHistory(actor: Actor): Promise<TokenHistory> {
       const [entries, tokenAmount] = await Promise.all([
         repo.ledgerHistory(actor.userId),

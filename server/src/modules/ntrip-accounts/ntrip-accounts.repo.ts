@@ -94,6 +94,12 @@ export function createNtripAccountsRepo(db: Database) {
       await sql`SELECT id FROM users WHERE id = ${ownerUserId} FOR UPDATE`.execute(trx);
     },
 
+    /** Locks the user's row like `lockOwner`; false when there is no such user. */
+    async lockUser(userId: string, trx: Database): Promise<boolean> {
+      const r = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`.execute(trx);
+      return r.rows.length > 0;
+    },
+
     async countByOwner(ownerUserId: string, trx: Database = db): Promise<number> {
       const r = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM ntrip_accounts WHERE owner_user_id = ${ownerUserId} AND deleted_at IS NULL`.execute(

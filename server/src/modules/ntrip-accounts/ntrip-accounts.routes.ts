@@ -1,6 +1,7 @@
 import {
   accountGrantSchema,
   accountMountpointListSchema,
+  adminCreateNtripAccountBodySchema,
   adminMaxConnectionsBodySchema,
   adminNtripAccountPageSchema,
   adminNtripAccountQuerySchema,
@@ -24,6 +25,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
+import { auditWho } from '../audit/index.ts';
 import type { NtripAccountsService } from './ntrip-accounts.service.ts';
 
 const tags = ['ntrip-accounts'];
@@ -153,6 +155,53 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         schema: { tags, querystring: adminNtripAccountQuerySchema, response: { 200: adminNtripAccountPageSchema } },
       },
       async (request) => service.adminList(actorOf(request), request.query),
+    );
+
+    app.post(
+      '/admin/ntrip-accounts',
+      {
+        config: admin,
+        schema: {
+          tags,
+          body: adminCreateNtripAccountBodySchema,
+          response: { 201: ntripAccountWithPasswordSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.adminCreate(actorOf(request), request.body, auditWho(request))),
+    );
+
+    app.post(
+      '/admin/ntrip-accounts/:id/password',
+      {
+        config: admin,
+        schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountWithPasswordSchema } },
+      },
+      async (request) => service.adminRegeneratePassword(actorOf(request), request.params.id, auditWho(request)),
+    );
+
+    app.delete(
+      '/admin/ntrip-accounts/:id',
+      { config: admin, schema: { tags, params: ntripAccountParamsSchema } },
+      async (request, reply) => {
+        await service.adminRemove(actorOf(request), request.params.id, auditWho(request));
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/admin/ntrip-accounts/:id/sessions',
+      {
+        config: admin,
+        schema: {
+          tags,
+          params: ntripAccountParamsSchema,
+          querystring: pageQuerySchema,
+          response: { 200: ntripSessionPageSchema },
+        },
+      },
+      async (request) =>
+        service.adminSessions(actorOf(request), request.params.id, request.query.page, request.query.pageSize),
     );
 
     app.patch(

@@ -20,6 +20,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { issueProbeToken } from '../ntrip/ntrip.probe.ts';
 import { type CasterAddress, type CasterOutcome, testCasterConnection } from './connection-test.ts';
 import { generatePassword, generateUsername, hashAccountPassword } from './ntrip-accounts.credentials.ts';
@@ -547,5 +548,104 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       await notify(account, 'grant');
       return grantOf(account, grantId);
     },
+
+    /** The back office's view of one customer's accounts: their own list, as they see it. */
+    async accountsOfCustomer(ownerUserId: string): Promise<NtripAccount[]> {
+      return present(await repo.listByOwner(ownerUserId));
+    },
+
+    /** An account made by an admin for a customer, under the customer's limit; its password is shown once. */
+    async adminCreate(
+      actor: Actor,
+      body: { ownerUserId: string; label: string },
+      who: AuditWho,
+    ): Promise<NtripAccountWithPassword> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const password = generatePassword();
+      const passwordHash = await hashAccountPassword(password);
+      const row = await repo.transaction(async (trx) => {
+        if (!(await repo.lockUser(body.ownerUserId, trx))) throw notFound('User');
+        if ((await repo.countByOwner(body.ownerUserId, trx)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
+          throw conflict(
+            'account_limit_reached',
+            `A customer can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`,
+          );
+        }
+        const created = await insertWithFreshUsername(body.ownerUserId, body.label, passwordHash, trx);
+        await recordAudit(trx, {
+          ...who,
+          action: 'ntrip_account.create',
+          target: { type: 'ntrip_account', id: created.id },
+          after: auditView(created),
+        });
+        return created;
+      });
+      return { account: await presentOne(row), password };
+    },
+
+    async adminRegeneratePassword(actor: Actor, id: string, who: AuditWho): Promise<NtripAccountWithPassword> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const password = generatePassword();
+      const passwordHash = await hashAccountPassword(password);
+      const row = await repo.transaction(async (trx) => {
+        if (!(await repo.find(id, trx, true))) throw notFound('NTRIP account');
+        const changed = await repo.update(id, { passwordHash }, clock(), trx);
+        if (!changed) throw notFound('NTRIP account');
+        // The password itself is never logged; the entry says that it changed.
+        await recordAudit(trx, {
+          ...who,
+          action: 'ntrip_account.reset_password',
+          target: { type: 'ntrip_account', id },
+          after: auditView(changed),
+        });
+        return changed;
+      });
+      await notify(row, 'password');
+      return { account: await presentOne(row), password };
+    },
+
+    /** Soft delete as the owner's delete does: grants end, open connections close, the log stays. */
+    async adminRemove(actor: Actor, id: string, who: AuditWho): Promise<void> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const row = await repo.transaction(async (trx) => {
+        const account = await repo.find(id, trx, true);
+        if (!account) throw notFound('NTRIP account');
+        const now = clock();
+        await repo.endGrantsOfAccount(id, now, trx);
+        await repo.softDelete(id, now, trx);
+        await recordAudit(trx, {
+          ...who,
+          action: 'ntrip_account.delete',
+          target: { type: 'ntrip_account', id },
+          before: auditView(account),
+        });
+        return account;
+      });
+      await notify(row, 'deleted');
+    },
+
+    /** Any live account's connection log, newest first. */
+    async adminSessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      const account = await repo.findWithOwner(id);
+      if (!account) throw notFound('NTRIP account');
+      const now = clock();
+      const [rows, total] = await Promise.all([
+        repo.sessions(account.id, pageSize, (page - 1) * pageSize),
+        repo.countSessions(account.id),
+      ]);
+      return { items: rows.map((r) => toSession(r, now)), page, pageSize, total };
+    },
+  };
+}
+
+/** What the audit log keeps of an account: never its password hash. */
+function auditView(row: AccountRow) {
+  return {
+    ownerUserId: row.owner_user_id,
+    username: row.username,
+    label: row.label,
+    enabled: row.enabled,
+    maxConnections: row.max_connections,
   };
 }

@@ -43,6 +43,12 @@ export function ntripDiagnosticsRoutes(service: NtripDiagnosticsService): Fastif
     );
 
     app.get(
+      '/admin/ntrip-accounts/:id/live-sessions',
+      { config: admin, schema: { tags, params: ntripAccountParamsSchema, response: { 200: liveSessionListSchema } } },
+      async (request) => service.adminAccountLiveSessions(actorOf(request), request.params.id),
+    );
+
+    app.get(
       '/admin/ntrip-accounts/:id/refusals',
       { config: admin, schema: { tags, params: ntripAccountParamsSchema, response: { 200: refusalListSchema } } },
       async (request) => ({ items: await service.adminRefusals(actorOf(request), request.params.id) }),

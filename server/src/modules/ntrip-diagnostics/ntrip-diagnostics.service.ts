@@ -152,6 +152,13 @@ export function createNtripDiagnosticsService(deps: NtripDiagnosticsDeps) {
       return refusalsOf(accountId);
     },
 
+    /** One account's rovers connected now, for the back office's customer page. */
+    async adminAccountLiveSessions(actor: Actor, accountId: string): Promise<LiveSessionList> {
+      if (!canAdministerAccounts(actor)) throw forbidden();
+      if (!(await repo.accountOwner(accountId))) throw notFound('NTRIP account');
+      return liveSessionsOf({ sessions: { accountIds: [accountId] } });
+    },
+
     async adminRefusals(actor: Actor, accountId: string): Promise<Refusal[]> {
       if (!canAdministerAccounts(actor)) throw forbidden();
       if (!(await repo.accountOwner(accountId))) throw notFound('NTRIP account');

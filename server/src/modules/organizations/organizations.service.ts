@@ -93,6 +93,12 @@ export function createOrganizationsService({
       }));
     },
 
+    /** A user's organisations and roles, for the back office's customer page. */
+    async teamsOfUser(userId: string): Promise<Team[]> {
+      const rows = await repo.teamsOf(userId);
+      return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, url: organizationUrl(r.id) }));
+    },
+
     async teams(actor: Actor): Promise<Team[]> {
       const rows = await repo.teamsOf(actor.userId);
       return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, url: organizationUrl(r.id) }));

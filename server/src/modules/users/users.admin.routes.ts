@@ -1,5 +1,8 @@
 import {
+  ADMIN_CUSTOMER_LEDGER_ENTRIES,
+  type AdminCustomer,
   type AdminUser,
+  adminCustomerSchema,
   adminUserParamsSchema,
   adminUserPatchSchema,
   adminUserSchema,
@@ -25,9 +28,43 @@ const present = (u: UserRow): AdminUser => ({
   createdAt: iso(u.created_at),
 });
 
-/** The admin back office's user list: search, and the admin and disabled flags of other users. */
-export function adminUsersRoutes(users: UsersRepo): FastifyPluginAsyncZod {
+/** What the customer page reads from the modules that own it (billing, organisations). */
+export interface CustomerSources {
+  billing(
+    userId: string,
+    ledgerEntries: number,
+  ): Promise<Pick<AdminCustomer, 'tokenAmount' | 'ledger' | 'subscriptions'>>;
+  organizations(userId: string): Promise<AdminCustomer['organizations']>;
+  ntripAccounts(userId: string): Promise<AdminCustomer['ntripAccounts']>;
+}
+
+/** The admin back office's users: search, one customer's page, and the admin and disabled flags of other users. */
+export function adminUsersRoutes(users: UsersRepo, sources: CustomerSources): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/admin/users/:userId',
+      {
+        config: { auth: 'admin' },
+        schema: { tags: ['admin'], params: adminUserParamsSchema, response: { 200: adminCustomerSchema } },
+      },
+      async (request): Promise<AdminCustomer> => {
+        const { userId } = request.params;
+        const row = await users.findAdminView(userId);
+        if (!row) throw notFound('User');
+        const [billing, organizations, ntripAccounts] = await Promise.all([
+          sources.billing(userId, ADMIN_CUSTOMER_LEDGER_ENTRIES),
+          sources.organizations(userId),
+          sources.ntripAccounts(userId),
+        ]);
+        return {
+          user: { ...present(row), termsAcceptedAt: row.terms_accepted_at ? iso(row.terms_accepted_at) : null },
+          ...billing,
+          organizations,
+          ntripAccounts,
+        };
+      },
+    );
+
     app.get(
       '/admin/users',
       {

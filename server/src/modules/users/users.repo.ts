@@ -88,7 +88,10 @@ export function createUsersRepo(db: Database) {
 
     /** The back office's view of one user, locked for the change that follows when `forUpdate`. */
     async findAdminView(userId: string, trx: Database = db, forUpdate = false) {
-      const q = trx.selectFrom('users').select(adminColumns).where('id', '=', userId);
+      const q = trx
+        .selectFrom('users')
+        .select([...adminColumns, 'terms_accepted_at'])
+        .where('id', '=', userId);
       return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
     },
 

@@ -1,0 +1,404 @@
+import type { AdminCustomer, NtripAccount } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { Button } from '../../components/Button';
+import { TextField } from '../../components/form';
+import { GenericErrorBlock } from '../../components/GenericErrorBlock';
+import { ModalTitle, useModal } from '../../components/modal';
+import { Page } from '../../components/Page';
+import { Preloader } from '../../components/Preloader';
+import { StatCard } from '../../components/StatCard';
+import { apiError } from '../../lib/api';
+import { ConfirmDialog } from '../accounts/AccountDialogs';
+import { FormDialogFooter } from '../accounts/FormDialogFooter';
+import { useFormat } from '../accounts/format';
+import { LiveSessions } from '../accounts/LiveSessions';
+import { RefusedAttempts } from '../accounts/RefusedAttempts';
+import { UsageList } from '../accounts/UsageList';
+import { useUser } from '../auth/auth-context';
+import { useGrantTokens } from '../billing/billing.hooks';
+import { CreateNtripAccountDialog, PasswordOnce } from './CreateNtripAccountDialog';
+import {
+  customerKey,
+  useCustomer,
+  useDeleteNtripAccount,
+  usePatchAdminUser,
+  useResetNtripPassword,
+} from './users.hooks';
+
+function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section
+      aria-label={title}
+      className="flex min-w-0 flex-col gap-3 rounded-2xl border border-line bg-panel p-4 sm:p-5"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-base font-semibold text-ink">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const Empty = ({ children }: { children: ReactNode }) => (
+  <p className="rounded-xl border border-dashed border-line px-4 py-5 text-center text-sm text-muted">{children}</p>
+);
+
+/** Grant (positive) or take back (negative) tokens, with the reason the customer and the audit log will see. */
+function TokensDialog({ customer, onClose }: { customer: AdminCustomer; onClose: () => void }) {
+  const { t } = useTranslation('users');
+  const client = useQueryClient();
+  const grant = useGrantTokens();
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const tokens = Number.parseInt(amount, 10);
+  const valid = /^-?\d+$/.test(amount) && tokens !== 0 && reason.trim().length >= 3;
+  const after = customer.tokenAmount + (Number.isInteger(tokens) ? tokens : 0);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!confirming) return setConfirming(true);
+    grant.mutate(
+      { userId: customer.user.id, tokenAmount: tokens, reason: reason.trim() },
+      {
+        onSuccess: async () => {
+          await client.invalidateQueries({ queryKey: customerKey(customer.user.id) });
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('customer.tokens.dialogTitle')}</ModalTitle>
+      {confirming ? (
+        <p className="text-sm text-ink" data-testid="grant-confirmation">
+          {tokens > 0
+            ? t('customer.tokens.confirmGrant', { count: tokens, before: customer.tokenAmount, after })
+            : t('customer.tokens.confirmTake', { count: -tokens, before: customer.tokenAmount, after })}
+          <br />
+          <span className="text-muted">{t('customer.tokens.reasonIs', { reason: reason.trim() })}</span>
+        </p>
+      ) : (
+        <>
+          <TextField
+            label={t('customer.tokens.amount')}
+            inputMode="numeric"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value.replace(/[^\d-]/g, ''))}
+            hint={t('manage.grantHint')}
+            error={after < 0 ? t('customer.tokens.belowZero', { balance: customer.tokenAmount }) : undefined}
+            data-autofocus
+          />
+          <TextField
+            label={t('manage.reasonLabel')}
+            value={reason}
+            maxLength={200}
+            onChange={(e) => setReason(e.target.value)}
+            hint={t('customer.tokens.reasonHint')}
+          />
+        </>
+      )}
+      <FormDialogFooter
+        error={grant.isError && (apiError(grant.error)?.message ?? t('manage.grantFailed'))}
+        onCancel={confirming ? () => setConfirming(false) : onClose}
+        submitLabel={confirming ? t('customer.tokens.confirm') : t('customer.tokens.next')}
+        submitDisabled={!valid || after < 0 || grant.isPending}
+      />
+    </form>
+  );
+}
+
+function NtripAccountCard({ account }: { account: NtripAccount }) {
+  const { t } = useTranslation('users');
+  const { t: ta } = useTranslation('accounts');
+  const format = useFormat();
+  const modal = useModal();
+  const reset = useResetNtripPassword();
+  const remove = useDeleteNtripAccount();
+  const [open, setOpen] = useState(false);
+  const tone = { active: 'text-status-green', no_access: 'text-status-yellow', disabled: 'text-status-red' };
+  return (
+    <li
+      className="flex min-w-0 flex-col gap-3 rounded-xl border border-line bg-raised p-4"
+      data-testid="customer-ntrip"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <p className="truncate font-medium text-ink">{account.label}</p>
+          <p className="truncate font-mono text-xs text-muted">{account.username}</p>
+        </div>
+        <span className={`text-sm font-medium ${tone[account.status]}`}>{ta(`status.${account.status}`)}</span>
+      </div>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-muted">{t('customer.ntrip.connectedNow')}</dt>
+        <dd className="text-ink tabular-nums">{account.connectedNow}</dd>
+        <dt className="text-muted">{t('customer.ntrip.lastSeen')}</dt>
+        <dd className="text-ink">{account.lastSeenAt ? format.dateTime(account.lastSeenAt) : '—'}</dd>
+        <dt className="text-muted">{t('customer.ntrip.access')}</dt>
+        <dd className="text-ink">
+          {account.grants.length === 0
+            ? ta('networksNone')
+            : account.grants.map((g) => `${g.networkName} → ${format.date(g.validUntil)}`).join(', ')}
+        </dd>
+      </dl>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" variant="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? t('customer.ntrip.hideSessions') : t('customer.ntrip.sessions')}
+        </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() =>
+            modal.open(({ close }) => (
+              <ConfirmDialog
+                title={t('customer.ntrip.resetTitle', { name: account.label })}
+                confirmText={t('customer.ntrip.reset')}
+                onClose={close}
+                onConfirm={async () => {
+                  const result = await reset.mutateAsync(account.id);
+                  modal.open(({ close: done }) => (
+                    <PasswordOnce result={result} onClose={done} title={t('customer.ntrip.resetDone')} />
+                  ));
+                }}
+              >
+                {t('customer.ntrip.resetText')}
+              </ConfirmDialog>
+            ))
+          }
+        >
+          {t('customer.ntrip.reset')}
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          onClick={() =>
+            modal.open(({ close }) => (
+              <ConfirmDialog
+                danger
+                title={t('customer.ntrip.deleteTitle', { name: account.label })}
+                confirmText={t('customer.ntrip.delete')}
+                onClose={close}
+                onConfirm={async () => {
+                  await remove.mutateAsync(account.id);
+                  close();
+                }}
+              >
+                {t('customer.ntrip.deleteText')}
+              </ConfirmDialog>
+            ))
+          }
+        >
+          {t('customer.ntrip.delete')}
+        </Button>
+      </div>
+      {open && (
+        <div className="flex min-w-0 flex-col gap-5 border-t border-line pt-4">
+          <LiveSessions accountId={account.id} admin />
+          <UsageList account={account} admin />
+          <RefusedAttempts accountId={account.id} admin />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Make or remove admin, disable or enable: each behind a confirmation, each audited by the server. */
+function FlagActions({ customer }: { customer: AdminCustomer }) {
+  const { t } = useTranslation('users');
+  const me = useUser();
+  const modal = useModal();
+  const patch = usePatchAdminUser();
+  const { user } = customer;
+  if (me?.email && me.email === user.email) return <p className="text-sm text-muted">{t('manage.notSelf')}</p>;
+  const confirm = (key: string, change: { isAdmin?: boolean; disabled?: boolean }, danger = false) =>
+    modal.open(({ close }) => (
+      <ConfirmDialog
+        danger={danger}
+        title={t(`customer.flags.${key}Title`, { name: user.email ?? user.id })}
+        confirmText={t(`customer.flags.${key}`)}
+        onClose={close}
+        onConfirm={async () => {
+          await patch.mutateAsync({ userId: user.id, patch: change });
+          close();
+        }}
+      >
+        {t(`customer.flags.${key}Text`)}
+      </ConfirmDialog>
+    ));
+  return (
+    <>
+      {user.isAdmin ? (
+        <Button variant="secondary" onClick={() => confirm('removeAdmin', { isAdmin: false })}>
+          {t('customer.flags.removeAdmin')}
+        </Button>
+      ) : (
+        <Button variant="secondary" onClick={() => confirm('makeAdmin', { isAdmin: true })}>
+          {t('customer.flags.makeAdmin')}
+        </Button>
+      )}
+      {user.disabled ? (
+        <Button variant="secondary" onClick={() => confirm('enable', { disabled: false })}>
+          {t('customer.flags.enable')}
+        </Button>
+      ) : (
+        <Button variant="danger" onClick={() => confirm('disable', { disabled: true }, true)}>
+          {t('customer.flags.disable')}
+        </Button>
+      )}
+    </>
+  );
+}
+
+/** /admin/users/{id}: one customer in one place, with the operator's everyday actions (issue 20). */
+export function CustomerPage() {
+  const { userId = '' } = useParams();
+  const { t } = useTranslation('users');
+  const { t: tb } = useTranslation('billing');
+  const format = useFormat();
+  const modal = useModal();
+  const customer = useCustomer(userId);
+  const data = customer.data;
+  const title = data ? (data.user.displayName ?? data.user.email ?? data.user.id) : t('customer.title');
+
+  return (
+    <Page
+      name="admin-customer"
+      title={title}
+      subtitle={
+        data && (
+          <span className="flex flex-wrap gap-x-3 gap-y-1">
+            <span className="break-all">{data.user.email}</span>
+            <span>{t('customer.joined', { date: format.date(data.user.createdAt) })}</span>
+            {data.user.isAdmin && <span className="text-status-blue">{t('roles.admin')}</span>}
+            {data.user.disabled && <span className="text-status-red">{t('status.disabled')}</span>}
+          </span>
+        )
+      }
+      actions={
+        data && (
+          <>
+            <Button onClick={() => modal.open(({ close }) => <TokensDialog customer={data} onClose={close} />)}>
+              {t('customer.tokens.action')}
+            </Button>
+            <FlagActions customer={data} />
+          </>
+        )
+      }
+    >
+      <Link to="/admin/users" className="text-sm text-accent hover:underline">
+        {t('customer.back')}
+      </Link>
+      {customer.isError ? (
+        <GenericErrorBlock />
+      ) : !data ? (
+        <Preloader />
+      ) : (
+        <>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <StatCard
+              title={t('customer.tokens.balance')}
+              value={<span data-testid="customer-balance">{data.tokenAmount}</span>}
+            />
+            <StatCard title={t('customer.ntrip.title')} value={data.ntripAccounts.length} />
+            <StatCard
+              title={t('customer.subscriptions.active')}
+              value={data.subscriptions.filter((s) => s.status === 'active' || s.status === 'cancelling').length}
+            />
+          </div>
+
+          <Section title={t('customer.tokens.ledger')}>
+            {data.ledger.length === 0 ? (
+              <Empty>{tb('credits.noHistory')}</Empty>
+            ) : (
+              <ul className="flex flex-col divide-y divide-line" data-testid="customer-ledger">
+                {data.ledger.map((e) => (
+                  <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
+                    <span className="min-w-0 flex-1">
+                      <span className="block text-ink">
+                        {e.note ?? tb(`ledger.${e.kind}`, { defaultValue: e.kind })}
+                      </span>
+                      <span className="text-xs text-muted">
+                        {format.dateTime(e.createdAt)} · {tb(`ledger.${e.kind}`, { defaultValue: e.kind })}
+                      </span>
+                    </span>
+                    <span className={`tabular-nums ${e.delta > 0 ? 'text-status-green' : 'text-status-red'}`}>
+                      {e.delta > 0 ? `+${e.delta}` : e.delta}
+                    </span>
+                    <span className="w-full text-right text-xs text-muted tabular-nums sm:w-24">
+                      {t('customer.tokens.after', { balance: e.balanceAfter })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section
+            title={t('customer.ntrip.title')}
+            actions={
+              <Button
+                size="sm"
+                onClick={() =>
+                  modal.open(({ close }) => <CreateNtripAccountDialog userId={data.user.id} onClose={close} />)
+                }
+              >
+                {t('customer.ntrip.create')}
+              </Button>
+            }
+          >
+            {data.ntripAccounts.length === 0 ? (
+              <Empty>{t('customer.ntrip.none')}</Empty>
+            ) : (
+              <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+                {data.ntripAccounts.map((a) => (
+                  <NtripAccountCard key={a.id} account={a} />
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title={t('customer.subscriptions.title')}>
+            {data.subscriptions.length === 0 ? (
+              <Empty>{t('customer.subscriptions.none')}</Empty>
+            ) : (
+              <ul className="flex flex-col divide-y divide-line">
+                {data.subscriptions.map((s) => (
+                  <li key={s.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
+                    <span className="min-w-0 flex-1 truncate text-ink">{s.productName}</span>
+                    <span className="text-muted">{tb(`status.${s.status}`, { defaultValue: s.status })}</span>
+                    <span className="text-xs text-muted">
+                      {t('customer.subscriptions.until', { date: format.date(s.currentPeriodEnd) })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title={t('customer.organizations.title')}>
+            {data.organizations.length === 0 ? (
+              <Empty>{t('customer.organizations.none')}</Empty>
+            ) : (
+              <ul className="flex flex-col divide-y divide-line">
+                {data.organizations.map((o) => (
+                  <li key={o.id} className="flex flex-wrap items-baseline justify-between gap-x-4 py-2 text-sm">
+                    <Link to={`/admin/organizations/${o.id}`} className="min-w-0 truncate text-accent hover:underline">
+                      {o.name}
+                    </Link>
+                    <span className="text-muted">
+                      {t(`customer.organizations.roles.${o.role}`, { defaultValue: o.role })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+        </>
+      )}
+    </Page>
+  );
+}
