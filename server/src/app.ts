@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { secretKey: deps.feedSecretKey ?? devFeedSecretKey(), publicUrl, log: app.log.child({ module: 'mail' }) },
     deps.mail,
   );
-  app.addHook('onClose', () => mail.worker.close());
+  app.addHook('onClose', () => mail.close());
   const organizations = createOrganizationsService({
     repo: createOrganizationsRepo(deps.db),
     publicUrl,
@@ -144,11 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const billing = createBillingModule(deps.db, organizations, {
     ...deps.billing,
+    notices: mail.notices.billing,
+    balanceNotice: mail.notices.balance,
     log: app.log.child({ module: 'billing' }),
   });
   const { caster, connectionTestMs, ...ntripAccountOptions } = deps.ntripAccounts ?? {};
   const ntripAccounts = createNtripAccountsModule(deps.db, {
-    ledger: createTokenLedger({ repo: createBillingRepo(deps.db) }),
+    ledger: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
     ...ntripAccountOptions,
     // The one-time login is signed with the key the caster's authorizer derives the same way (ntrip.probe.ts).
     connectionTest: caster && {
@@ -161,11 +163,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rinex = createRinexModule(
     deps.db,
     {
-      ledger: createTokenLedger({ repo: createBillingRepo(deps.db) }),
+      ledger: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
       organizations,
       secretKey: deps.feedSecretKey ?? devFeedSecretKey(),
       publicUrl,
       log: app.log.child({ module: 'rinex' }),
+      finished: mail.notices.rinexReady,
     },
     deps.rinex,
   );

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FEED_SECRET_KEY } from '../src/config.ts';
 import { createMailModule } from '../src/modules/mail/index.ts';
 import { smtpTransport } from '../src/modules/mail/mail.transport.ts';
+import { createNetwork, payOnSandbox, standardProducts, startCheckout } from './billing/support.ts';
 import { createTestDatabase, testDatabaseKind } from './support/database.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
@@ -217,6 +218,123 @@ describe(`mail on ${testDatabaseKind()}`, () => {
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain('This unsubscribe link is not valid.');
     }
+  });
+
+  it('sends a receipt for a payment, and one low-balance mail when the balance falls below the threshold', async () => {
+    const admin = await t.buildAdmin();
+    const { tokens } = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    const user = await t.buildUser();
+    const { sandboxId } = await startCheckout(t, user, 'product', tokens.priceId);
+    expect((await payOnSandbox(t, sandboxId, '4242424242424242')).statusCode).toBeLessThan(400);
+    const [receipt] = await smtp.to(user.email);
+    expect(receipt?.subject).toBe('Payment receipt: 100 Tokens');
+    expect(receipt?.text).toMatch(/We received your payment of €10\.00 for 100 Tokens on .* \(UTC\)\./);
+    expect(receipt?.headers.has('list-unsubscribe')).toBe(false);
+
+    const prefs = await t.app.inject({
+      method: 'PUT',
+      url: '/api/user/notifications',
+      headers: user.headers,
+      payload: { lowBalanceThreshold: 50 },
+    });
+    expect(prefs.statusCode).toBe(200);
+    const takeBack = (tokenAmount: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        headers: admin.headers,
+        payload: { userId: user.userId, tokenAmount, reason: 'test of the low-balance mail' },
+      });
+    expect((await takeBack(-40)).statusCode).toBe(200);
+    expect((await takeBack(-20)).statusCode).toBe(200);
+    expect((await takeBack(-5)).statusCode).toBe(200);
+    const [, low, ...more] = await smtp.to(user.email, 2);
+    expect(low?.subject).toBe('Your token balance is 40');
+    expect(low?.text).toContain('Your token balance fell to 40, below the threshold of 50 you set.');
+    expect(low?.headers.get('list-unsubscribe')).toMatch(
+      /^<https:\/\/portal\.example\.test\/api\/mail\/unsubscribe\?token=/,
+    );
+    expect(more).toEqual([]);
+    expect(await smtp.to(user.email, 3, 500)).toHaveLength(2);
+  });
+
+  it('mails access ending within 3 days and access that ended, once each, to those who want it', async () => {
+    const admin = await t.buildAdmin();
+    const networkId = await createNetwork(t.db, 'Wadden RTK');
+    const { monthly } = await standardProducts(t, admin, [networkId]);
+    const product = await t.db
+      .selectFrom('products')
+      .select('id')
+      .where('price_id', '=', monthly.priceId)
+      .executeTakeFirstOrThrow();
+    const now = Date.now();
+    const subscription = (userId: string, status: 'active' | 'cancelling', endsInMs: number) =>
+      t.db
+        .insertInto('subscriptions')
+        .values({
+          user_id: userId,
+          product_id: product.id,
+          provider: status === 'active' ? 'manual' : 'stripe',
+          status,
+          current_period_start: new Date(now - 20 * 86_400_000),
+          current_period_end: new Date(now + endsInMs),
+        })
+        .execute();
+    const user = await t.buildUser();
+    await subscription(user.userId, 'active', 2 * 86_400_000);
+    await subscription(user.userId, 'cancelling', -3_600_000);
+    // Renews by itself: nothing ends.
+    await t.db
+      .insertInto('subscriptions')
+      .values({
+        user_id: user.userId,
+        product_id: product.id,
+        provider: 'stripe',
+        status: 'active',
+        current_period_start: new Date(now),
+        current_period_end: new Date(now + 86_400_000),
+      })
+      .execute();
+    await t.db
+      .insertInto('access_grants')
+      .values({
+        owner_user_id: user.userId,
+        network_id: networkId,
+        valid_from: new Date(now - 86_400_000),
+        valid_until: new Date(now + 86_400_000),
+        source: 'tokens',
+      })
+      .execute();
+    const quietUser = await t.buildUser();
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/user/notifications',
+      headers: quietUser.headers,
+      payload: { accessEnding: false },
+    });
+    await subscription(quietUser.userId, 'active', 86_400_000);
+
+    // Another process's check (the app's own runs every 10 minutes), twice: the keys keep it to one mail each.
+    const checker = createMailModule(
+      t.db,
+      { secretKey: DEV_FEED_SECRET_KEY, publicUrl: PUBLIC_URL, log: quiet },
+      { send: false, accessCheckMs: false },
+    );
+    await checker.notices.access.run();
+    await checker.notices.access.run();
+    await checker.close();
+
+    const mails = await smtp.to(user.email, 3);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'Your access through RTK Monthly ends soon',
+      'Your access through RTK Monthly has ended',
+      'Your access to Wadden RTK ends soon',
+    ]);
+    const ending = mails.find((m) => m.subject === 'Your access to Wadden RTK ends soon');
+    expect(ending?.text).toContain('activated with tokens, ends on');
+    expect(ending?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(await smtp.to(user.email, 4, 500)).toHaveLength(3);
+    expect(await smtp.to(quietUser.email, 1, 300)).toEqual([]);
   });
 
   it('shows the outbox to admins only', async () => {

@@ -230,6 +230,19 @@ describe('buying and downloading a job', () => {
     expect(list.json().items.map((j: RinexJob) => j.id)).toEqual([job.id]);
   });
 
+  it('queues one "download ready" mail to the owner with the job that is done (issue 21)', async () => {
+    await finished(owner, job.id);
+    const mails = await t.db
+      .selectFrom('mail_outbox')
+      .select(['recipient', 'subject', 'text_body'])
+      .where('kind', '=', 'rinex_ready')
+      .where('user_id', '=', owner.userId)
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ recipient: owner.email, subject: 'RINEX of HIRO1 is ready' });
+    expect(mails[0]?.text_body).toContain('/rinex');
+  });
+
   it("streams a zip of the observation and navigation files under RINEX 3 long names and the station's README", async () => {
     const res = await t.app.inject({
       method: 'GET',

@@ -438,6 +438,16 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       await t.app.inject({ method: 'GET', url: '/api/billing/payments', headers: user.headers })
     ).json();
     expect(payments.payments.map((p: { status: string }) => p.status).sort()).toEqual(['failed', 'paid']);
+    // Issue 21: a receipt for the payment and one failed-renewal mail per invoice, however often it is reported.
+    await deliver('invoice.payment_failed', { id: `in_failed_${csId}`, object: 'invoice' });
+    const mails = await t.db
+      .selectFrom('mail_outbox')
+      .select(['kind', 'subject'])
+      .where('user_id', '=', user.userId)
+      .orderBy('kind')
+      .execute();
+    expect(mails.map((m) => m.kind)).toEqual(['receipt', 'renewal_failed']);
+    expect(mails[1]?.subject).toMatch(/^Renewal failed: /);
   });
 
   it('acknowledges events it does not act on', async () => {

@@ -32,7 +32,14 @@ export type TokenLedger = ReturnType<typeof createTokenLedger>;
  * serialises transactions anyway. Pass `trx` to append inside a wider transaction (token activation writes its
  * grant in the same one).
  */
-export function createTokenLedger(deps: { repo: BillingRepo }) {
+export function createTokenLedger(deps: {
+  repo: BillingRepo;
+  /** Told of every append in its transaction: the low-balance mail (mail module). */
+  notify?: (
+    trx: Database,
+    change: { userId: string; before: number; after: number; reference: string | null },
+  ) => Promise<void>;
+}) {
   const { repo } = deps;
 
   async function appendIn(trx: Database, entry: LedgerAppend): Promise<LedgerResult> {
@@ -56,6 +63,12 @@ export function createTokenLedger(deps: { repo: BillingRepo }) {
       trx,
     );
     await repo.setBalance(entry.userId, next, trx);
+    await deps.notify?.(trx, {
+      userId: entry.userId,
+      before: balance,
+      after: next,
+      reference: entry.referenceId ? `${entry.kind}:${entry.referenceId}` : null,
+    });
     return { applied: true, balance: next };
   }
 

@@ -19,6 +19,7 @@ import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
+import type { BillingNotices } from '../mail/mail.notices.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {
@@ -68,6 +69,8 @@ export interface BillingServiceDeps {
   publicUrl: string;
   clock?: () => Date;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Receipts and failed-renewal mails, queued in the transaction that records the payment (mail module). */
+  notices?: BillingNotices;
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
@@ -317,6 +320,17 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
+    await deps.notices?.paymentReceived(trx, {
+      userId: row.user_id,
+      provider: provider.name,
+      providerPaymentId: snap.providerPaymentId ?? snap.providerSessionId,
+      description: product?.name ?? row.kind,
+      amount: snap.amountTotal,
+      currency: row.currency,
+      paidAt: now,
+      invoiceNumber: snap.invoiceNumber,
+      invoiceUrl: snap.invoiceUrl,
+    });
     await repo.updateCheckout(row.id, { status: 'complete', completed_at: now, subscription_id: subscriptionId }, trx);
   }
 
@@ -341,6 +355,28 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
+    const fact = {
+      userId: sub.user_id,
+      provider: provider.name,
+      description: product?.name ?? 'Subscription',
+      currency: product?.currency ?? 'EUR',
+      invoiceUrl: inv.hostedInvoiceUrl,
+    };
+    if (paid) {
+      await deps.notices?.paymentReceived(trx, {
+        ...fact,
+        providerPaymentId: inv.providerInvoiceId,
+        amount: inv.amountPaid,
+        paidAt: clock(),
+        invoiceNumber: inv.number,
+      });
+    } else {
+      await deps.notices?.renewalFailed(trx, {
+        ...fact,
+        providerInvoiceId: inv.providerInvoiceId,
+        amount: inv.amountDue,
+      });
+    }
   }
 
   /** Fetches the session from the provider and applies it (return page, or a late webhook). */

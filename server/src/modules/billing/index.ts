@@ -31,6 +31,9 @@ export interface BillingOptions {
   publicUrl?: string;
   clock?: () => Date;
   grants?: GrantsWriter;
+  /** The mails payments cause (receipts, failed renewals) and the ledger's low-balance notice. */
+  notices?: BillingServiceDeps['notices'];
+  balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
 }
@@ -49,7 +52,7 @@ export function createBillingModule(
 ): BillingModule {
   const publicUrl = (options.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '');
   const repo = createBillingRepo(db);
-  const ledger = createTokenLedger({ repo });
+  const ledger = createTokenLedger({ repo, notify: options.balanceNotice });
   const sandbox = createSandboxProvider({ db, publicUrl, clock: options.clock });
   let provider: PaymentProvider = sandbox;
   if (options.provider === 'stripe') {
@@ -67,6 +70,7 @@ export function createBillingModule(
     publicUrl,
     clock: options.clock,
     log: options.log,
+    notices: options.notices,
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resolveBrand } from '../../../../src/lib/brand/brands.ts';
 import type { Database } from '../../db/client.ts';
+import {
+  type BalanceNotice,
+  type BillingNotices,
+  createAccessNotices,
+  createBalanceNotice,
+  createBillingNotices,
+  createRinexNotice,
+} from './mail.notices.ts';
 import { createMailRepo, type MailRepo } from './mail.repo.ts';
 import { mailRoutes } from './mail.routes.ts';
 import { createMailer, type Mailer } from './mail.service.ts';
@@ -29,6 +37,8 @@ export interface MailOptions {
   maxAttempts?: number;
   /** False: no worker in this process (tests that play a process dying before it sends). */
   send?: boolean;
+  /** How often access that ends or ended is looked for (10 minutes); false: never (tests that run it themselves). */
+  accessCheckMs?: number | false;
 }
 
 export interface MailModule {
@@ -36,6 +46,13 @@ export interface MailModule {
   worker: MailWorker;
   repo: MailRepo;
   routes: FastifyPluginAsync;
+  notices: {
+    billing: BillingNotices;
+    balance: BalanceNotice;
+    access: ReturnType<typeof createAccessNotices>;
+    rinexReady: ReturnType<typeof createRinexNotice>;
+  };
+  close(): Promise<void>;
 }
 
 /** Composition of the mail module: outbox repo, mailer (queueing), worker (sending) and routes. */
@@ -72,10 +89,28 @@ export function createMailModule(
     log: deps.log,
   });
   if (send) worker.start();
+  const access = createAccessNotices({
+    db,
+    mailer,
+    clock: options.clock,
+    log: deps.log,
+    intervalMs: options.accessCheckMs || undefined,
+  });
+  if (options.accessCheckMs !== false) access.start();
   return {
     mailer,
     worker,
     repo,
+    notices: {
+      billing: createBillingNotices(mailer),
+      balance: createBalanceNotice(mailer, repo),
+      access,
+      rinexReady: createRinexNotice(mailer),
+    },
+    async close() {
+      await access.close();
+      await worker.close();
+    },
     routes: mailRoutes({
       mailer,
       repo,

@@ -18,8 +18,9 @@ export type MailContent =
       invoiceUrl: string | null;
     }
   | { kind: 'renewal_failed'; description: string; amount: number; currency: string; invoiceUrl: string | null }
-  | { kind: 'access_ending'; productName: string; endsAt: string }
-  | { kind: 'access_ended'; productName: string; endedAt: string }
+  /** `what`: the subscription's product, or the network of a token activation. */
+  | { kind: 'access_ending'; source: 'subscription' | 'tokens'; what: string; at: string }
+  | { kind: 'access_ended'; source: 'subscription' | 'tokens'; what: string; at: string }
   | { kind: 'low_balance'; balance: number; threshold: number }
   | { kind: 'rinex_ready'; mountpoint: string; windowStart: string; windowEnd: string; expiresAt: string }
   | { kind: 'membership'; organizationName: string; change: 'role' | 'removed'; role: string };
@@ -128,38 +129,76 @@ function words(content: MailContent, ctx: RenderContext): Words {
               : { label: 'Update payment details', url: url('/settings/billing') },
           };
     }
-    case 'access_ending':
+    case 'access_ending': {
+      const at = date(content.at, ctx.locale);
+      if (content.source === 'tokens') {
+        return nl
+          ? {
+              subject: `Je toegang tot ${content.what} eindigt binnenkort`,
+              paragraphs: [
+                `Je met tokens geactiveerde toegang tot het netwerk ${content.what} eindigt op ${at} (UTC). Activeer meer dagen om toegang te houden.`,
+              ],
+              action: { label: 'NTRIP-accounts bekijken', url: url('/accounts') },
+            }
+          : {
+              subject: `Your access to ${content.what} ends soon`,
+              paragraphs: [
+                `Your access to the network ${content.what}, activated with tokens, ends on ${at} (UTC). Activate more days to keep it.`,
+              ],
+              action: { label: 'View NTRIP accounts', url: url('/accounts') },
+            };
+      }
       return nl
         ? {
-            subject: `Je toegang via ${content.productName} eindigt binnenkort`,
+            subject: `Je toegang via ${content.what} eindigt binnenkort`,
             paragraphs: [
-              `Je abonnement ${content.productName} eindigt op ${date(content.endsAt, 'nl')} (UTC). Daarna hebben je NTRIP-accounts geen toegang meer tot de netwerken ervan.`,
+              `Je abonnement ${content.what} eindigt op ${at} (UTC). Daarna hebben je NTRIP-accounts geen toegang meer tot de netwerken ervan.`,
             ],
             action: { label: 'Abonnementen bekijken', url: url('/subscriptions') },
           }
         : {
-            subject: `Your access through ${content.productName} ends soon`,
+            subject: `Your access through ${content.what} ends soon`,
             paragraphs: [
-              `Your subscription ${content.productName} ends on ${date(content.endsAt, 'en')} (UTC). After that your NTRIP accounts no longer have access to its networks.`,
+              `Your subscription ${content.what} ends on ${at} (UTC). After that your NTRIP accounts no longer have access to its networks.`,
             ],
             action: { label: 'View subscriptions', url: url('/subscriptions') },
           };
-    case 'access_ended':
+    }
+    case 'access_ended': {
+      const at = date(content.at, ctx.locale);
+      if (content.source === 'tokens') {
+        return nl
+          ? {
+              subject: `Je toegang tot ${content.what} is beëindigd`,
+              paragraphs: [
+                `Je met tokens geactiveerde toegang tot het netwerk ${content.what} is beëindigd op ${at} (UTC). Activeer nieuwe dagen om weer toegang te krijgen.`,
+              ],
+              action: { label: 'NTRIP-accounts bekijken', url: url('/accounts') },
+            }
+          : {
+              subject: `Your access to ${content.what} has ended`,
+              paragraphs: [
+                `Your access to the network ${content.what}, activated with tokens, ended on ${at} (UTC). Activate more days to get it back.`,
+              ],
+              action: { label: 'View NTRIP accounts', url: url('/accounts') },
+            };
+      }
       return nl
         ? {
-            subject: `Je toegang via ${content.productName} is beëindigd`,
+            subject: `Je toegang via ${content.what} is beëindigd`,
             paragraphs: [
-              `Je abonnement ${content.productName} is beëindigd op ${date(content.endedAt, 'nl')} (UTC). Je NTRIP-accounts hebben geen toegang meer tot de netwerken ervan.`,
+              `Je abonnement ${content.what} is beëindigd op ${at} (UTC). Je NTRIP-accounts hebben geen toegang meer tot de netwerken ervan.`,
             ],
             action: { label: 'Abonnementen bekijken', url: url('/subscriptions') },
           }
         : {
-            subject: `Your access through ${content.productName} has ended`,
+            subject: `Your access through ${content.what} has ended`,
             paragraphs: [
-              `Your subscription ${content.productName} ended on ${date(content.endedAt, 'en')} (UTC). Your NTRIP accounts no longer have access to its networks.`,
+              `Your subscription ${content.what} ended on ${at} (UTC). Your NTRIP accounts no longer have access to its networks.`,
             ],
             action: { label: 'View subscriptions', url: url('/subscriptions') },
           };
+    }
     case 'low_balance':
       return nl
         ? {

@@ -7,7 +7,7 @@ import { createLinkSigner } from './rinex.links.ts';
 import { createRinexRepo } from './rinex.repo.ts';
 import { localResultStore, type RinexResultStore } from './rinex.results.ts';
 import { rinexRoutes } from './rinex.routes.ts';
-import { createRinexRunner, type RinexRunner, type RunnerLog } from './rinex.runner.ts';
+import { createRinexRunner, type RinexRunner, type RinexRunnerOptions, type RunnerLog } from './rinex.runner.ts';
 import { createRinexService, type RinexLedger, type RinexService } from './rinex.service.ts';
 
 export { localResultStore, type RinexResultStore } from './rinex.results.ts';
@@ -42,6 +42,8 @@ export function createRinexModule(
     secretKey: string;
     publicUrl: string;
     log?: RunnerLog;
+    /** Queues the "download ready" mail in the transaction that finishes a job. */
+    finished?: RinexRunnerOptions['finished'];
   },
   options: RinexOptions = {},
 ): RinexModule {
@@ -69,6 +71,7 @@ export function createRinexModule(
       (await selectArchiveHours(db, job.mountpoint, job.window_start, job.window_end))?.keys ?? null,
     clock: options.clock,
     log: deps.log,
+    finished: deps.finished,
     concurrency: options.concurrency,
     pollMs: options.pollMs,
     staleMs: options.staleMs,

@@ -236,8 +236,9 @@ export function createRinexRepo(db: Database) {
       result: { name: string; bytes: number; epochs: number; files: string[] },
       now: Date,
       expiresAt: Date,
+      trx: Database = db,
     ): Promise<void> {
-      await db
+      await trx
         .updateTable('rinex_jobs')
         .set({
           status: 'done',

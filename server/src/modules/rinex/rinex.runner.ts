@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveStore } from '@portal/caster/archive';
 import { RINEX_RESULT_DAYS } from '@portal/contract';
+import type { Database } from '../../db/client.ts';
 import type { JobRow, RinexRepo, StationRow } from './rinex.repo.ts';
 import type { RinexResultStore } from './rinex.results.ts';
 import type { ParentMessage, WorkerJob, WorkerMessage } from './rinex.worker-protocol.ts';
@@ -41,6 +42,8 @@ export interface RinexRunnerOptions {
   workDir?: string;
   /** PGM / RUN BY / DATE's "run by". */
   runBy?: string;
+  /** Told in the transaction that marks a job done (the mail that its download is ready). */
+  finished?(trx: Database, job: JobRow, expiresAt: Date): Promise<void>;
 }
 
 export type RinexRunner = ReturnType<typeof createRinexRunner>;
@@ -179,12 +182,17 @@ export function createRinexRunner(options: RinexRunnerOptions) {
         const bytes = opened?.bytes ?? 0;
         opened?.stream.destroy();
         const now = clock();
-        await repo.finishJob(
-          job.id,
-          { name: outcome.zipName, bytes, epochs: outcome.epochs, files: outcome.files },
-          now,
-          new Date(now.getTime() + RINEX_RESULT_DAYS * DAY_MS),
-        );
+        const expiresAt = new Date(now.getTime() + RINEX_RESULT_DAYS * DAY_MS);
+        await repo.transaction(async (trx) => {
+          await repo.finishJob(
+            job.id,
+            { name: outcome.zipName, bytes, epochs: outcome.epochs, files: outcome.files },
+            now,
+            expiresAt,
+            trx,
+          );
+          await options.finished?.(trx, job, expiresAt);
+        });
         log.info({ jobId: job.id, epochs: outcome.epochs, bytes }, 'rinex job done');
       } else if (outcome.type === 'failed') {
         await options.fail(job.id, { code: outcome.code, message: outcome.message });

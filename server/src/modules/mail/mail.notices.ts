@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+import type { MailRepo } from './mail.repo.ts';
+import type { Mailer } from './mail.service.ts';
+import type { WorkerLog } from './mail.worker.ts';
+
+const DAY_MS = 86_400_000;
+/** "Access ends in 3 days" is sent once the end is this close. */
+export const ACCESS_ENDING_NOTICE_MS = 3 * DAY_MS;
+/** An end older than this is history, not news: a first start does not mail about last year's subscriptions. */
+const ENDED_NEWS_MS = 7 * DAY_MS;
+
+/** The facts the billing module reports; each becomes at most one mail (the key is the payment or invoice). */
+export interface BillingNotices {
+  paymentReceived(
+    trx: Database,
+    payment: {
+      userId: string;
+      provider: string;
+      providerPaymentId: string;
+      description: string;
+      amount: number;
+      currency: string;
+      paidAt: Date;
+      invoiceNumber: string | null;
+      invoiceUrl: string | null;
+    },
+  ): Promise<void>;
+  renewalFailed(
+    trx: Database,
+    invoice: {
+      userId: string;
+      provider: string;
+      providerInvoiceId: string;
+      description: string;
+      amount: number;
+      currency: string;
+      invoiceUrl: string | null;
+    },
+  ): Promise<void>;
+}
+
+export function createBillingNotices(mailer: Mailer): BillingNotices {
+  return {
+    async paymentReceived(trx, p) {
+      await mailer.queue(trx, {
+        key: `receipt:${p.provider}:${p.providerPaymentId}`,
+        userId: p.userId,
+        content: {
+          kind: 'receipt',
+          description: p.description,
+          amount: p.amount,
+          currency: p.currency,
+          paidAt: p.paidAt.toISOString(),
+          invoiceNumber: p.invoiceNumber,
+          invoiceUrl: p.invoiceUrl,
+        },
+        // What an attachment source (the billing module's invoice PDF) needs to find the payment.
+        data: { provider: p.provider, providerPaymentId: p.providerPaymentId },
+      });
+    },
+    async renewalFailed(trx, i) {
+      await mailer.queue(trx, {
+        key: `renewal-failed:${i.provider}:${i.providerInvoiceId}`,
+        userId: i.userId,
+        content: {
+          kind: 'renewal_failed',
+          description: i.description,
+          amount: i.amount,
+          currency: i.currency,
+          invoiceUrl: i.invoiceUrl,
+        },
+      });
+    },
+  };
+}
+
+/** The RINEX job's "download ready" mail, in the transaction that marks it done; one per job. */
+export function createRinexNotice(mailer: Mailer) {
+  return async (
+    trx: Database,
+    job: { id: string; user_id: string; mountpoint: string; window_start: Date; window_end: Date },
+    expiresAt: Date,
+  ): Promise<void> => {
+    await mailer.queue(trx, {
+      key: `rinex-ready:${job.id}`,
+      userId: job.user_id,
+      content: {
+        kind: 'rinex_ready',
+        mountpoint: job.mountpoint,
+        windowStart: new Date(job.window_start).toISOString(),
+        windowEnd: new Date(job.window_end).toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      },
+    });
+  };
+}
+
+/** Told by the token ledger after each append, in its transaction. */
+export type BalanceNotice = (
+  trx: Database,
+  change: { userId: string; before: number; after: number; reference: string | null },
+) => Promise<void>;
+
+/** Mails the user whose balance fell below the threshold they set: once per crossing, keyed by the entry. */
+export function createBalanceNotice(mailer: Mailer, repo: MailRepo): BalanceNotice {
+  return async (trx, change) => {
+    if (change.after >= change.before) return;
+    const { lowBalanceThreshold: threshold } = await repo.preferences(change.userId, trx);
+    if (!(change.before >= threshold && change.after < threshold)) return;
+    await mailer.queue(trx, {
+      key: `low-balance:${change.userId}:${change.reference ?? randomUUID()}`,
+      userId: change.userId,
+      content: { kind: 'low_balance', balance: change.after, threshold },
+    });
+  };
+}
+
+interface EndingRow {
+  id: string;
+  user_id: string;
+  what: string;
+  ends_at: Date;
+}
+
+/**
+ * The periodic check for access that ends within 3 days and access that has ended: subscriptions that will not
+ * renew (cancelling, or manual ones) and token activations without a later one on the same account and network.
+ * Each mail's key is the subscription or activation and its end, so a renewed or extended period is a new
+ * event, and every process may run the check.
+ */
+export function createAccessNotices(deps: {
+  db: Database;
+  mailer: Mailer;
+  clock?: () => Date;
+  log: WorkerLog;
+  intervalMs?: number;
+}) {
+  const { db, mailer } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  const subscriptionsEnding = (from: Date, to: Date) =>
+    sql<EndingRow>`
+      SELECT s.id, s.user_id, p.name AS what,
+        CASE WHEN s.status IN ('cancelled', 'expired') THEN least(coalesce(s.ended_at, s.current_period_end), s.current_period_end)
+             ELSE s.current_period_end END AS ends_at
+      FROM subscriptions s JOIN products p ON p.id = s.product_id
+      WHERE (s.status = 'cancelling' OR (s.provider = 'manual' AND s.status IN ('active', 'past_due'))
+             OR s.status IN ('cancelled', 'expired'))
+        AND CASE WHEN s.status IN ('cancelled', 'expired') THEN least(coalesce(s.ended_at, s.current_period_end), s.current_period_end)
+                 ELSE s.current_period_end END > ${from}
+        AND CASE WHEN s.status IN ('cancelled', 'expired') THEN least(coalesce(s.ended_at, s.current_period_end), s.current_period_end)
+                 ELSE s.current_period_end END <= ${to}`.execute(db);
+
+  const activationsEnding = (from: Date, to: Date) =>
+    sql<EndingRow>`
+      SELECT g.id, g.owner_user_id AS user_id, n.name AS what, g.valid_until AS ends_at
+      FROM access_grants g JOIN networks n ON n.id = g.network_id
+      WHERE g.source = 'tokens' AND g.ended_at IS NULL AND g.valid_until > ${from} AND g.valid_until <= ${to}
+        AND NOT EXISTS (
+          SELECT 1 FROM access_grants later
+          WHERE later.source = 'tokens' AND later.ended_at IS NULL AND later.id <> g.id
+            AND later.network_id = g.network_id
+            AND later.account_id IS NOT DISTINCT FROM g.account_id
+            AND later.organization_id IS NOT DISTINCT FROM g.organization_id
+            AND later.valid_from <= g.valid_until AND later.valid_until > g.valid_until)`.execute(db);
+
+  async function run(): Promise<void> {
+    const now = clock();
+    const soon = new Date(now.getTime() + ACCESS_ENDING_NOTICE_MS);
+    const since = new Date(now.getTime() - ENDED_NEWS_MS);
+    const groups = [
+      {
+        source: 'subscription' as const,
+        ending: await subscriptionsEnding(now, soon),
+        ended: await subscriptionsEnding(since, now),
+      },
+      {
+        source: 'tokens' as const,
+        ending: await activationsEnding(now, soon),
+        ended: await activationsEnding(since, now),
+      },
+    ];
+    for (const { source, ending, ended } of groups) {
+      for (const row of ending.rows) {
+        const end = new Date(row.ends_at);
+        await mailer.queue(db, {
+          key: `access-ending:${source}:${row.id}:${end.getTime()}`,
+          userId: row.user_id,
+          content: { kind: 'access_ending', source, what: row.what, at: end.toISOString() },
+        });
+      }
+      for (const row of ended.rows) {
+        const end = new Date(row.ends_at);
+        await mailer.queue(db, {
+          key: `access-ended:${source}:${row.id}:${end.getTime()}`,
+          userId: row.user_id,
+          content: { kind: 'access_ended', source, what: row.what, at: end.toISOString() },
+        });
+      }
+    }
+  }
+
+  const tick = () => {
+    if (running) return;
+    running = run()
+      .catch((err) => deps.log.error({ err }, 'access notices could not be checked'))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  return {
+    run,
+    start(): void {
+      if (timer) return;
+      timer = setInterval(tick, deps.intervalMs ?? 10 * 60_000);
+      timer.unref();
+      tick();
+    },
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}
