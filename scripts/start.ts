@@ -1,4 +1,7 @@
+import { loadDotEnv } from '../server/src/config.ts';
 import { buildSpaIfStale, pathFromEnv, startServer, withEmulator } from './launch.ts';
+
+loadDotEnv();
 
 /** `npm start`: the whole portal (SPA, API, caster, Auth Emulator) with demo data on one URL. */
 const port = process.env.AUTH_EMULATOR_PORT ?? '9099';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
@@ -86,7 +86,7 @@ const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SERVICES: services.default(['api', 'caster']),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: unsetIfEmpty(z.string().url().optional()),
   // prefault, not default: zod's default is the parsed value and would skip the path transform (server/data/db).
   PGLITE_DATA_DIR: z.union([z.literal('memory://'), path]).prefault('./data/db'),
   STATIC_DIR: path.optional(),
@@ -118,7 +118,7 @@ const configSchema = z.object({
       .regex(/^whsec_\w+$/, 'a Stripe webhook signing secret (whsec_…)')
       .optional(),
   ),
-  FEED_SECRET_KEY: feedSecretKey.optional(),
+  FEED_SECRET_KEY: unsetIfEmpty(feedSecretKey.optional()),
   // NTRIP caster (docs/adr/0003-caster.md).
   CASTER_PORT: z.coerce.number().int().min(0).max(65535).default(2101),
   /** The host name rovers use; shown in the sourcetable's CAS record. Defaults to PUBLIC_URL's host. */
@@ -215,9 +215,22 @@ function unsafeProductionSettings(config: z.infer<typeof configSchema>): string[
   return unsafe;
 }
 
-/** Parses the environment once at boot; a bad value stops the process with the variable named. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+/**
+ * Adds `.env` of the folder npm was started from (the repository root) to the process environment, under what
+ * the environment already sets: copying .env.example to .env configures `npm start`, the server and the CLIs alike.
+ */
+export function loadDotEnv(dir = process.env.INIT_CWD ?? process.cwd()): void {
+  const file = resolve(dir, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/**
+ * Parses the environment once at boot; a bad value stops the process with the variable named. Without an explicit
+ * environment it reads the process's, with `.env` under it.
+ */
+export function loadConfig(env?: NodeJS.ProcessEnv): Config {
+  if (env === undefined) loadDotEnv();
+  const parsed = configSchema.safeParse(env ?? process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
