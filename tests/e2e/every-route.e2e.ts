@@ -32,6 +32,7 @@ const ROUTES = [
   '/admin/organizations',
   '/admin/networks',
   '/admin/audit',
+  '/admin/outbox',
   '/admin/settings',
 ];
 
