@@ -88,7 +88,7 @@ describe('e-mail notifications in /settings', () => {
     ).toBeInTheDocument();
     expect(rinex).toHaveAttribute('aria-checked', 'false');
     const membership = within(section).getByRole('switch', {
-      name: 'My role in an organisation changed, or I was removed',
+      name: 'My role in an organisation changed',
     });
     expect(membership).toHaveAttribute('aria-checked', 'true');
     const threshold = within(section).getByLabelText('Low-balance threshold (tokens):');
