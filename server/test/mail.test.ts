@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_FEED_SECRET_KEY } from '../src/config.ts';
+import { apiOptionsOf } from '../src/api-options.ts';
+import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
 import { createMailModule } from '../src/modules/mail/index.ts';
 import { smtpTransport } from '../src/modules/mail/mail.transport.ts';
 import { createNetwork, payOnSandbox, standardProducts, startCheckout } from './billing/support.ts';
@@ -448,5 +449,26 @@ describe(`the mail job on ${testDatabaseKind()}`, () => {
     expect(row).toMatchObject({ status: 'sent', transport: 'log', subject: 'Invitation to Polder on Meridian RTK' });
     expect(lines).toContain('mail kept in the outbox (no SMTP_URL): read it at /admin/outbox');
     await mail.worker.close();
+  });
+});
+
+describe('mail configuration', () => {
+  it('takes SMTP_URL, MAIL_FROM and the brand into the API, and keeps mail in the outbox without SMTP_URL', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://portal:secret@mail.example.test:465',
+      MAIL_FROM: 'TerraView <noreply@terraview.example>',
+      VITE_BRAND: 'terraview',
+    });
+    expect(apiOptionsOf(config).mail).toEqual({
+      smtpUrl: 'smtps://portal:secret@mail.example.test:465',
+      from: 'TerraView <noreply@terraview.example>',
+      brand: 'terraview',
+    });
+    expect(apiOptionsOf(loadConfig({ SMTP_URL: '' })).mail?.smtpUrl).toBeUndefined();
+  });
+
+  it('refuses an SMTP_URL that is not an SMTP address, and an unknown brand, naming them', () => {
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.test:25' })).toThrow(/SMTP_URL: an SMTP server address/);
+    expect(() => loadConfig({ VITE_BRAND: 'nope' })).toThrow(/VITE_BRAND: Unknown brand "nope".*default, terraview/);
   });
 });
