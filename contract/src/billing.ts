@@ -154,7 +154,9 @@ export const paymentSchema = z.object({
   description: z.string(),
   amount: z.number().int(),
   currency: currencySchema,
-  status: z.enum(['paid', 'failed', 'refunded']),
+  status: z.enum(['paid', 'failed', 'refunded', 'partially_refunded']),
+  /** Minor units refunded so far (docs/adr/0029). */
+  refundedAmount: z.number().int(),
   invoiceNumber: z.string().nullable(),
   invoiceUrl: z.string().nullable(),
   createdAt: z.string(),

@@ -5,6 +5,7 @@ export * from './catalogue.ts';
 export * from './connection-test.ts';
 export * from './demo.ts';
 export * from './errors.ts';
+export * from './invoicing.ts';
 export * from './mail.ts';
 export * from './meta.ts';
 export * from './money.ts';

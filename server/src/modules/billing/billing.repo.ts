@@ -210,8 +210,9 @@ export function createBillingRepo(db: Database) {
 
     // --- payments ---
     /** Idempotent on (provider, provider_payment_id); a later status (refunded, paid after failed) wins. */
-    async upsertPayment(values: Insertable<PaymentsTable>, trx = db) {
-      await trx
+    /** The payment's id, new or existing. */
+    async upsertPayment(values: Insertable<PaymentsTable>, trx = db): Promise<string> {
+      const row = await trx
         .insertInto('payments')
         .values(values)
         .onConflict((oc) =>
@@ -221,7 +222,17 @@ export function createBillingRepo(db: Database) {
             invoice_number: sql`coalesce(excluded.invoice_number, payments.invoice_number)`,
           }),
         )
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async findPaymentByProviderId(provider: string, providerPaymentId: string, trx = db) {
+      return trx
+        .selectFrom('payments')
+        .select('id')
+        .where('provider', '=', provider)
+        .where('provider_payment_id', '=', providerPaymentId)
+        .executeTakeFirst();
     },
     async listPayments(userId: string) {
       return db

@@ -38,7 +38,7 @@ const webhookAnswer = z.object({ received: z.boolean(), result: z.string() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A malformed organisation id names no organisation: 404 like an unknown one, before any lookup. */
-function organizationId(orgId: string): string {
+export function organizationId(orgId: string): string {
   if (!UUID.test(orgId)) throw notFound('Organisation');
   return orgId;
 }

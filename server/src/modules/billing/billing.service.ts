@@ -10,6 +10,8 @@ import type {
   PricingProduct,
   PricingTable,
   Product,
+  Refund,
+  RefundInput,
   Subscription,
   TokenHistory,
   UpdateProduct,
@@ -39,6 +41,7 @@ import {
 } from './billing.policy.ts';
 import type { BillingRepo, CheckoutView, SubscriptionOwner, SubscriptionView } from './billing.repo.ts';
 import type { ProductsTable, SubscriptionsTable } from './billing.tables.ts';
+import type { Invoicing } from './invoicing.service.ts';
 import type {
   CheckoutSnapshot,
   InvoiceSnapshot,
@@ -65,6 +68,7 @@ export interface BillingServiceDeps {
   ledger: TokenLedger;
   grants: GrantsWriter;
   provider: PaymentProvider;
+  invoicing: Invoicing;
   /** Where the SPA lives, for checkout return links. */
   publicUrl: string;
   clock?: () => Date;
@@ -142,7 +146,7 @@ export function toPricingTables(products: ProductRow[]): PricingTable[] {
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { repo, ledger, grants, provider, organizations } = deps;
+  const { repo, ledger, grants, provider, organizations, invoicing } = deps;
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? { warn: () => {}, info: () => {} };
 
@@ -304,9 +308,10 @@ export function createBillingService(deps: BillingServiceDeps) {
       });
       subscriptionId = sub?.id ?? null;
     }
-    await repo.upsertPayment(
+    const paymentId = await repo.upsertPayment(
       {
         user_id: row.user_id,
+        organization_id: row.organization_id,
         provider: provider.name,
         provider_payment_id: snap.providerPaymentId ?? snap.providerSessionId,
         checkout_session_id: row.id,
@@ -320,6 +325,15 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
+    await invoicing.issueInvoice(trx, {
+      paymentId,
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      description: product?.name ?? row.kind,
+      gross: snap.amountTotal,
+      currency: row.currency,
+      providerTax: snap.amountTax,
+    });
     await deps.notices?.paymentReceived(trx, {
       userId: row.user_id,
       provider: provider.name,
@@ -340,9 +354,10 @@ export function createBillingService(deps: BillingServiceDeps) {
     if (!sub) return;
     const product = await repo.findProductById(sub.product_id, trx);
     const paid = inv.status === 'paid';
-    await repo.upsertPayment(
+    const paymentId = await repo.upsertPayment(
       {
         user_id: sub.user_id,
+        organization_id: sub.organization_id,
         provider: provider.name,
         provider_payment_id: inv.providerInvoiceId,
         subscription_id: sub.id,
@@ -355,6 +370,16 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
+    if (paid) {
+      await invoicing.issueInvoice(trx, {
+        paymentId,
+        userId: sub.user_id,
+        organizationId: sub.organization_id,
+        description: product?.name ?? 'Subscription',
+        gross: inv.amountPaid,
+        currency: product?.currency ?? 'EUR',
+      });
+    }
     const fact = {
       userId: sub.user_id,
       provider: provider.name,
@@ -496,13 +521,63 @@ export function createBillingService(deps: BillingServiceDeps) {
         apply = (trx) => applySubscription(trx, snap);
         break;
       }
+      case 'charge.refunded': {
+        const charge = await provider.fetchChargeRefunds(event.objectId);
+        apply = async (trx) => {
+          const payment = await paymentOf(charge.providerPaymentIds, trx);
+          if (!payment) return;
+          for (const refund of charge.refunds.filter((r) => r.status === 'succeeded')) {
+            await invoicing.applyRefund(trx, {
+              paymentId: payment.id,
+              providerRefundId: refund.id,
+              amount: refund.amount,
+              kind: 'refund',
+              reason: null,
+              createdBy: null,
+            });
+          }
+        };
+        break;
+      }
+      case 'dispute.created': {
+        const dispute = await provider.fetchDispute(event.objectId);
+        apply = async (trx) => {
+          const payment = await paymentOf(dispute.providerPaymentIds, trx);
+          if (!payment) return;
+          await invoicing.applyRefund(trx, {
+            paymentId: payment.id,
+            providerRefundId: dispute.id,
+            amount: dispute.amount,
+            kind: 'dispute',
+            reason: 'Disputed by the card holder',
+            createdBy: null,
+          });
+        };
+        break;
+      }
     }
-    await repo.transaction(async (trx) => {
-      await repo.recordEvent(meta, trx);
-      await apply(trx);
-      await repo.markEventProcessed(provider.name, event.id, trx);
-    });
+    try {
+      await repo.transaction(async (trx) => {
+        await repo.recordEvent(meta, trx);
+        await apply(trx);
+        await repo.markEventProcessed(provider.name, event.id, trx);
+      });
+    } catch (err) {
+      // Kept unprocessed, outside the rolled-back transaction: the payments page counts it as a failure, and the
+      // provider's retry still gets through (only processed events are skipped).
+      await repo.recordEvent(meta).catch(() => undefined);
+      throw err;
+    }
     return 'processed';
+  }
+
+  async function paymentOf(providerPaymentIds: string[], trx: Database) {
+    for (const id of providerPaymentIds) {
+      const payment = await repo.findPaymentByProviderId(provider.name, id, trx);
+      if (payment) return payment;
+    }
+    log.warn({ providerPaymentIds }, 'refund or dispute of an unknown payment');
+    return undefined;
   }
 
   async function sweep(owner?: SubscriptionOwner): Promise<void> {
@@ -534,6 +609,13 @@ export function createBillingService(deps: BillingServiceDeps) {
     const known = await repo.findCustomerId(actor.userId, provider.name);
     if (known) return known;
     const created = await provider.createCustomer({ userId: actor.userId, email: actor.email });
+    const details = await invoicing.customerDetailsOf(actor.userId, actor.email);
+    if (details) {
+      // The invoice is ours and carries the details anyway; a provider copy is a convenience, not a condition.
+      await provider.updateCustomer(created, details).catch((err) => {
+        log.warn({ err, userId: actor.userId }, 'billing details not sent to the new provider customer');
+      });
+    }
     return repo.saveCustomerId(actor.userId, provider.name, created);
   }
 
@@ -590,13 +672,20 @@ export function createBillingService(deps: BillingServiceDeps) {
         );
       }
       const customerId = await ensureCustomer(actor);
+      const quote = await invoicing.quote(actor.userId, orgId ?? null, product.amount);
+      const automaticTax = quote.automaticTax && provider.name === 'stripe';
       const row = await repo.insertCheckout({
         user_id: actor.userId,
         organization_id: orgId ?? null,
         product_id: product.id,
         kind,
         provider: provider.name,
-        amount: product.amount,
+        // With Stripe Tax, Stripe adds the tax; the invoice takes its figure from the completed session.
+        amount: automaticTax ? product.amount : quote.gross,
+        tax_amount: automaticTax ? 0 : quote.tax,
+        tax_rate_bp: automaticTax ? 0 : quote.rateBp,
+        tax_country: quote.country,
+        reverse_charge: !automaticTax && quote.reverseCharge,
         currency: product.currency,
         credits_amount: product.credits_amount,
       });
@@ -609,7 +698,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         kind,
         priceId: product.price_id,
         productName: product.name,
-        amount: product.amount,
+        amount: row.amount,
+        priceAmount: product.amount,
+        providerProductId: product.provider_product_id,
+        automaticTax,
         currency: product.currency,
         interval: product.interval,
         customerId,
@@ -832,6 +924,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         amount: p.amount,
         currency: p.currency,
         status: p.status,
+        refundedAmount: p.refunded_amount,
         invoiceNumber: p.invoice_number,
         invoiceUrl: p.invoice_url,
         createdAt: iso(p.created_at),
@@ -949,6 +1042,76 @@ export function createBillingService(deps: BillingServiceDeps) {
       const row = await repo.updateProduct(productId, { archived_at: new Date() });
       if (!row) throw productNotFound();
       return toProduct(row);
+    },
+
+    /**
+     * Admin refund of (part of) a payment: the provider refunds first (its answer decides; a failure changes
+     * nothing here), then in one transaction the refund, the tokens taken back and the credit note; optionally the
+     * subscription it paid for ends now. A webhook about the same refund later finds it recorded.
+     */
+    async refundPayment(
+      actor: Actor,
+      paymentId: string,
+      input: RefundInput,
+      onRefunded?: (trx: Database, refund: Refund) => Promise<void>,
+    ): Promise<Refund> {
+      const payment = await repo.findPayment(paymentId);
+      if (!payment) throw notFound('Payment');
+      if (payment.status !== 'paid' && payment.status !== 'partially_refunded') {
+        throw new AppError(409, 'not_refundable', `A ${payment.status.replace('_', ' ')} payment cannot be refunded.`);
+      }
+      if (payment.provider !== provider.name) {
+        throw new AppError(
+          409,
+          'not_refundable',
+          `This payment was made with ${payment.provider}, not the provider in use.`,
+        );
+      }
+      const refundable = payment.amount - payment.refunded_amount;
+      const amount = input.amount ?? refundable;
+      if (amount > refundable) {
+        throw new AppError(
+          400,
+          'validation_failed',
+          `At most ${refundable} (minor units) can still be refunded.`,
+          'amount',
+        );
+      }
+      let providerRefund: Awaited<ReturnType<PaymentProvider['refund']>>;
+      try {
+        providerRefund = await provider.refund({
+          providerPaymentId: payment.provider_payment_id,
+          amount,
+          // Same payment, same refunded-so-far, same amount: a retried click refunds once.
+          idempotencyKey: `refund-${payment.id}-${payment.refunded_amount}-${amount}`,
+          reason: input.reason ?? null,
+        });
+      } catch (err) {
+        log.warn({ err, paymentId }, 'payment provider refused a refund');
+        throw providerUnavailable();
+      }
+      if (providerRefund.status === 'failed' || providerRefund.status === 'canceled') {
+        throw new AppError(502, 'refund_failed', 'The payment provider did not make the refund.');
+      }
+      const refund = await repo.transaction(async (trx) => {
+        const row = await invoicing.applyRefund(trx, {
+          paymentId,
+          providerRefundId: providerRefund.id,
+          amount: providerRefund.amount,
+          kind: 'refund',
+          reason: input.reason ?? null,
+          createdBy: actor.userId,
+        });
+        if (!row) throw new AppError(409, 'not_refundable', 'This payment has been refunded in full already.');
+        const presented = await invoicing.presentRefund(row, trx);
+        await onRefunded?.(trx, presented);
+        return presented;
+      });
+      if (input.cancelSubscription && payment.subscription_id) {
+        const sub = await repo.findSubscriptionView(payment.subscription_id);
+        if (sub && !isFinal(sub.status) && canEndNow(sub.status)) await transition(sub, 'end');
+      }
+      return refund;
     },
 
     /** For tests and operators: the subscription sweep (period ends) without a request. */

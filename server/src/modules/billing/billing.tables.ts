@@ -75,6 +75,11 @@ export interface CheckoutSessionsTable {
   subscription_id: string | null;
   created_at: Timestamp;
   completed_at: NullableTimestamp;
+  /** Migration 202611261500: the tax quoted; `amount` is the total charged. */
+  tax_amount: Generated<number>;
+  tax_rate_bp: Generated<number>;
+  tax_country: ColumnType<string | null, string | null | undefined, string | null>;
+  reverse_charge: Generated<boolean>;
 }
 
 export interface PaymentsTable {
@@ -87,7 +92,10 @@ export interface PaymentsTable {
   description: string;
   amount: number;
   currency: 'EUR' | 'USD' | 'GBP';
-  status: 'paid' | 'failed' | 'refunded';
+  status: 'paid' | 'failed' | 'refunded' | 'partially_refunded';
+  /** Migration 202611261500. */
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
+  refunded_amount: Generated<number>;
   invoice_number: string | null;
   invoice_url: string | null;
   created_at: Timestamp;

@@ -11,6 +11,9 @@ import {
   createBillingService,
   type OrganizationRoles,
 } from './billing.service.ts';
+import { createInvoicingRepo } from './invoicing.repo.ts';
+import { type AuditHook, invoicingRoutes } from './invoicing.routes.ts';
+import { createInvoicing, type Invoicing } from './invoicing.service.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
 import { createStripeClient, createStripeProvider } from './providers/stripe.ts';
@@ -36,10 +39,13 @@ export interface BillingOptions {
   balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
+  /** Records admin writes (refunds, tax settings) in the caller's transaction. */
+  audit?: AuditHook;
 }
 
 export interface BillingModule {
   service: BillingService;
+  invoicing: Invoicing;
   provider: PaymentProvider;
   routes: FastifyPluginAsync;
 }
@@ -61,8 +67,19 @@ export function createBillingModule(
     if (!stripe) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
     provider = createStripeProvider({ stripe, webhookSecret: options.stripeWebhookSecret });
   }
+  const invoicing = createInvoicing({
+    repo: createInvoicingRepo(db),
+    billingRepo: repo,
+    ledger,
+    provider,
+    roleOf: (orgId, userId) => organizations.roleOf(orgId, userId),
+    keys: { secretKey: Boolean(options.stripeSecretKey), webhookSecret: Boolean(options.stripeWebhookSecret) },
+    clock: options.clock,
+    log: options.log,
+  });
   const service = createBillingService({
     repo,
+    invoicing,
     ledger,
     organizations,
     grants: options.grants ?? createAccessGrantsWriter(),
@@ -74,7 +91,8 @@ export function createBillingModule(
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));
+    await app.register(invoicingRoutes(service, invoicing, options.audit));
     if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox, publicUrl));
   };
-  return { service, provider, routes };
+  return { service, invoicing, provider, routes };
 }

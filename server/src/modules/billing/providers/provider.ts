@@ -22,7 +22,13 @@ export interface CreateCheckoutInput {
   kind: 'subscription' | 'token';
   priceId: string;
   productName: string;
+  /** What to charge, tax included (docs/adr/0029); differs from `priceAmount` when tax is added on top. */
   amount: number;
+  /** The product's price at the provider. */
+  priceAmount: number;
+  providerProductId: string | null;
+  /** Stripe Tax computes the tax instead of our rates (admin setting). */
+  automaticTax: boolean;
   currency: 'EUR' | 'USD' | 'GBP';
   interval: 'YEARLY' | 'MONTHLY' | 'WEEKLY' | null;
   customerId: string;
@@ -44,6 +50,8 @@ export interface CheckoutSnapshot {
   providerPaymentId: string | null;
   invoiceUrl: string | null;
   invoiceNumber: string | null;
+  /** Tax the provider computed (Stripe Tax); null when it computed none and our quote stands. */
+  amountTax?: number | null;
 }
 
 export type ProviderSubscriptionStatus =
@@ -88,10 +96,27 @@ export interface ProviderEvent {
     | 'invoice.payment_failed'
     | 'subscription.updated'
     | 'subscription.deleted'
+    | 'charge.refunded'
+    | 'dispute.created'
     | 'ignored';
   /** The provider's original event type, for the log. */
   providerType: string;
   objectId: string;
+}
+
+/** Billing details as the provider's customer record takes them. */
+export interface CustomerDetails {
+  name: string | null;
+  email: string | null;
+  address: { line1: string; line2: string | null; postalCode: string; city: string; country: string };
+  vatNumber: string | null;
+}
+
+/** A refund or dispute as the provider reports it, with every id our payment may be stored under. */
+export interface ProviderRefund {
+  id: string;
+  amount: number;
+  status: 'succeeded' | 'pending' | 'failed' | 'canceled';
 }
 
 export interface PaymentProvider {
@@ -109,6 +134,17 @@ export interface PaymentProvider {
   /** End now. */
   cancelNow(providerSubscriptionId: string): Promise<SubscriptionSnapshot>;
   createCustomerSession(customerId: string): Promise<{ clientSecret: string; expiresAt: Date }>;
+  updateCustomer(customerId: string, details: CustomerDetails): Promise<void>;
+  /** Refunds (part of) a payment; the idempotency key makes a retried request refund once. */
+  refund(input: {
+    providerPaymentId: string;
+    amount: number;
+    idempotencyKey: string;
+    reason: string | null;
+  }): Promise<ProviderRefund>;
+  /** The refunds of a charge and the ids its payment may be stored under here (payment intent, invoice). */
+  fetchChargeRefunds(chargeId: string): Promise<{ providerPaymentIds: string[]; refunds: ProviderRefund[] }>;
+  fetchDispute(disputeId: string): Promise<{ id: string; amount: number; providerPaymentIds: string[] }>;
   /**
    * Providers that bill on their own schedule (Stripe) leave this out and send invoice events. The sandbox has no
    * clock of its own: asked about a subscription whose period has ended, it renews it and answers the event.

@@ -50,6 +50,15 @@ interface SandboxInvoice {
   secret: string;
 }
 
+interface SandboxRefund {
+  id: string;
+  /** The sandbox payment (or invoice) id that was refunded. */
+  payment: string;
+  amount: number;
+  reason: string | null;
+  createdAt: string;
+}
+
 export type PayResult =
   | { ok: true; event: ProviderEvent; successUrl: string }
   | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open'; message: string };
@@ -231,6 +240,44 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
         );
         return { id: newId('evt'), type: 'invoice.paid', providerType: 'invoice.paid', objectId: invoiceId } as const;
       });
+    },
+
+    async updateCustomer(customerId, details) {
+      await put(customerId, 'customer', { id: customerId, ...details });
+    },
+
+    /** Refunds part or all of a sandbox payment; the idempotency key answers the same refund again. */
+    async refund(input) {
+      const existing = await get<SandboxRefund>(`re_sbx_${input.idempotencyKey}`, 'refund');
+      if (existing) return { id: existing.id, amount: existing.amount, status: 'succeeded' };
+      const refund: SandboxRefund = {
+        id: `re_sbx_${input.idempotencyKey}`,
+        payment: input.providerPaymentId,
+        amount: input.amount,
+        reason: input.reason,
+        createdAt: clock().toISOString(),
+      };
+      await put(refund.id, 'refund', refund);
+      return { id: refund.id, amount: refund.amount, status: 'succeeded' };
+    },
+
+    async fetchChargeRefunds(chargeId) {
+      const rows = await db
+        .selectFrom('sandbox_objects')
+        .select('data')
+        .where('kind', '=', 'refund')
+        .where(sql<boolean>`data->>'payment' = ${chargeId}`)
+        .execute();
+      const refunds = rows.map((r) => r.data as SandboxRefund);
+      return {
+        providerPaymentIds: [chargeId],
+        refunds: refunds.map((r) => ({ id: r.id, amount: r.amount, status: 'succeeded' as const })),
+      };
+    },
+
+    async fetchDispute(id) {
+      const dispute = await mustGet<{ id: string; payment: string; amount: number }>(id, 'dispute');
+      return { id: dispute.id, amount: dispute.amount, providerPaymentIds: [dispute.payment] };
     },
 
     parseWebhook() {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type {
   CheckoutSnapshot,
+  CreateCheckoutInput,
   InvoiceSnapshot,
   PaymentProvider,
   ProviderEvent,
@@ -24,6 +25,8 @@ const EVENT_TYPES: Record<string, ProviderEvent['type']> = {
   'customer.subscription.created': 'subscription.updated',
   'customer.subscription.updated': 'subscription.updated',
   'customer.subscription.deleted': 'subscription.deleted',
+  'charge.refunded': 'charge.refunded',
+  'charge.dispute.created': 'dispute.created',
 };
 
 /** Reduces a Stripe event to what billing acts on; the object itself is fetched again before anything changes. */
@@ -34,6 +37,29 @@ export function reduceStripeEvent(event: Stripe.Event): ProviderEvent {
     type: EVENT_TYPES[event.type] ?? 'ignored',
     providerType: event.type,
     objectId: object.id ?? '',
+  };
+}
+
+function refundStatus(status: string | null): 'succeeded' | 'pending' | 'failed' | 'canceled' {
+  return status === 'succeeded' || status === 'failed' || status === 'canceled' ? status : 'pending';
+}
+
+/**
+ * Our price when it is what is charged; otherwise (tax added on top by our rates) the same product at the amount
+ * with tax, since Stripe prices are immutable.
+ */
+function lineItem(input: CreateCheckoutInput): Stripe.Checkout.SessionCreateParams.LineItem {
+  if (input.amount === input.priceAmount || input.automaticTax || !input.providerProductId) {
+    return { price: input.priceId, quantity: 1 };
+  }
+  return {
+    quantity: 1,
+    price_data: {
+      currency: input.currency.toLowerCase(),
+      product: input.providerProductId,
+      unit_amount: input.amount,
+      ...(input.interval && { recurring: { interval: INTERVALS[input.interval] } }),
+    },
   };
 }
 
@@ -61,6 +87,25 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
       priceId: item?.price.id ?? null,
       checkoutSessionId: s.metadata?.checkoutSessionId ?? null,
     };
+  }
+
+  /** Payments are stored under the invoice when Stripe made one (subscriptions, token packs), else the intent. */
+  async function paymentIntentOf(providerPaymentId: string): Promise<string> {
+    if (!providerPaymentId.startsWith('in_')) return providerPaymentId;
+    const payments = await stripe.invoicePayments.list({ invoice: providerPaymentId, limit: 1 });
+    const intent = idOf(payments.data[0]?.payment.payment_intent);
+    if (!intent) throw new Error(`Stripe invoice ${providerPaymentId} has no payment intent`);
+    return intent;
+  }
+
+  async function storedIdsOf(paymentIntent: string | null): Promise<string[]> {
+    if (!paymentIntent) return [];
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentIntent },
+      limit: 1,
+    });
+    const invoice = idOf(payments.data[0]?.invoice);
+    return invoice ? [paymentIntent, invoice] : [paymentIntent];
   }
 
   return {
@@ -101,7 +146,12 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
           mode: input.kind === 'subscription' ? 'subscription' : 'payment',
           customer: input.customerId,
           client_reference_id: input.checkoutSessionId,
-          line_items: [{ price: input.priceId, quantity: 1 }],
+          line_items: [lineItem(input)],
+          ...(input.automaticTax && {
+            automatic_tax: { enabled: true },
+            customer_update: { address: 'auto' as const, name: 'auto' as const },
+            tax_id_collection: { enabled: true },
+          }),
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           metadata,
@@ -129,6 +179,7 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
         providerPaymentId: idOf(s.invoice) ?? idOf(s.payment_intent),
         invoiceUrl: invoice?.hosted_invoice_url ?? null,
         invoiceNumber: invoice?.number ?? null,
+        amountTax: s.automatic_tax?.enabled ? (s.total_details?.amount_tax ?? null) : null,
       };
       return snapshot;
     },
@@ -166,6 +217,57 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
         components: { pricing_table: { enabled: true } },
       });
       return { clientSecret: session.client_secret, expiresAt: new Date(session.expires_at * 1000) };
+    },
+
+    async updateCustomer(customerId, details) {
+      await stripe.customers.update(customerId, {
+        name: details.name ?? '',
+        ...(details.email && { email: details.email }),
+        address: {
+          line1: details.address.line1,
+          line2: details.address.line2 ?? '',
+          postal_code: details.address.postalCode,
+          city: details.address.city,
+          country: details.address.country,
+        },
+      });
+      if (details.vatNumber) {
+        const known = await stripe.customers.listTaxIds(customerId, { limit: 20 });
+        if (!known.data.some((t) => t.value === details.vatNumber)) {
+          await stripe.customers.createTaxId(customerId, { type: 'eu_vat', value: details.vatNumber });
+        }
+      }
+    },
+
+    async refund(input) {
+      const paymentIntent = await paymentIntentOf(input.providerPaymentId);
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount: input.amount,
+          ...(input.reason && { metadata: { reason: input.reason.slice(0, 500) } }),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { id: refund.id, amount: refund.amount, status: refundStatus(refund.status) };
+    },
+
+    async fetchChargeRefunds(chargeId) {
+      const charge = await stripe.charges.retrieve(chargeId, { expand: ['refunds'] });
+      const refunds = charge.refunds?.data ?? [];
+      return {
+        providerPaymentIds: await storedIdsOf(idOf(charge.payment_intent)),
+        refunds: refunds.map((r) => ({ id: r.id, amount: r.amount, status: refundStatus(r.status) })),
+      };
+    },
+
+    async fetchDispute(disputeId) {
+      const dispute = await stripe.disputes.retrieve(disputeId);
+      return {
+        id: dispute.id,
+        amount: dispute.amount,
+        providerPaymentIds: await storedIdsOf(idOf(dispute.payment_intent)),
+      };
     },
 
     parseWebhook(rawBody, signature) {

@@ -1,0 +1,192 @@
+import {
+  adminInvoiceQuerySchema,
+  adminPaymentQuerySchema,
+  adminPaymentsSchema,
+  billingDetailsAnswerSchema,
+  billingDetailsInputSchema,
+  invoiceListSchema,
+  invoiceParamsSchema,
+  orgParamsSchema,
+  paymentParamsSchema,
+  refundInputSchema,
+  refundSchema,
+  taxInfoSchema,
+  taxSettingsInputSchema,
+  taxSettingsSchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Database } from '../../db/client.ts';
+import { actorOf } from '../../http/auth.ts';
+import { organizationId } from './billing.routes.ts';
+import type { BillingService } from './billing.service.ts';
+import type { Invoicing } from './invoicing.service.ts';
+
+const tags = ['billing'];
+
+/** An admin write as the audit log records it, in the transaction of the write itself. */
+export interface AuditEntry {
+  actorId: string;
+  action: string;
+  subjectType: string;
+  subjectId: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+}
+export type AuditHook = (trx: Database, entry: AuditEntry) => Promise<void>;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Billing details, tax settings, invoices, admin payments and refunds (docs/adr/0029). */
+export function invoicingRoutes(
+  service: BillingService,
+  invoicing: Invoicing,
+  audit: AuditHook | undefined,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/billing/details',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: billingDetailsAnswerSchema } } },
+      async (request) => invoicing.getDetails(actorOf(request)),
+    );
+    app.put(
+      '/billing/details',
+      {
+        config: { auth: 'user' },
+        schema: { tags, body: billingDetailsInputSchema, response: { 200: billingDetailsAnswerSchema } },
+      },
+      async (request) => invoicing.saveDetails(actorOf(request), request.body),
+    );
+    app.get(
+      '/org/:orgId/billing/details',
+      {
+        config: { auth: 'user' },
+        schema: { tags, params: orgParamsSchema, response: { 200: billingDetailsAnswerSchema } },
+      },
+      async (request) => invoicing.getDetails(actorOf(request), organizationId(request.params.orgId)),
+    );
+    app.put(
+      '/org/:orgId/billing/details',
+      {
+        config: { auth: 'user' },
+        schema: {
+          tags,
+          params: orgParamsSchema,
+          body: billingDetailsInputSchema,
+          response: { 200: billingDetailsAnswerSchema },
+        },
+      },
+      async (request) => invoicing.saveDetails(actorOf(request), request.body, organizationId(request.params.orgId)),
+    );
+
+    app.get(
+      '/billing/tax-info',
+      { config: { auth: 'optional' }, schema: { tags, response: { 200: taxInfoSchema } } },
+      async () => ({ pricesIncludeTax: await invoicing.pricesIncludeTax() }),
+    );
+
+    app.get(
+      '/billing/invoices',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: invoiceListSchema } } },
+      async (request) => ({ invoices: await invoicing.listInvoices({ userId: actorOf(request).userId }) }),
+    );
+    app.get(
+      '/billing/invoices/:invoiceId/pdf',
+      { config: { auth: 'user' }, schema: { tags, params: invoiceParamsSchema } },
+      async (request, reply) => {
+        const { number, pdf } = await invoicing.invoicePdf(actorOf(request), request.params.invoiceId);
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `attachment; filename="${number}.pdf"`)
+          .header('cache-control', 'private, no-store')
+          .send(Buffer.from(pdf));
+      },
+    );
+
+    // --- admin ---
+    app.get(
+      '/admin/invoices',
+      { config: { auth: 'admin' }, schema: { tags, querystring: adminInvoiceQuerySchema } },
+      async (request, reply) => {
+        const { format, ...filter } = request.query;
+        const invoices = await invoicing.listInvoices(filter);
+        if (format === 'csv') {
+          return reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="invoices-${today()}.csv"`)
+            .send(invoicing.invoicesCsv(invoices));
+        }
+        return invoiceListSchema.parse({ invoices });
+      },
+    );
+
+    app.get(
+      '/admin/settings/tax',
+      { config: { auth: 'admin' }, schema: { tags, response: { 200: taxSettingsSchema } } },
+      async () => invoicing.getTaxSettings(),
+    );
+    app.put(
+      '/admin/settings/tax',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: taxSettingsInputSchema, response: { 200: taxSettingsSchema } },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        return invoicing.saveTaxSettings(actor, request.body, async (trx, before, after) => {
+          await audit?.(trx, {
+            actorId: actor.userId,
+            action: 'settings.tax.update',
+            subjectType: 'setting',
+            subjectId: 'tax',
+            before,
+            after,
+            ip: request.ip,
+          });
+        });
+      },
+    );
+
+    app.get(
+      '/admin/payments',
+      { config: { auth: 'admin' }, schema: { tags, querystring: adminPaymentQuerySchema } },
+      async (request, reply) => {
+        const { format, ...filter } = request.query;
+        const payments = await invoicing.adminPayments(filter);
+        if (format === 'csv') {
+          return reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="payments-${today()}.csv"`)
+            .send(invoicing.paymentsCsv(payments));
+        }
+        return adminPaymentsSchema.parse({ payments, health: await invoicing.health() });
+      },
+    );
+    app.post(
+      '/admin/payments/:paymentId/refund',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, params: paymentParamsSchema, body: refundInputSchema, response: { 201: refundSchema } },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const refund = await service.refundPayment(actor, request.params.paymentId, request.body, async (trx, r) => {
+          await audit?.(trx, {
+            actorId: actor.userId,
+            action: 'payment.refund',
+            subjectType: 'payment',
+            subjectId: request.params.paymentId,
+            before: null,
+            after: {
+              ...r,
+              reason: request.body.reason ?? null,
+              cancelSubscription: request.body.cancelSubscription ?? false,
+            },
+            ip: request.ip,
+          });
+        });
+        return reply.status(201).send(refund);
+      },
+    );
+  };
+}
