@@ -133,6 +133,18 @@ export const routes: RouteObject[] = [
               },
               { path: 'audit', lazy: page(() => import('../features/audit/AdminAuditPage'), 'AdminAuditPage') },
               { path: 'outbox', lazy: page(() => import('../features/mail/AdminOutboxPage'), 'AdminOutboxPage') },
+              {
+                path: 'settings/payments',
+                lazy: page(() => import('../features/billing/AdminPaymentsPage'), 'AdminPaymentsPage'),
+              },
+              {
+                path: 'settings/tax-management',
+                lazy: page(() => import('../features/billing/AdminTaxSettingsPage'), 'AdminTaxSettingsPage'),
+              },
+              {
+                path: 'settings/invoices',
+                lazy: page(() => import('../features/billing/AdminInvoicesPage'), 'AdminInvoicesPage'),
+              },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },
             ],

@@ -7,8 +7,11 @@ import { BillingDetailsErrorDialog, NoBillingHistoryDialog } from '../../compone
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { BillingDetailsForm } from './BillingDetailsForm';
 import { usePayments, useSubscriptions } from './billing.hooks';
 import { useDateFormat } from './format';
+import { downloadInvoicePdf } from './invoicing.api';
+import { useInvoices } from './invoicing.hooks';
 
 /**
  * /settings/billing: payment history with invoices. A failed read shows 'Could Not Retrieve Billing Details';
@@ -20,6 +23,7 @@ export function BillingSettingsPage() {
   const subscriptions = useSubscriptions();
   const modal = useModal();
   const format = useDateFormat();
+  const invoices = useInvoices();
   const shown = useRef<'error' | 'empty' | null>(null);
 
   const failed = payments.isError || subscriptions.isError;
@@ -73,6 +77,34 @@ export function BillingSettingsPage() {
           emptyText={t('settings.noPayments')}
         />
       )}
+      <CardSection
+        title={t('invoices.title')}
+        defaultView="list"
+        rows={(invoices.data ?? []).map((i) => ({
+          id: i.id,
+          name: i.number,
+          status: i.kind === 'invoice' ? 'green' : 'blue',
+          records: {
+            kind: t(`invoices.kind.${i.kind}`),
+            date: format.date(i.issuedAt),
+            amount: formatMoney(i.totalAmount, i.currency),
+            tax: formatMoney(i.taxAmount, i.currency),
+          },
+          actionButton: {
+            text: t('invoices.download'),
+            color: 'green' as const,
+            action: () => void downloadInvoicePdf(i.id, i.number),
+          },
+        }))}
+        columns={[
+          { key: 'kind', header: t('invoices.columns.kind') },
+          { key: 'date', header: t('columns.date') },
+          { key: 'amount', header: t('columns.amount') },
+          { key: 'tax', header: t('invoices.columns.tax') },
+        ]}
+        emptyText={t('invoices.none')}
+      />
+      <BillingDetailsForm />
     </Page>
   );
 }

@@ -48,6 +48,7 @@ describe('/settings/billing dialogs (spec §8)', () => {
         amount: 1000,
         currency: 'EUR',
         status: 'paid',
+        refundedAmount: 0,
         invoiceNumber: 'SBX-2026-1',
         invoiceUrl: 'https://invoices.example/1',
         createdAt: '2026-11-23T12:00:00Z',

@@ -1,0 +1,194 @@
+import { type AdminPayment, type AdminPaymentQuery, formatMoney, type WebhookHealth } from '@portal/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { CardSection } from '../../components/CardSection';
+import { Checkbox, SelectField, TextField } from '../../components/form';
+import { GenericErrorBlock } from '../../components/GenericErrorBlock';
+import { ModalTitle, useModal } from '../../components/modal';
+import { Page } from '../../components/Page';
+import { Preloader } from '../../components/Preloader';
+import { StatCard } from '../../components/StatCard';
+import { apiError } from '../../lib/api';
+import { DateRange } from './AdminInvoicesPage';
+import { useDateFormat } from './format';
+import { download } from './invoicing.api';
+import { useAdminPayments, useRefund } from './invoicing.hooks';
+
+type Status = NonNullable<AdminPaymentQuery['status']>;
+const STATUSES: Status[] = ['paid', 'partially_refunded', 'refunded', 'failed'];
+
+function toMinor(text: string): number | undefined {
+  const match = /^(\d+)(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return match ? Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0')) : undefined;
+}
+
+function RefundForm({ payment, close }: { payment: AdminPayment; close: () => void }) {
+  const { t } = useTranslation('billing');
+  const refund = useRefund();
+  const refundable = payment.amount - payment.refundedAmount;
+  const [amount, setAmount] = useState((refundable / 100).toFixed(2));
+  const [reason, setReason] = useState('');
+  const [cancelSubscription, setCancelSubscription] = useState(false);
+  const [error, setError] = useState<string>();
+  const minor = toMinor(amount);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (minor === undefined || minor <= 0 || minor > refundable) return setError(t('refund.invalidAmount'));
+    refund.mutate(
+      {
+        paymentId: payment.id,
+        body: { amount: minor, ...(reason.trim() && { reason: reason.trim() }), cancelSubscription },
+      },
+      { onSuccess: close, onError: (e) => setError(apiError(e)?.message ?? t('buy.errorText')) },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" data-testid="refund-form">
+      <ModalTitle>{t('refund.title')}</ModalTitle>
+      <p className="text-sm text-muted">
+        {t('refund.intro', {
+          description: payment.description,
+          email: payment.userEmail ?? '',
+          refundable: formatMoney(refundable, payment.currency),
+        })}
+      </p>
+      {payment.creditsAmount !== null && (
+        <p className="text-sm text-muted">{t('refund.tokens', { count: payment.creditsAmount })}</p>
+      )}
+      <TextField
+        label={t('refund.amount')}
+        inputMode="decimal"
+        value={amount}
+        onChange={(e) => setAmount(e.target.value)}
+        error={error}
+      />
+      <TextField
+        label={t('refund.reason')}
+        value={reason}
+        maxLength={500}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {payment.subscriptionId && (
+        <Checkbox
+          label={t('refund.cancelSubscription')}
+          checked={cancelSubscription}
+          onChange={(e) => setCancelSubscription(e.target.checked)}
+        />
+      )}
+      <div className="flex justify-end gap-3">
+        <Button variant="ghost" onClick={close}>
+          {t('actions.cancel')}
+        </Button>
+        <Button type="submit" variant="danger" disabled={refund.isPending}>
+          {t('refund.confirm', { amount: minor ? formatMoney(minor, payment.currency) : '' })}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Health({ health }: { health: WebhookHealth }) {
+  const { t } = useTranslation('billing');
+  const format = useDateFormat();
+  const ok = (value: boolean) => (value ? t('paymentsAdmin.ok') : t('paymentsAdmin.missing'));
+  return (
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="provider-health">
+      <StatCard title={t('paymentsAdmin.provider')} value={t(`paymentsAdmin.providers.${health.provider}`)} />
+      <StatCard
+        title={t('paymentsAdmin.keys')}
+        value={`${ok(health.keysConfigured)} / ${ok(health.webhookConfigured)}`}
+      />
+      <StatCard
+        title={t('paymentsAdmin.lastEvent')}
+        value={health.lastEventAt ? format.date(health.lastEventAt) : t('paymentsAdmin.noEvents')}
+        hint={health.lastEventType ?? undefined}
+      />
+      <StatCard title={t('paymentsAdmin.failures')} value={String(health.failedEvents)} />
+    </div>
+  );
+}
+
+/** /admin/settings/payments: the provider and its webhook's health, every payment, filters, CSV, refunds. */
+export function AdminPaymentsPage() {
+  const { t } = useTranslation('billing');
+  const format = useDateFormat();
+  const modal = useModal();
+  const [status, setStatus] = useState<Status | ''>('');
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [q, setQ] = useState('');
+  const query = {
+    ...(status && { status }),
+    ...(range.from && { from: range.from }),
+    ...(range.to && { to: range.to }),
+    ...(q.trim() && { q: q.trim() }),
+  };
+  const payments = useAdminPayments(query);
+  const refundable = (p: AdminPayment) =>
+    (p.status === 'paid' || p.status === 'partially_refunded') && p.amount > p.refundedAmount;
+
+  return (
+    <Page name="admin-settings-payments" title={t('paymentsAdmin.title')} subtitle={t('paymentsAdmin.subtitle')}>
+      {payments.data && <Health health={payments.data.health} />}
+      <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <SelectField
+          label={t('columns.status')}
+          value={status}
+          onChange={(e) => setStatus(e.target.value as Status | '')}
+          options={[
+            { value: '', label: t('filters.all') },
+            ...STATUSES.map((s) => ({ value: s, label: t(`payment.${s}`) })),
+          ]}
+        />
+        <DateRange from={range.from} to={range.to} onChange={setRange} />
+        <TextField label={t('filters.search')} icon="search" value={q} onChange={(e) => setQ(e.target.value)} />
+        <Button
+          variant="secondary"
+          onClick={() => void download('/admin/payments', { ...query, format: 'csv' }, 'payments.csv')}
+        >
+          {t('filters.csv')}
+        </Button>
+      </div>
+      {payments.isPending ? (
+        <Preloader />
+      ) : payments.isError ? (
+        <GenericErrorBlock />
+      ) : (
+        <CardSection
+          defaultView="list"
+          rows={payments.data.payments.map((p) => ({
+            id: p.id,
+            name: p.description,
+            status: p.status === 'paid' ? 'green' : p.status === 'failed' ? 'red' : 'yellow',
+            records: {
+              user: p.userEmail ?? p.userId,
+              date: format.date(p.createdAt),
+              amount: formatMoney(p.amount, p.currency),
+              refunded: p.refundedAmount ? formatMoney(p.refundedAmount, p.currency) : '',
+              status: t(`payment.${p.status}`),
+              invoice: p.invoiceNumber ?? '',
+            },
+            ...(refundable(p) && {
+              actionButton: {
+                text: t('refund.action'),
+                color: 'red' as const,
+                action: () => modal.open(({ close }) => <RefundForm payment={p} close={close} />),
+              },
+            }),
+          }))}
+          columns={[
+            { key: 'user', header: t('columns.user') },
+            { key: 'date', header: t('columns.date') },
+            { key: 'amount', header: t('columns.amount') },
+            { key: 'refunded', header: t('paymentsAdmin.refunded') },
+            { key: 'status', header: t('columns.status'), colored: true },
+            { key: 'invoice', header: t('columns.invoice') },
+          ]}
+          emptyText={t('paymentsAdmin.none')}
+        />
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,190 @@
+import { BILLING_COUNTRIES, type TaxSettings, type TaxSettingsInput } from '@portal/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { SelectField, TextField, ToggleSwitch } from '../../components/form';
+import { GenericErrorBlock } from '../../components/GenericErrorBlock';
+import { Page } from '../../components/Page';
+import { Preloader } from '../../components/Preloader';
+import { apiError } from '../../lib/api';
+import { useCountryOptions } from './BillingDetailsForm';
+import { useSaveTaxSettings, useTaxSettings } from './invoicing.hooks';
+
+type Seller = { [K in keyof TaxSettings['seller']]: string };
+type RateRow = { key: number; country: string; percent: string };
+let nextRowKey = 0;
+
+const percentOf = (bp: number) => (bp / 100).toString();
+/** "21" or "5,5" percent as basis points; undefined when it is not a percentage with at most 2 decimals. */
+const basisPoints = (text: string) => {
+  const match = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return match ? Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0')) : undefined;
+};
+
+function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
+  const { t } = useTranslation('billing');
+  const save = useSaveTaxSettings();
+  const countries = useCountryOptions();
+  const [seller, setSeller] = useState<Seller>(() => ({
+    legalName: settings.seller.legalName,
+    addressLine1: settings.seller.addressLine1,
+    addressLine2: settings.seller.addressLine2 ?? '',
+    postalCode: settings.seller.postalCode,
+    city: settings.seller.city,
+    country: settings.seller.country,
+    vatNumber: settings.seller.vatNumber ?? '',
+    email: settings.seller.email ?? '',
+  }));
+  const [prefix, setPrefix] = useState(settings.invoicePrefix);
+  const [pricesIncludeTax, setPricesIncludeTax] = useState(settings.pricesIncludeTax);
+  const [reverseCharge, setReverseCharge] = useState(settings.reverseCharge);
+  const [automaticTax, setAutomaticTax] = useState(settings.stripeAutomaticTax);
+  const [rates, setRates] = useState<RateRow[]>(() =>
+    settings.rates.map((r) => ({ key: nextRowKey++, country: r.country, percent: percentOf(r.rateBp) })),
+  );
+  const [message, setMessage] = useState<{ ok: boolean; text: string }>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const badRate = rates.findIndex((r) => (basisPoints(r.percent) ?? 10_001) > 10_000);
+    if (badRate >= 0)
+      return setMessage({ ok: false, text: t('tax.invalidRate', { country: rates[badRate]?.country }) });
+    const body: TaxSettingsInput = {
+      seller: { ...seller, country: seller.country as TaxSettings['seller']['country'] },
+      invoicePrefix: prefix,
+      pricesIncludeTax,
+      reverseCharge,
+      stripeAutomaticTax: automaticTax,
+      rates: rates.map((r) => ({
+        country: r.country as TaxSettings['seller']['country'],
+        rateBp: basisPoints(r.percent) ?? 0,
+      })),
+    };
+    save.mutate(body, {
+      onSuccess: () => setMessage({ ok: true, text: t('tax.saved') }),
+      onError: (e) => {
+        const err = apiError(e);
+        setMessage({
+          ok: false,
+          text: err?.field ? `${err.field}: ${err.message}` : (err?.message ?? t('buy.errorText')),
+        });
+      },
+    });
+  };
+
+  const sellerField = (key: keyof Seller, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
+    <TextField
+      label={t(`tax.seller.${key}`)}
+      value={seller[key]}
+      onChange={(e) => setSeller((s) => ({ ...s, [key]: e.target.value }))}
+      {...extra}
+    />
+  );
+  const unused = BILLING_COUNTRIES.find((c) => !rates.some((r) => r.country === c));
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="tax-settings">
+      <section className="rounded-2xl border border-line bg-panel p-4 sm:p-6">
+        <h2 className="text-base font-semibold text-ink">{t('tax.sellerTitle')}</h2>
+        <p className="mt-1 text-sm text-muted">{t('tax.sellerIntro')}</p>
+        <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
+          {sellerField('legalName')}
+          {sellerField('email', { type: 'email' })}
+          {sellerField('addressLine1')}
+          {sellerField('addressLine2')}
+          {sellerField('postalCode')}
+          {sellerField('city')}
+          <SelectField
+            label={t('tax.seller.country')}
+            value={seller.country}
+            options={countries}
+            onChange={(e) => setSeller((s) => ({ ...s, country: e.target.value }))}
+          />
+          {sellerField('vatNumber')}
+          <TextField
+            label={t('tax.prefix')}
+            value={prefix}
+            onChange={(e) => setPrefix(e.target.value.toUpperCase())}
+            hint={t('tax.prefixHint', { example: `${prefix || 'INV'}-${new Date().getFullYear()}-000001` })}
+          />
+        </div>
+      </section>
+
+      <section className="flex flex-col gap-4 rounded-2xl border border-line bg-panel p-4 sm:p-6">
+        <h2 className="text-base font-semibold text-ink">{t('tax.rulesTitle')}</h2>
+        <ToggleSwitch label={t('tax.pricesIncludeTax')} checked={pricesIncludeTax} onChange={setPricesIncludeTax} />
+        <ToggleSwitch label={t('tax.reverseCharge')} checked={reverseCharge} onChange={setReverseCharge} />
+        <ToggleSwitch label={t('tax.automaticTax')} checked={automaticTax} onChange={setAutomaticTax} />
+        <p className="text-sm text-muted">{t('tax.rulesHint')}</p>
+      </section>
+
+      <section className="flex flex-col gap-3 rounded-2xl border border-line bg-panel p-4 sm:p-6">
+        <h2 className="text-base font-semibold text-ink">{t('tax.ratesTitle')}</h2>
+        <p className="text-sm text-muted">{t('tax.ratesIntro')}</p>
+        {rates.map((rate, index) => (
+          <div key={rate.key} className="flex flex-wrap items-end gap-3">
+            <SelectField
+              className="min-w-40 flex-1"
+              label={t('tax.country')}
+              value={rate.country}
+              options={countries}
+              onChange={(e) =>
+                setRates((rs) => rs.map((r, i) => (i === index ? { ...r, country: e.target.value } : r)))
+              }
+            />
+            <TextField
+              className="w-28"
+              label={t('tax.ratePercent')}
+              inputMode="decimal"
+              value={rate.percent}
+              onChange={(e) =>
+                setRates((rs) => rs.map((r, i) => (i === index ? { ...r, percent: e.target.value } : r)))
+              }
+            />
+            <Button variant="ghost" onClick={() => setRates((rs) => rs.filter((_, i) => i !== index))}>
+              {t('tax.removeRate')}
+            </Button>
+          </div>
+        ))}
+        {unused && (
+          <div>
+            <Button
+              variant="secondary"
+              onClick={() => setRates((rs) => [...rs, { key: nextRowKey++, country: unused, percent: '0' }])}
+            >
+              {t('tax.addRate')}
+            </Button>
+          </div>
+        )}
+      </section>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={save.isPending}>
+          {t('actions.save')}
+        </Button>
+        {message && (
+          <span role="status" className={`text-sm ${message.ok ? 'text-status-green' : 'text-status-red'}`}>
+            {message.text}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** /admin/settings/tax-management: the seller on every invoice, tax rules and rates per country (docs/adr/0029). */
+export function AdminTaxSettingsPage() {
+  const { t } = useTranslation('billing');
+  const settings = useTaxSettings();
+  return (
+    <Page name="admin-settings-tax" title={t('tax.title')} subtitle={t('tax.subtitle')}>
+      {settings.isPending ? (
+        <Preloader />
+      ) : settings.isError ? (
+        <GenericErrorBlock />
+      ) : (
+        <TaxSettingsForm settings={settings.data} />
+      )}
+    </Page>
+  );
+}

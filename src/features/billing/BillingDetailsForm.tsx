@@ -1,0 +1,141 @@
+import { BILLING_COUNTRIES, type BillingDetails, billingDetailsInputSchema } from '@portal/contract';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { SelectField, TextField } from '../../components/form';
+import { apiError } from '../../lib/api';
+import { useBillingDetails, useSaveBillingDetails } from './invoicing.hooks';
+
+type Fields = {
+  companyName: string;
+  addressLine1: string;
+  addressLine2: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  vatNumber: string;
+  invoiceEmail: string;
+};
+
+const fromDetails = (d: BillingDetails | null | undefined): Fields => ({
+  companyName: d?.companyName ?? '',
+  addressLine1: d?.addressLine1 ?? '',
+  addressLine2: d?.addressLine2 ?? '',
+  postalCode: d?.postalCode ?? '',
+  city: d?.city ?? '',
+  country: d?.country ?? 'NL',
+  vatNumber: d?.vatNumber ?? '',
+  invoiceEmail: d?.invoiceEmail ?? '',
+});
+
+/** Country names in the page's language, sorted by them. */
+export function useCountryOptions() {
+  const { i18n } = useTranslation();
+  return useMemo(() => {
+    const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
+    return BILLING_COUNTRIES.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) =>
+      a.label.localeCompare(b.label, i18n.language),
+    );
+  }, [i18n.language]);
+}
+
+/**
+ * Company, address, VAT number and invoice e-mail for the caller or an organisation (`orgId`). Checked with the
+ * same schema the server uses; the server's 400 names the field, shown under it.
+ */
+export function BillingDetailsForm({ orgId, readOnly = false }: { orgId?: string; readOnly?: boolean }) {
+  const { t } = useTranslation('billing');
+  const details = useBillingDetails(orgId);
+  const save = useSaveBillingDetails(orgId);
+  const countries = useCountryOptions();
+  const [fields, setFields] = useState<Fields>(fromDetails(undefined));
+  const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (details.data) setFields(fromDetails(details.data.details));
+  }, [details.data]);
+
+  const set = (key: keyof Fields) => (value: string) => {
+    setFields((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+    setSaved(false);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = billingDetailsInputSchema.safeParse(fields);
+    if (!parsed.success) {
+      const next: Partial<Record<keyof Fields, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] as keyof Fields;
+        next[key] ??= t(`details.invalid.${key}`);
+      }
+      return setErrors(next);
+    }
+    save.mutate(parsed.data, {
+      onSuccess: () => setSaved(true),
+      onError: (e) => {
+        const err = apiError(e);
+        const field = err?.field as keyof Fields | undefined;
+        if (field && field in fields) setErrors({ [field]: t(`details.invalid.${field}`) });
+        else setErrors({ companyName: err?.message ?? t('buy.errorText') });
+      },
+    });
+  };
+
+  const stored = details.data?.details;
+  const field = (key: keyof Fields, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
+    <TextField
+      label={t(`details.${key}`)}
+      name={key}
+      value={fields[key]}
+      onChange={(e) => set(key)(e.target.value)}
+      error={errors[key]}
+      aria-invalid={errors[key] ? true : undefined}
+      disabled={readOnly}
+      {...extra}
+    />
+  );
+
+  return (
+    <section data-testid="billing-details" className="rounded-2xl border border-line bg-panel p-4 sm:p-6">
+      <h2 className="text-base font-semibold text-ink">{t('details.title')}</h2>
+      <p className="mt-1 text-sm text-muted">{orgId ? t('details.organizationIntro') : t('details.intro')}</p>
+      <form onSubmit={submit} noValidate className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
+        {field('companyName', { autoComplete: 'organization' })}
+        {field('invoiceEmail', { type: 'email', autoComplete: 'email' })}
+        {field('addressLine1', { autoComplete: 'address-line1' })}
+        {field('addressLine2', { autoComplete: 'address-line2' })}
+        {field('postalCode', { autoComplete: 'postal-code' })}
+        {field('city', { autoComplete: 'address-level2' })}
+        <SelectField
+          label={t('details.country')}
+          name="country"
+          value={fields.country}
+          onChange={(e) => set('country')(e.target.value)}
+          options={countries}
+          disabled={readOnly}
+        />
+        {field('vatNumber', {
+          hint:
+            stored?.vatNumber && stored.vatNumber === fields.vatNumber
+              ? t('details.vatUnverified')
+              : t('details.vatHint'),
+        })}
+        {!readOnly && (
+          <div className="flex items-center gap-3 sm:col-span-2">
+            <Button type="submit" disabled={save.isPending}>
+              {t('actions.save')}
+            </Button>
+            {saved && (
+              <span role="status" className="text-sm text-status-green">
+                {t('details.saved')}
+              </span>
+            )}
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}
