@@ -293,7 +293,11 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
     if (!payment) throw new Error('no payment');
     // Spend 80 of the 100 tokens.
     await call(
-      { method: 'PUT', url: '/api/admin/tokens', payload: { userId: spender.userId, tokenAmount: -80 } },
+      {
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        payload: { userId: spender.userId, tokenAmount: -80, reason: 'Spent on activations' },
+      },
       admin,
     );
     const tooMuch = await call(
@@ -329,6 +333,16 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
     ]);
     const notes = (await invoicesOf(spender)).filter((i) => i.kind === 'credit_note');
     expect(notes.map((n) => n.totalAmount)).toEqual([-605, -605]);
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id', 'after'])
+      .where('target_id', '=', payment.id)
+      .orderBy('id')
+      .execute();
+    expect(audited.map((e) => [e.action, e.actor_user_id])).toEqual([
+      ['payment.refund', admin.userId],
+      ['payment.refund', admin.userId],
+    ]);
     const history = await call({ method: 'GET', url: '/api/tokens/history' }, spender);
     expect(history.json().entries.map((e: { delta: number }) => e.delta)).toEqual([-20, -80, 100]);
   });
@@ -422,6 +436,20 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
     expect(paymentsCsv.body.split('\r\n')[0]).toBe(
       'created_at,customer,description,status,currency,amount,refunded,invoice,provider,provider_payment_id',
     );
+  });
+
+  it('tax settings changes are in the audit log with before and after', async () => {
+    const entries = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'before', 'after'])
+      .where('action', '=', 'settings.tax.update')
+      .orderBy('id')
+      .execute();
+    // beforeAll, and the switch to prices without tax and back.
+    expect(entries).toHaveLength(3);
+    const last = entries.at(-1) as { before: unknown; after: unknown };
+    const read = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as { pricesIncludeTax: boolean };
+    expect([read(last.before).pricesIncludeTax, read(last.after).pricesIncludeTax]).toEqual([false, true]);
   });
 
   it('bad tax settings are 400 with the field', async () => {

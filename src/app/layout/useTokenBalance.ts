@@ -1,20 +1,38 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useUser } from '../../features/auth/auth-context';
 import { api } from '../../lib/api';
+import { onBillingChange } from '../../lib/billing-channel';
 
-/** The header's token balance: `tokenAmount` of GET /subscriptions (spec §7). Undefined while unknown. */
+/** What a purchase changes in the other tabs. */
+const BILLING_QUERY_KEYS = [['token-balance'], ['subscriptions'], ['token-history'], ['payments'], ['invoices']];
+
+/**
+ * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7). Undefined while unknown. It refetches
+ * when another tab announces a purchase and when the tab gets the focus back (a tab the channel missed).
+ */
 export function useTokenBalance(): { balance: number | undefined; isError: boolean } {
   const user = useUser();
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['token-balance', user?.uid],
     enabled: Boolean(user),
     retry: false,
     staleTime: 30_000,
+    refetchOnWindowFocus: 'always',
     queryFn: async () => {
       const { data } = await api.get<{ tokenAmount?: unknown }>('/subscriptions');
       const amount = Number(data?.tokenAmount);
       return Number.isFinite(amount) ? amount : 0;
     },
   });
+
+  useEffect(() => {
+    if (!user) return;
+    return onBillingChange(() => {
+      for (const queryKey of BILLING_QUERY_KEYS) void queryClient.invalidateQueries({ queryKey });
+    });
+  }, [user, queryClient]);
+
   return { balance: query.data, isError: query.isError };
 }

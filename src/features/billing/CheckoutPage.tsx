@@ -10,6 +10,7 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
+import { announceBillingChange } from '../../lib/billing-channel';
 import { useCheckoutSession, useRefreshBilling } from './billing.hooks';
 
 const reportedKey = (id: string) => `checkout-reported-${id}`;
@@ -50,6 +51,7 @@ export function CheckoutPage() {
     if (data?.status !== 'complete') return;
     reportPurchase(data);
     void refresh();
+    announceBillingChange();
   }, [data, refresh]);
 
   let body: React.ReactNode;

@@ -6,6 +6,7 @@ import type {
   TaxSettingsInput,
 } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { announceBillingChange } from '../../lib/billing-channel';
 import { useRefreshBilling } from './billing.hooks';
 import {
   fetchAdminInvoices,
@@ -90,6 +91,6 @@ export function useRefund() {
         queryClient.invalidateQueries({ queryKey: ['admin-invoices'] }),
         queryClient.invalidateQueries({ queryKey: invoicingKeys.invoices }),
         refresh(),
-      ]),
+      ]).then(announceBillingChange),
   });
 }

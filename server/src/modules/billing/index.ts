@@ -12,7 +12,7 @@ import {
   type OrganizationRoles,
 } from './billing.service.ts';
 import { createInvoicingRepo } from './invoicing.repo.ts';
-import { type AuditHook, invoicingRoutes } from './invoicing.routes.ts';
+import { invoicingRoutes } from './invoicing.routes.ts';
 import { createInvoicing, type Invoicing } from './invoicing.service.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
@@ -39,8 +39,6 @@ export interface BillingOptions {
   balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
-  /** Records admin writes (refunds, tax settings) in the caller's transaction. */
-  audit?: AuditHook;
 }
 
 export interface BillingModule {
@@ -91,7 +89,7 @@ export function createBillingModule(
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));
-    await app.register(invoicingRoutes(service, invoicing, options.audit));
+    await app.register(invoicingRoutes(service, invoicing));
     if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox, publicUrl));
   };
   return { service, invoicing, provider, routes };

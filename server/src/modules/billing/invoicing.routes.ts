@@ -15,34 +15,18 @@ import {
   taxSettingsSchema,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Database } from '../../db/client.ts';
 import { actorOf } from '../../http/auth.ts';
+import { auditWho, recordAudit } from '../audit/index.ts';
 import { organizationId } from './billing.routes.ts';
 import type { BillingService } from './billing.service.ts';
 import type { Invoicing } from './invoicing.service.ts';
 
 const tags = ['billing'];
 
-/** An admin write as the audit log records it, in the transaction of the write itself. */
-export interface AuditEntry {
-  actorId: string;
-  action: string;
-  subjectType: string;
-  subjectId: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-}
-export type AuditHook = (trx: Database, entry: AuditEntry) => Promise<void>;
-
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Billing details, tax settings, invoices, admin payments and refunds (docs/adr/0029). */
-export function invoicingRoutes(
-  service: BillingService,
-  invoicing: Invoicing,
-  audit: AuditHook | undefined,
-): FastifyPluginAsyncZod {
+export function invoicingRoutes(service: BillingService, invoicing: Invoicing): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/billing/details',
@@ -134,14 +118,12 @@ export function invoicingRoutes(
       async (request) => {
         const actor = actorOf(request);
         return invoicing.saveTaxSettings(actor, request.body, async (trx, before, after) => {
-          await audit?.(trx, {
-            actorId: actor.userId,
+          await recordAudit(trx, {
+            ...auditWho(request),
             action: 'settings.tax.update',
-            subjectType: 'setting',
-            subjectId: 'tax',
+            target: { type: 'setting', id: 'tax' },
             before,
             after,
-            ip: request.ip,
           });
         });
       },
@@ -171,18 +153,16 @@ export function invoicingRoutes(
       async (request, reply) => {
         const actor = actorOf(request);
         const refund = await service.refundPayment(actor, request.params.paymentId, request.body, async (trx, r) => {
-          await audit?.(trx, {
-            actorId: actor.userId,
+          await recordAudit(trx, {
+            ...auditWho(request),
             action: 'payment.refund',
-            subjectType: 'payment',
-            subjectId: request.params.paymentId,
+            target: { type: 'payment', id: request.params.paymentId },
             before: null,
             after: {
               ...r,
               reason: request.body.reason ?? null,
               cancelSubscription: request.body.cancelSubscription ?? false,
             },
-            ip: request.ip,
           });
         });
         return reply.status(201).send(refund);
