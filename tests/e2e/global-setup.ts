@@ -14,6 +14,12 @@ declare module 'vitest' {
     casterPort: number;
     /** The production build the portal serves (size-budget.e2e.ts reads it). */
     spaDir: string;
+    /**
+     * The portal's SMTP_URL is smtp://127.0.0.1:{smtpPort}. Nothing listens there unless a test starts an SMTP server
+     * on it (server/test/support/smtp.ts, startSmtpServer(port)) to read the mail; until then each mail waits and is
+     * retried (docs/adr/0025-mail.md), and no run ever mails through a developer's own SMTP_URL.
+     */
+    smtpPort: number;
   }
 }
 
@@ -58,6 +64,7 @@ export default async function setup(project: TestProject) {
     spaDir,
   );
   const port = await freePort();
+  const smtpPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   let output = '';
   const server = spawn(
@@ -81,6 +88,7 @@ export default async function setup(project: TestProject) {
         SEED_DEMO: 'true',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       },
     },
   );
@@ -96,6 +104,7 @@ export default async function setup(project: TestProject) {
   project.provide('authEmulatorHost', emulator.host);
   project.provide('casterPort', casterPort);
   project.provide('spaDir', join(root, spaDir));
+  project.provide('smtpPort', smtpPort);
 
   return async () => {
     server.kill('SIGTERM');

@@ -77,10 +77,10 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
 }
 
 /**
- * A real SMTP server on a free loopback port that keeps every message it accepts. `refuse(n)` makes it answer
- * the next n messages with a temporary failure (451), as a busy mail server does.
+ * A real SMTP server on a loopback port (a free one unless given) that keeps every message it accepts. `refuse(n)`
+ * makes it answer the next n messages with a temporary failure (451), as a busy mail server does.
  */
-export async function startSmtpServer() {
+export async function startSmtpServer(listenPort = 0) {
   const messages: ReceivedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
@@ -111,7 +111,7 @@ export async function startSmtpServer() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
