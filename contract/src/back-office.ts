@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ledgerEntrySchema, subscriptionSchema } from './billing.ts';
+import { adminSubscriptionSchema, ledgerEntrySchema, subscriptionSchema } from './billing.ts';
 import { ntripAccountSchema } from './ntrip-accounts.ts';
+import { memberSchema, orgInviteSchema } from './organizations.ts';
 import { adminUserSchema, teamSchema } from './user.ts';
 
 /** `GET /admin/users/:userId`: one customer in the back office (issue 20), read from the modules that own each part. */
@@ -18,3 +19,21 @@ export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 
 /** How many ledger entries the customer page shows. */
 export const ADMIN_CUSTOMER_LEDGER_ENTRIES = 50;
+
+/** `GET /admin/organizations/:orgId`: one organisation in the back office (issue 20). */
+export const adminOrganizationDetailSchema = z.object({
+  organization: z.object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    /** Set while an operator has it disabled. */
+    disabledAt: z.string().nullable(),
+  }),
+  members: z.array(memberSchema),
+  invites: z.array(orgInviteSchema),
+  subscriptions: z.array(adminSubscriptionSchema),
+});
+export type AdminOrganizationDetail = z.infer<typeof adminOrganizationDetailSchema>;
+
+export const adminOrganizationPatchSchema = z.object({ disabled: z.boolean() });
+export type AdminOrganizationPatch = z.infer<typeof adminOrganizationPatchSchema>;

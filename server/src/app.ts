@@ -34,6 +34,11 @@ import {
   type NtripAccountsOptions,
 } from './modules/ntrip-accounts/index.ts';
 import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.ts';
+import {
+  createOrganizationsAdminRepo,
+  disabledOrganizationGuard,
+  organizationsAdminRoutes,
+} from './modules/organizations/organizations.admin.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
@@ -181,6 +186,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         anonymousPerMinute: deps.anonymousRequestsPerMinute ?? 300,
         signedInPerMinute: deps.signedInRequestsPerMinute ?? 1200,
       });
+      const organizationsAdmin = createOrganizationsAdminRepo(deps.db);
+      // Before every route below: a disabled organisation's members are refused its /org/:orgId calls.
+      api.addHook('preHandler', disabledOrganizationGuard(organizationsAdmin));
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(metaRoutes(createMetaRepo(deps.db)));
       const account = createAccountService({
@@ -198,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }),
       );
       await api.register(auditRoutes(createAuditRepo(deps.db)));
+      await api.register(organizationsAdminRoutes(organizationsAdmin, billing.service.adminOrganizationSubscriptions));
       await api.register(billing.routes);
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));

@@ -107,6 +107,7 @@ export const adminMenu: MenuEntry[] = [
   },
   { type: 'link', name: 'navigation.map', url: '/admin/map', icon: 'map' },
   { type: 'link', name: 'navigation.users', url: '/admin/users', icon: 'users' },
+  { type: 'link', name: 'navigation.adminOrganizations', url: '/admin/organizations', icon: 'building' },
   { type: 'link', name: 'navigation.demoRequests', url: '/admin/demo-requests', icon: 'sparkle' },
   { type: 'link', name: 'navigation.audit', url: '/admin/audit', icon: 'receipt' },
   { type: 'link', name: 'navigation.outbox', url: '/admin/outbox', icon: 'mail' },

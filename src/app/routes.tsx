@@ -124,6 +124,10 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/organizations/AdminOrganizationsPage'), 'AdminOrganizationsPage'),
               },
               {
+                path: 'organizations/:orgId',
+                lazy: page(() => import('../features/organizations/AdminOrganizationPage'), 'AdminOrganizationPage'),
+              },
+              {
                 path: 'networks',
                 lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
               },

@@ -100,6 +100,8 @@ export interface OrganizationsTable {
   name: string;
   created_by: string;
   created_at: Generated<Date>;
+  /** Set while an operator has the organisation disabled (migration 202611261310). */
+  disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface OrganizationMembersTable {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { CardSection } from '../../components/CardSection';
 import { Page } from '../../components/Page';
 import { useAllOrganizations } from './organizations.hooks';
@@ -8,6 +9,7 @@ export function AdminOrganizationsPage() {
   const { t } = useTranslation('organizations');
   const { t: tc, i18n } = useTranslation();
   const orgs = useAllOrganizations();
+  const navigate = useNavigate();
   return (
     <Page
       name="admin-organizations"
@@ -26,6 +28,7 @@ export function AdminOrganizationsPage() {
         rows={(orgs.data ?? []).map((o) => ({
           id: o.id,
           name: o.name,
+          editAction: () => navigate(`/admin/organizations/${o.id}`),
           records: {
             owner: o.ownerEmail ?? '—',
             members: String(o.memberCount),

@@ -740,6 +740,16 @@ export function createBillingService(deps: BillingServiceDeps) {
       return row ? toProduct(row) : null;
     },
 
+    /** The back office's view of an organisation's subscriptions, with who pays each. */
+    async adminOrganizationSubscriptions(orgId: string): Promise<AdminSubscription[]> {
+      await sweep({ organizationId: orgId });
+      const now = clock();
+      return (await repo.listOrganizationSubscriptions(orgId)).map((r) => ({
+        ...toSubscription(r, now),
+        userEmail: r.user_email,
+      }));
+    },
+
     async organizationSubscriptions(actor: Actor, orgId: string): Promise<AdminSubscription[]> {
       const role = await organizations.roleOf(orgId, actor.userId);
       // Not a member: the same 404 as an unknown organisation.

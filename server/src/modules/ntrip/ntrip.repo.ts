@@ -121,7 +121,9 @@ export function createNtripRepo(db: Database) {
           AND (g.account_id = a.id
             OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
             OR (g.account_id IS NULL AND g.organization_id IN (
-              SELECT m.organization_id FROM organization_members m WHERE m.user_id = a.owner_user_id)))
+              SELECT m.organization_id FROM organization_members m
+              JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+              WHERE m.user_id = a.owner_user_id)))
         WHERE a.id = ${accountId}`.execute(db);
       const ended = r.rows[0]?.ended;
       return ended ? new Date(ended) : null;
@@ -143,7 +145,9 @@ export function createNtripRepo(db: Database) {
           AND (g.account_id = a.id
             OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
             OR (g.account_id IS NULL AND g.organization_id IN (
-              SELECT m.organization_id FROM organization_members m WHERE m.user_id = a.owner_user_id)))
+              SELECT m.organization_id FROM organization_members m
+              JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+              WHERE m.user_id = a.owner_user_id)))
         JOIN networks n ON n.id = g.network_id AND n.status <> 'retired'
         WHERE a.id::text = ANY(${sql.val(accountIds)}::text[]) AND a.deleted_at IS NULL AND a.enabled
           AND NOT u.disabled
