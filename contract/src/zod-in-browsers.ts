@@ -6,4 +6,4 @@ import { z } from 'zod';
  * interpreted parsers are plenty fast for API answers; the server keeps the compiled ones. Must run before any
  * schema is made: index.ts imports it first.
  */
-if (typeof window !== 'undefined') z.config({ jitless: true });
+if ('window' in globalThis) z.config({ jitless: true });
