@@ -69,9 +69,9 @@ function watch(session: Session) {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
   });
   return {
-    /** Until no request has been open for 300 ms (ten seconds at most). */
+    /** Until no request has been open for 300 ms (five seconds at most: some admin pages poll). */
     async quiet(): Promise<void> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 5_000;
       while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastChange < 300)) await sleep(100);
     },
     /** The problems since the last call, console errors and too many API requests included. */
@@ -131,7 +131,7 @@ describe('every route, logged out, as a user and as an admin', () => {
     ];
     expect(problems).toEqual([]);
     await session.context.close();
-  });
+  }, 150_000);
 
   for (const [role, account] of [
     ['user', DEMO_USER],
@@ -145,6 +145,6 @@ describe('every route, logged out, as a user and as an admin', () => {
       const problems = [...watcher.take().map((p) => `log-in: ${p}`), ...(await visitAll(session, watcher))];
       expect(problems).toEqual([]);
       await session.context.close();
-    });
+    }, 150_000);
   }
 });
