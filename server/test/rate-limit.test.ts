@@ -68,4 +68,20 @@ describe(`API rate limits behind a shared address on ${testDatabaseKind()}`, () 
     // Nor did the heavy customer spend the address's anonymous budget.
     expect((await call('/api/meta', from)).statusCode).toBe(200);
   });
+
+  it("answers payment-provider webhooks from an address under a budget of their own, apart from the address's anonymous one", async () => {
+    const from = '198.51.100.81';
+    const webhook = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        remoteAddress: from,
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=forged' },
+        payload: '{}',
+      });
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE * 3; i++) expect((await webhook()).statusCode).not.toBe(429);
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) expect((await call('/api/meta', from)).statusCode).toBe(200);
+    expect((await call('/api/meta', from)).statusCode).toBe(429);
+    expect((await webhook()).statusCode).not.toBe(429);
+  });
 });

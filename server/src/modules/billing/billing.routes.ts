@@ -34,6 +34,12 @@ import { WebhookSignatureError } from './providers/provider.ts';
 
 const tags = ['billing'];
 const webhookAnswer = z.object({ received: z.boolean(), result: z.string() });
+/**
+ * Stripe delivers events from a handful of addresses, in bursts after a busy minute or a retry wave; under the
+ * anonymous budget a burst would be answered 429 and redelivered for days. The webhook has a budget of its own per
+ * address, which spends nothing of the anonymous one: a request without a valid signature costs one HMAC.
+ */
+const WEBHOOK_REQUESTS_PER_MINUTE = 6000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -344,7 +350,10 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       );
       hooks.post(
         '/stripe/webhook',
-        { config: { auth: 'public' }, schema: { tags, hide: true, response: { 200: webhookAnswer } } },
+        {
+          config: { auth: 'public', rateLimit: { max: WEBHOOK_REQUESTS_PER_MINUTE, timeWindow: '1 minute' } },
+          schema: { tags, hide: true, response: { 200: webhookAnswer } },
+        },
         async (request, reply) => {
           if (service.provider.name !== 'stripe') {
             throw new AppError(404, 'not_found', 'Stripe is not the payment provider of this portal.');
