@@ -7,6 +7,19 @@ import { DEMO_ADMIN, logInThroughStorage } from './support/storage-login';
 /** A sign-up, an admin session and a few dialogs; a shared machine needs more than the default 90 s at times. */
 const JOURNEY_TIMEOUT_MS = 150_000;
 
+const ADMIN_LISTS = [
+  '/admin/users',
+  '/admin/accounts',
+  '/admin/subscriptions',
+  '/admin/organizations',
+  '/admin/audit',
+  '/admin/demo-requests',
+  '/admin/products/credits',
+  '/admin/networks',
+  '/admin/feed',
+  '/admin/rinex',
+];
+
 describe('the back office in Chromium (issue 20)', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -83,6 +96,18 @@ describe('the back office in Chromium (issue 20)', () => {
         reason: 'Goodwill after the outage of 25 November',
       });
       expect(customer.errors).toEqual([]);
+
+      // Item 7: every admin list fits a 375 px phone without sideways page scroll.
+      await admin.page.setViewportSize(MOBILE);
+      const wide: string[] = [];
+      for (const path of ADMIN_LISTS) {
+        await admin.goto(path);
+        await admin.page.getByRole('heading', { level: 1 }).first().waitFor();
+        await admin.page.waitForLoadState('networkidle');
+        const width = await admin.page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > MOBILE.width) wide.push(`${path}: ${width} px`);
+      }
+      expect(wide).toEqual([]);
     },
     JOURNEY_TIMEOUT_MS,
   );
