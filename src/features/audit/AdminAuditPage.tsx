@@ -19,6 +19,7 @@ function targetLink(entry: AuditEntry): string | null {
   if (!entry.targetId) return null;
   if (entry.targetType === 'user') return `/admin/users/${entry.targetId}`;
   if (entry.targetType === 'network') return `/admin/networks/${entry.targetId}`;
+  if (entry.targetType === 'organization') return `/admin/organizations/${entry.targetId}`;
   return null;
 }
 

@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AuthContext } from '../../../src/features/auth/auth-context';
+import { CustomerPage } from '../../../src/features/users/CustomerPage';
+import { account, user } from '../accounts/fixtures';
+import { renderWithProviders } from '../support/render';
+
+const ID = '44444444-4444-4444-8444-444444444444';
+const patches: unknown[] = [];
+const created: unknown[] = [];
+const grants: unknown[] = [];
+
+const customer = {
+  user: {
+    id: ID,
+    email: 'carla@example.test',
+    displayName: 'Carla',
+    isAdmin: false,
+    disabled: false,
+    createdAt: '2026-11-01T10:00:00Z',
+    termsAcceptedAt: '2026-11-01T10:00:00Z',
+  },
+  tokenAmount: 30,
+  ledger: [],
+  subscriptions: [],
+  organizations: [],
+  ntripAccounts: [account()],
+};
+
+const server = setupServer(
+  http.get('*/api/admin/users/:id', () => HttpResponse.json(customer)),
+  http.patch('*/api/admin/users/:id', async ({ request }) => {
+    patches.push(await request.json());
+    return HttpResponse.json({ ...customer.user, isAdmin: true });
+  }),
+  http.put('*/api/admin/tokens', async ({ request }) => {
+    grants.push(await request.json());
+    return HttpResponse.json({ userId: ID, tokenAmount: 0 });
+  }),
+  http.post('*/api/admin/ntrip-accounts', async ({ request }) => {
+    created.push(await request.json());
+    return HttpResponse.json(
+      {
+        account: account({ id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', label: 'Drone' }),
+        password: 'once-only-secret',
+      },
+      { status: 201 },
+    );
+  }),
+  http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  patches.length = 0;
+  created.length = 0;
+  grants.length = 0;
+});
+afterAll(() => server.close());
+
+function renderPage() {
+  renderWithProviders(
+    <Routes>
+      <Route path="/admin/users/:userId" element={<CustomerPage />} />
+    </Routes>,
+    {
+      route: `/admin/users/${ID}`,
+      wrapper: (children) => (
+        <AuthContext.Provider value={{ ...user, email: 'admin@example.test', isAdmin: true }}>
+          {children}
+        </AuthContext.Provider>
+      ),
+    },
+  );
+  return userEvent.setup();
+}
+
+describe('the customer page', () => {
+  it('makes a customer admin only after the confirmation', async () => {
+    const u = renderPage();
+    await u.click(await screen.findByRole('button', { name: 'Make admin' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Make carla@example.test an admin?')).toBeInTheDocument();
+    expect(patches).toEqual([]);
+    await u.click(within(dialog).getByRole('button', { name: 'Make admin' }));
+    await waitFor(() => expect(patches).toEqual([{ isAdmin: true }]));
+  });
+
+  it('refuses to take back more tokens than the balance, and sends a take-back with its reason after confirming', async () => {
+    const u = renderPage();
+    await u.click(await screen.findByRole('button', { name: 'Grant or take back tokens' }));
+    const dialog = await screen.findByRole('dialog');
+    await u.type(within(dialog).getByLabelText('Tokens:'), '-31');
+    await u.type(within(dialog).getByLabelText('Reason:'), 'Wrong pack');
+    expect(within(dialog).getByText('A balance cannot go below zero; it is 30 now.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Continue' })).toBeDisabled();
+    await u.clear(within(dialog).getByLabelText('Tokens:'));
+    await u.type(within(dialog).getByLabelText('Tokens:'), '-30');
+    await u.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Take back 30 tokens? The balance goes from 30 to 0.')).toBeInTheDocument();
+    expect(grants).toEqual([]);
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(grants).toEqual([{ userId: ID, tokenAmount: -30, reason: 'Wrong pack' }]));
+  });
+
+  it('creates an NTRIP account for the customer and shows its password once', async () => {
+    const u = renderPage();
+    await screen.findByText('Tractor 7');
+    await u.click(screen.getByRole('button', { name: 'Create NTRIP account' }));
+    const dialog = await screen.findByRole('dialog');
+    await u.type(within(dialog).getByLabelText('Label:'), 'Drone');
+    await u.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(await within(dialog).findByTestId('ntrip-password')).toHaveTextContent('once-only-secret');
+    expect(created).toEqual([{ ownerUserId: ID, label: 'Drone' }]);
+  });
+});
