@@ -16,6 +16,8 @@ export const userInfoSchema = z.object({
   teams: z.array(teamSchema),
   isAdmin: z.boolean(),
   termsAcceptedAt: z.string().nullable(),
+  /** The latest published terms version (at /legal/terms), null when none was published; absent from older servers. */
+  termsVersion: z.number().int().nullable().optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -24,6 +24,7 @@ import { type BillingOptions, createBillingModule, createTokenLedger } from './m
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { createDocumentsModule } from './modules/documents/index.ts';
 import { createMailModule, type MailOptions } from './modules/mail/index.ts';
 import { registerCrawlerFiles } from './modules/meta/crawlers.routes.ts';
 import { createMetaRepo } from './modules/meta/meta.repo.ts';
@@ -34,6 +35,7 @@ import {
   type NtripAccountsOptions,
 } from './modules/ntrip-accounts/index.ts';
 import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.ts';
+import { createOperatorModule } from './modules/operator/index.ts';
 import {
   createOrganizationsAdminRepo,
   disabledOrganizationGuard,
@@ -43,6 +45,7 @@ import { createOrganizationsRepo } from './modules/organizations/organizations.r
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createRinexModule, type RinexOptions } from './modules/rinex/index.ts';
+import { createSettingsModule } from './modules/settings/index.ts';
 import { createAccountRepo } from './modules/users/account.repo.ts';
 import { createAccountService } from './modules/users/account.service.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
@@ -214,6 +217,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(rinex.routes);
       await api.register(mail.routes);
       await api.register(createNtripDiagnosticsModule(deps.db, { live: deps.live }).routes);
+      await api.register(createSettingsModule(deps.db).routes);
+      await api.register(createDocumentsModule(deps.db).routes);
+      await api.register(createOperatorModule(deps.db, { live: deps.live }).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

@@ -18,6 +18,8 @@ export interface UsersTable {
   is_admin: Generated<boolean>;
   disabled: Generated<boolean>;
   terms_accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The published terms version terms_accepted_at is for; null before any was published (migration 202611261400). */
+  terms_version: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

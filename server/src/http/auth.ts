@@ -32,8 +32,13 @@ export interface Actor {
    */
   emailVerified: boolean;
   isAdmin: boolean;
-  /** When the user accepted the terms and conditions, null if never (docs/adr/0012-terms-acceptance.md). */
+  /**
+   * When the user accepted the terms and conditions, null if never or if a newer version was published since
+   * (docs/adr/0012-terms-acceptance.md, 0028).
+   */
   termsAcceptedAt: Date | null;
+  /** The latest published terms version, null before the first publication. */
+  termsVersion?: number | null;
   /** From the token: when the caller last signed in (seconds since the epoch). */
   authTime?: number;
 }
@@ -101,7 +106,11 @@ export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVer
       // The row keeps an older address when a token carries none; only the token's own address counts as proven.
       emailVerified: identity.email !== undefined && identity.emailVerified === true,
       isAdmin: user.is_admin,
-      termsAcceptedAt: user.terms_accepted_at,
+      termsAcceptedAt:
+        user.current_terms_version !== null && (user.terms_version ?? 0) < user.current_terms_version
+          ? null
+          : user.terms_accepted_at,
+      termsVersion: user.current_terms_version,
       ...(identity.authTime !== undefined && { authTime: identity.authTime }),
     };
     if (level === 'admin' && !user.is_admin) throw forbidden();

@@ -126,12 +126,13 @@ export function createNtripAccountsRepo(db: Database) {
      * name is answered by ON CONFLICT and the caller tries another.
      */
     async insert(
-      values: { ownerUserId: string; username: string; passwordHash: string; label: string },
+      values: { ownerUserId: string; username: string; passwordHash: string; label: string; maxConnections: number },
       trx: Database = db,
     ): Promise<AccountRow | undefined> {
       const r = await sql<AccountRow>`
-        INSERT INTO ntrip_accounts AS a (owner_user_id, username, password_hash, label, enabled)
-        VALUES (${values.ownerUserId}, ${values.username}, ${values.passwordHash}, ${values.label}, true)
+        INSERT INTO ntrip_accounts AS a (owner_user_id, username, password_hash, label, enabled, max_connections)
+        VALUES (${values.ownerUserId}, ${values.username}, ${values.passwordHash}, ${values.label}, true,
+          ${values.maxConnections})
         ON CONFLICT DO NOTHING
         RETURNING ${ACCOUNT_COLUMNS}`.execute(trx);
       return r.rows[0];

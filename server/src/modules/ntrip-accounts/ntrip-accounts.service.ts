@@ -7,7 +7,6 @@ import {
   activationPrice,
   CONNECTION_TEST_SECONDS,
   type ConnectionTestResult,
-  MAX_NTRIP_ACCOUNTS_PER_USER,
   NEAR_MOUNTPOINT_SUFFIX,
   type NtripAccount,
   type NtripAccountWithPassword,
@@ -22,6 +21,7 @@ import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { issueProbeToken } from '../ntrip/ntrip.probe.ts';
+import { readSettings } from '../settings/index.ts';
 import { type CasterAddress, type CasterOutcome, testCasterConnection } from './connection-test.ts';
 import { generatePassword, generateUsername, hashAccountPassword } from './ntrip-accounts.credentials.ts';
 import {
@@ -216,12 +216,16 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     return row;
   }
 
-  async function insertWithFreshUsername(ownerUserId: string, label: string, passwordHash: string, trx: Database) {
+  async function insertWithFreshUsername(
+    ownerUserId: string,
+    account: { label: string; passwordHash: string; maxConnections: number },
+    trx: Database,
+  ) {
     for (let attempt = 0; attempt < 10; attempt++) {
       const username = generateUsername();
       if (await repo.usernameExists(username, trx)) continue;
       // Undefined: a concurrent insert took the name between the check and the insert.
-      const row = await repo.insert({ ownerUserId, username, passwordHash, label }, trx);
+      const row = await repo.insert({ ownerUserId, username, ...account }, trx);
       if (row) return row;
     }
     throw new Error('no free NTRIP username after 10 attempts');
@@ -277,13 +281,18 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       const row = await repo.transaction(async (trx) => {
         // Without the lock concurrent creations all count the same total and all insert (issue 16: 87 of 50).
         await repo.lockOwner(actor.userId, trx);
-        if ((await repo.countByOwner(actor.userId, trx)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
+        const settings = await readSettings(trx);
+        if ((await repo.countByOwner(actor.userId, trx)) >= settings.ntripAccountsPerUser) {
           throw conflict(
             'account_limit_reached',
-            `You can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`,
+            `You can have at most ${settings.ntripAccountsPerUser} NTRIP accounts.`,
           );
         }
-        return insertWithFreshUsername(actor.userId, label, passwordHash, trx);
+        return insertWithFreshUsername(
+          actor.userId,
+          { label, passwordHash, maxConnections: settings.defaultConnectionsPerAccount },
+          trx,
+        );
       });
       return { account: await presentOne(row), password };
     },

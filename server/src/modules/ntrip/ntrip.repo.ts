@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { accessGraceInterval } from '../settings/index.ts';
 
 /**
  * SQL of the ntrip module: its own tables (ntrip_accounts, access_grants, ntrip_sessions, ntrip_auth_epoch), reads
@@ -131,17 +132,20 @@ export function createNtripRepo(db: Database) {
 
     /**
      * Per account and network, the end of the latest grant that covers the account now: the account's own, its
-     * owner's all-accounts grants, and the all-accounts grants of organisations the owner is a member of now.
+     * owner's all-accounts grants, and the all-accounts grants of organisations the owner is a member of now. A
+     * grant covers until its end (valid_until, or ended_at when it was ended early) plus the grace period setting.
      * Accounts that are deleted or disabled, or whose owner is, get no rows; nor do retired networks.
      */
     async accessOf(accountIds: string[], now: Date): Promise<AccessRow[]> {
       if (accountIds.length === 0) return [];
       const r = await sql<AccessRow>`
         SELECT a.id::text AS account_id, n.id::text AS network_id, n.slug AS network_slug,
-          max(g.valid_until) AS until
+          max(least(g.valid_until, coalesce(g.ended_at, g.valid_until)) + grace.span) AS until
         FROM ntrip_accounts a
         JOIN users u ON u.id = a.owner_user_id
-        JOIN access_grants g ON g.ended_at IS NULL AND g.valid_from <= ${now} AND g.valid_until > ${now}
+        CROSS JOIN (SELECT ${accessGraceInterval} AS span) grace
+        JOIN access_grants g ON g.valid_from <= ${now}
+          AND least(g.valid_until, coalesce(g.ended_at, g.valid_until)) + grace.span > ${now}
           AND (g.account_id = a.id
             OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
             OR (g.account_id IS NULL AND g.organization_id IN (

@@ -2,6 +2,7 @@ import type { InviteStatus } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { OrganizationMembersTable } from '../../db/schema.ts';
+import { readSettings } from '../settings/index.ts';
 
 type Role = OrganizationMembersTable['role'];
 export type OrganizationsQueries = ReturnType<typeof organizationsQueries>;
@@ -18,6 +19,8 @@ export function createOrganizationsRepo(db: Database) {
 
 function organizationsQueries(db: Database) {
   return {
+    /** The portal settings in force, read in this transaction (docs/adr/0028). */
+    settings: () => readSettings(db),
     async lockUser(userId: string) {
       await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     },
@@ -150,7 +153,7 @@ function organizationsQueries(db: Database) {
       return db
         .selectFrom('organization_invites as i')
         .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-        .select(['i.organization_id', 'i.email', 'i.status', 'o.name'])
+        .select(['i.organization_id', 'i.email', 'i.status', 'i.updated_at', 'o.name'])
         .where('i.token_hash', '=', tokenHash)
         .forUpdate('i')
         .executeTakeFirst();

@@ -3,7 +3,6 @@ import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
   type InviteActionBody,
-  MAX_ORGANIZATIONS_PER_USER,
   type Member,
   type MyInvite,
   type Organization,
@@ -51,6 +50,21 @@ const emailNotVerified = () =>
     'email_not_verified',
     'Verify your e-mail address to see and answer the invitations sent to it, or open the invite link you were given.',
   );
+/**
+ * The invite lifetime setting counts from the invite's last change: its sending (or sending again), or for a
+ * declined invite its decline, which the invitee may still turn into an acceptance within the lifetime.
+ */
+async function refuseExpired(
+  invite: { updated_at: Date },
+  settings: () => Promise<{ inviteLifetimeDays: number | null }>,
+) {
+  const { inviteLifetimeDays } = await settings();
+  if (inviteLifetimeDays === null) return;
+  if (Date.now() - new Date(invite.updated_at).getTime() > inviteLifetimeDays * 86_400_000) {
+    throw new AppError(410, 'invite_expired', 'This invite has expired. Ask the organisation to invite you again.');
+  }
+}
+
 const inviteLinkInvalid = () =>
   new AppError(404, 'invite_link_invalid', 'This invite link is not valid or has already been used.');
 
@@ -111,7 +125,8 @@ export function createOrganizationsService({
       return repo.transaction(async (tx) => {
         // Serialises one user's concurrent creations so the limit cannot be raced past.
         await tx.lockUser(actor.userId);
-        if ((await tx.countOwnedBy(actor.userId)) >= MAX_ORGANIZATIONS_PER_USER) {
+        const { organizationsPerUser } = await tx.settings();
+        if ((await tx.countOwnedBy(actor.userId)) >= organizationsPerUser) {
           throw new OrganizationNameError('MaximumOrganizationCreated');
         }
         if (await tx.nameTaken(name)) throw new OrganizationNameError('AlreadyTaken');
@@ -244,6 +259,7 @@ export function createOrganizationsService({
           `This invite is ${invite.status}; it cannot be answered with ${body.action}.`,
         );
       }
+      if (body.action !== 'decline') await refuseExpired(invite, repo.settings);
       await repo.transaction(async (tx) => {
         await tx.setInviteStatus(
           body.organization,
@@ -261,6 +277,7 @@ export function createOrganizationsService({
         const invite = await tx.lockInviteByToken(hashToken(token));
         // A declined invite keeps its link for the verified owner's acceptDeclined, but the link no longer opens it.
         if (invite?.status !== 'pending') throw inviteLinkInvalid();
+        await refuseExpired(invite, tx.settings);
         const orgId = invite.organization_id;
         if (await tx.roleOf(orgId, actor.userId)) {
           throw conflict('already_member', 'You are already a member of this organisation.');

@@ -5,7 +5,17 @@ import type { VerifiedIdentity } from '../../http/auth.ts';
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 
 /** What a request's authentication reads of its user. */
-const identityColumns = ['id', 'firebase_uid', 'email', 'is_admin', 'disabled', 'terms_accepted_at'] as const;
+const identityColumns = [
+  'id',
+  'firebase_uid',
+  'email',
+  'is_admin',
+  'disabled',
+  'terms_accepted_at',
+  'terms_version',
+  // The latest published terms, in the same statement: a user who accepted an older version is asked again.
+  sql<number | null>`(SELECT max(version) FROM legal_documents WHERE kind = 'terms')`.as('current_terms_version'),
+] as const;
 
 const adminColumns = ['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'] as const;
 
@@ -46,15 +56,41 @@ export function createUsersRepo(db: Database) {
         .executeTakeFirstOrThrow();
     },
 
-    /** Keeps the first acceptance: accepting again (a retry, a second tab) answers the moment already recorded. */
+    /**
+     * Records the caller's acceptance of the latest published terms (or, before any was published, of the terms
+     * in force), keeping the first moment: accepting again (a retry, a second tab) answers the moment recorded.
+     * Who accepted which version is kept in terms_acceptances.
+     */
     async acceptTerms(userId: string) {
-      const row = await db
-        .updateTable('users')
-        .set({ terms_accepted_at: sql<Date>`coalesce(users.terms_accepted_at, now())` })
-        .where('id', '=', userId)
-        .returning('terms_accepted_at')
-        .executeTakeFirstOrThrow();
-      return row.terms_accepted_at as Date;
+      return db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom('legal_documents')
+          .select(['id', 'version'])
+          .where('kind', '=', 'terms')
+          .orderBy('version', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        const version = current?.version ?? null;
+        const row = await trx
+          .updateTable('users')
+          .set({
+            terms_accepted_at: sql<Date>`CASE WHEN users.terms_accepted_at IS NOT NULL
+              AND users.terms_version IS NOT DISTINCT FROM ${version}::int THEN users.terms_accepted_at ELSE now() END`,
+            terms_version: version,
+          })
+          .where('id', '=', userId)
+          .returning('terms_accepted_at')
+          .executeTakeFirstOrThrow();
+        const acceptedAt = row.terms_accepted_at as Date;
+        if (current) {
+          await trx
+            .insertInto('terms_acceptances')
+            .values({ document_id: current.id, user_id: userId, accepted_at: acceptedAt })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        }
+        return acceptedAt;
+      });
     },
 
     async findByEmail(email: string) {

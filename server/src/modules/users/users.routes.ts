@@ -34,6 +34,7 @@ export function usersRoutes(deps: {
           teams: await deps.teamsOf(actor),
           isAdmin: actor.isAdmin,
           termsAcceptedAt: termsAcceptedAt && iso(termsAcceptedAt),
+          termsVersion: actor.termsVersion ?? null,
         };
       },
     );

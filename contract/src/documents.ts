@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * Versioned legal documents (docs/adr/0028): the operator publishes a new version at /admin/settings/documents and
+ * the public pages show the latest. Publishing terms makes every user accept the new version before the app.
+ */
+export const DOCUMENT_KINDS = ['terms', 'privacy', 'dpa'] as const;
+export const documentKindSchema = z.enum(DOCUMENT_KINDS);
+export type DocumentKind = z.infer<typeof documentKindSchema>;
+
+/** Public addresses of the current versions, e.g. /legal/terms. */
+export const legalDocumentPath = (kind: DocumentKind) => `/legal/${kind}`;
+
+export const DOCUMENT_TITLE_MAX = 120;
+/** Markdown source; generous for a contract, small enough that one publication cannot fill the database. */
+export const DOCUMENT_BODY_MAX = 200_000;
+
+export const documentKindParamsSchema = z.object({ kind: documentKindSchema });
+
+export const publishDocumentBodySchema = z.strictObject({
+  title: z.string().trim().min(1).max(DOCUMENT_TITLE_MAX),
+  body: z.string().trim().min(1).max(DOCUMENT_BODY_MAX),
+});
+export type PublishDocumentBody = z.infer<typeof publishDocumentBodySchema>;
+
+export const documentVersionSchema = z.object({
+  id: z.string(),
+  kind: documentKindSchema,
+  version: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  publishedAt: z.string(),
+});
+export type DocumentVersion = z.infer<typeof documentVersionSchema>;
+
+/** `GET /admin/documents/{kind}`: every version, newest first, with how many users accepted each (terms only). */
+export const adminDocumentVersionSchema = documentVersionSchema.extend({
+  publishedBy: z.string().nullable(),
+  acceptances: z.number().int(),
+});
+export type AdminDocumentVersion = z.infer<typeof adminDocumentVersionSchema>;
+export const adminDocumentVersionsSchema = z.object({ items: z.array(adminDocumentVersionSchema) });
+export type AdminDocumentVersions = z.infer<typeof adminDocumentVersionsSchema>;

@@ -1,0 +1,58 @@
+import type { DocumentKind } from '@portal/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+
+const versionColumns = ['d.id', 'd.kind', 'd.version', 'd.title', 'd.body', 'd.published_at'] as const;
+
+export type DocumentsRepo = ReturnType<typeof createDocumentsRepo>;
+
+export function createDocumentsRepo(db: Database) {
+  return {
+    transaction: <T>(fn: (trx: Database) => Promise<T>) => db.transaction().execute(fn),
+
+    async current(kind: DocumentKind) {
+      return db
+        .selectFrom('legal_documents as d')
+        .select(versionColumns)
+        .where('d.kind', '=', kind)
+        .orderBy('d.version', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async versions(kind: DocumentKind) {
+      return db
+        .selectFrom('legal_documents as d')
+        .leftJoin('users as u', 'u.id', 'd.published_by')
+        .select([
+          ...versionColumns,
+          'u.email as published_by',
+          (eb) =>
+            eb
+              .selectFrom('terms_acceptances as a')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .whereRef('a.document_id', '=', 'd.id')
+              .as('acceptances'),
+        ])
+        .where('d.kind', '=', kind)
+        .orderBy('d.version', 'desc')
+        .execute();
+    },
+
+    /** The next version of the kind; the kind's lock makes two simultaneous publications number 2 and 3. */
+    async publish(kind: DocumentKind, title: string, body: string, userId: string, trx: Database) {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`legal_documents:${kind}`}))`.execute(trx);
+      return trx
+        .insertInto('legal_documents')
+        .values({
+          kind,
+          title,
+          body,
+          published_by: userId,
+          version: sql<number>`coalesce((SELECT max(version) FROM legal_documents WHERE kind = ${kind}), 0) + 1`,
+        })
+        .returning(['id', 'kind', 'version', 'title', 'body', 'published_at'])
+        .executeTakeFirstOrThrow();
+    },
+  };
+}

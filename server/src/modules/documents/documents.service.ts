@@ -1,0 +1,45 @@
+import type { AdminDocumentVersion, DocumentKind, DocumentVersion, PublishDocumentBody } from '@portal/contract';
+import type { Actor } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { iso } from '../../http/iso.ts';
+import type { DocumentsRepo } from './documents.repo.ts';
+
+type VersionRow = NonNullable<Awaited<ReturnType<DocumentsRepo['current']>>>;
+
+const present = (row: VersionRow): DocumentVersion => ({
+  id: row.id,
+  kind: row.kind,
+  version: row.version,
+  title: row.title,
+  body: row.body,
+  publishedAt: iso(row.published_at),
+});
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
+
+export function createDocumentsService({ repo }: { repo: DocumentsRepo }) {
+  return {
+    async current(kind: DocumentKind): Promise<DocumentVersion> {
+      const row = await repo.current(kind);
+      if (!row) throw notFound('Document');
+      return present(row);
+    },
+
+    async versions(kind: DocumentKind): Promise<AdminDocumentVersion[]> {
+      return (await repo.versions(kind)).map((row) => ({
+        ...present(row),
+        publishedBy: row.published_by,
+        acceptances: Number(row.acceptances ?? 0),
+      }));
+    },
+
+    /**
+     * A new version, never an edit of one. For the terms it is also what every user has to accept next: GET /api/user
+     * compares each user's accepted version with the latest (docs/adr/0028).
+     */
+    async publish(actor: Actor, kind: DocumentKind, body: PublishDocumentBody): Promise<DocumentVersion> {
+      const row = await repo.transaction((trx) => repo.publish(kind, body.title, body.body, actor.userId, trx));
+      return present(row);
+    },
+  };
+}

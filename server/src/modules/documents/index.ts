@@ -1,0 +1,9 @@
+import type { Database } from '../../db/client.ts';
+import { createDocumentsRepo } from './documents.repo.ts';
+import { documentsRoutes } from './documents.routes.ts';
+import { createDocumentsService } from './documents.service.ts';
+
+export function createDocumentsModule(db: Database) {
+  const service = createDocumentsService({ repo: createDocumentsRepo(db) });
+  return { service, routes: documentsRoutes(service) };
+}

@@ -1,0 +1,11 @@
+import type { Database } from '../../db/client.ts';
+import { createSettingsRepo } from './settings.repo.ts';
+import { settingsRoutes } from './settings.routes.ts';
+import { createSettingsService } from './settings.service.ts';
+
+export { accessGraceInterval, readSettings } from './settings.repo.ts';
+
+export function createSettingsModule(db: Database) {
+  const service = createSettingsService({ repo: createSettingsRepo(db) });
+  return { service, routes: settingsRoutes(service) };
+}
