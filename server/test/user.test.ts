@@ -13,7 +13,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
     const user = await t.buildUser({ displayName: 'Rover Owner', acceptTerms: false });
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: user.headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ teams: [], isAdmin: false, termsAcceptedAt: null });
+    expect(res.json()).toEqual({ teams: [], isAdmin: false, termsAcceptedAt: null, termsVersion: null });
     const row = await t.db
       .selectFrom('users')
       .selectAll()
@@ -25,7 +25,7 @@ describe(`GET /api/user and token checks on ${testDatabaseKind()}`, () => {
   it('reports the server-side admin flag', async () => {
     const admin = await t.buildAdmin({ acceptTerms: false });
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: admin.headers });
-    expect(res.json()).toEqual({ teams: [], isAdmin: true, termsAcceptedAt: null });
+    expect(res.json()).toEqual({ teams: [], isAdmin: true, termsAcceptedAt: null, termsVersion: null });
   });
 
   it.each([

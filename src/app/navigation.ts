@@ -71,8 +71,9 @@ export const personalMenu: MenuEntry[] = [
   },
 ];
 
-/** Admin side menu (spec §2). */
+/** Admin side menu (spec §2), with the operator dashboard first (issue 20). */
 export const adminMenu: MenuEntry[] = [
+  { type: 'link', name: 'navigation.operatorDashboard', url: '/admin/dashboard', icon: 'dashboard' },
   {
     type: 'submenu',
     name: 'navigation.networkManagement',

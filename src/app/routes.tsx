@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
           { path: 'marketplace', lazy: page(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', lazy: page(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
+          { path: 'legal/:kind', lazy: page(() => import('../features/legal/LegalDocumentPage'), 'LegalDocumentPage') },
           // An invite's secret link; logged out, the page asks to log in or sign up first.
           {
             path: INVITE_LINK_PATH,
@@ -148,6 +149,18 @@ export const routes: RouteObject[] = [
               {
                 path: 'settings/invoices',
                 lazy: page(() => import('../features/billing/AdminInvoicesPage'), 'AdminInvoicesPage'),
+              },
+              {
+                path: 'dashboard',
+                lazy: page(() => import('../features/operator/OperatorDashboardPage'), 'OperatorDashboardPage'),
+              },
+              {
+                path: 'settings/account-management',
+                lazy: page(() => import('../features/admin-settings/AccountManagementPage'), 'AccountManagementPage'),
+              },
+              {
+                path: 'settings/documents',
+                lazy: page(() => import('../features/admin-settings/DocumentsPage'), 'DocumentsPage'),
               },
               { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },

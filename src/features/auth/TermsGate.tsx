@@ -1,3 +1,4 @@
+import { legalDocumentPath } from '@portal/contract';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -6,7 +7,7 @@ import { Modal, ModalTitle } from '../../components/modal';
 import { Preloader } from '../../components/Preloader';
 import { useUser } from './auth-context';
 import { TermsLabel } from './TermsLabel';
-import { useAcceptTerms, useTermsAcceptedAt } from './terms.hooks';
+import { useAcceptTerms, useTermsAcceptedAt, useTermsVersion } from './terms.hooks';
 import { forgetTermsIntent, hasTermsIntent } from './terms-intent';
 
 type AcceptTerms = ReturnType<typeof useAcceptTerms>;
@@ -15,12 +16,15 @@ type AcceptTerms = ReturnType<typeof useAcceptTerms>;
 function TermsDialog({ accept, onLogout }: { accept: AcceptTerms; onLogout: () => void }) {
   const { t } = useTranslation('auth');
   const [ticked, setTicked] = useState(false);
+  const version = useTermsVersion();
   return (
     <Modal open onClose={() => {}} hideCloseButton>
       <div data-testid="terms-dialog" className="flex flex-col gap-4">
         <div>
           <ModalTitle>{t('auth.terms.title')}</ModalTitle>
-          <p className="mt-1 text-sm text-muted">{t('auth.terms.explanation')}</p>
+          <p className="mt-1 text-sm text-muted">
+            {version ? t('auth.terms.version', { version }) : t('auth.terms.explanation')}
+          </p>
         </div>
         <Checkbox
           name="acceptTerms"
@@ -28,7 +32,8 @@ function TermsDialog({ accept, onLogout }: { accept: AcceptTerms; onLogout: () =
           data-autofocus
           checked={ticked}
           onChange={(e) => setTicked(e.target.checked)}
-          label={<TermsLabel />}
+          // A published version is the portal's own page; before the first, the brand's terms link.
+          label={<TermsLabel href={version ? legalDocumentPath('terms') : undefined} />}
         />
         {accept.isError && (
           <p role="alert" className="text-sm text-status-red">

@@ -13,6 +13,13 @@ export function useTermsAcceptedAt(): string | null | undefined {
   return uid ? info.data?.termsAcceptedAt : undefined;
 }
 
+/** The latest published terms version the user is asked to accept; null or undefined when none was published. */
+export function useTermsVersion(): number | null | undefined {
+  const uid = useUser()?.uid ?? '';
+  const info = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
+  return uid ? info.data?.termsVersion : undefined;
+}
+
 /** POST /api/user/terms, then the cached user info says so (no second GET /api/user). */
 export function useAcceptTerms() {
   const queryClient = useQueryClient();

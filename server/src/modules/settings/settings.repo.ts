@@ -8,6 +8,7 @@ import {
 } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type {} from './settings.tables.ts';
 
 /**
  * The settings in force, read from the database every time: callers pass the transaction that spends the limit, so

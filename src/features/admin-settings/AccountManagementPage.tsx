@@ -1,0 +1,192 @@
+import {
+  type AdminPortalSettings,
+  type PortalSettingKey,
+  type PortalSettings,
+  type PortalSettingsPatch,
+  portalSettingsSchema,
+} from '@portal/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
+import { TextField, ToggleSwitch } from '../../components/form';
+import { Page } from '../../components/Page';
+import { apiError } from '../../lib/api';
+import { usePortalSettings, useSavePortalSettings } from './admin-settings.hooks';
+
+type NumberKey = Exclude<PortalSettingKey, 'inviteLifetimeDays'>;
+/** The form keeps what is typed; it becomes numbers only when saved. */
+type Draft = Record<NumberKey, string> & { inviteLifetimeDays: string; invitesExpire: boolean };
+
+const NUMBER_KEYS: NumberKey[] = [
+  'organizationsPerUser',
+  'ntripAccountsPerUser',
+  'defaultConnectionsPerAccount',
+  'accessGraceHours',
+];
+
+function draftOf(values: PortalSettings): Draft {
+  return {
+    organizationsPerUser: String(values.organizationsPerUser),
+    ntripAccountsPerUser: String(values.ntripAccountsPerUser),
+    defaultConnectionsPerAccount: String(values.defaultConnectionsPerAccount),
+    accessGraceHours: String(values.accessGraceHours),
+    invitesExpire: values.inviteLifetimeDays !== null,
+    inviteLifetimeDays: String(values.inviteLifetimeDays ?? 30),
+  };
+}
+
+const toNumber = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** The keys whose value differs from what is in force, or the first key the contract refuses. */
+function changesOf(
+  draft: Draft,
+  values: PortalSettings,
+): { patch: PortalSettingsPatch } | { invalid: PortalSettingKey } {
+  const next: PortalSettings = {
+    organizationsPerUser: toNumber(draft.organizationsPerUser),
+    ntripAccountsPerUser: toNumber(draft.ntripAccountsPerUser),
+    defaultConnectionsPerAccount: toNumber(draft.defaultConnectionsPerAccount),
+    accessGraceHours: toNumber(draft.accessGraceHours),
+    inviteLifetimeDays: draft.invitesExpire ? toNumber(draft.inviteLifetimeDays) : null,
+  };
+  const parsed = portalSettingsSchema.safeParse(next);
+  if (!parsed.success) return { invalid: parsed.error.issues[0]?.path[0] as PortalSettingKey };
+  const patch = Object.fromEntries(
+    Object.entries(parsed.data).filter(([key, value]) => values[key as PortalSettingKey] !== value),
+  );
+  return { patch };
+}
+
+function LastChange({ settings, settingKey }: { settings: AdminPortalSettings; settingKey: PortalSettingKey }) {
+  const { t } = useTranslation('admin');
+  const change = settings.changes.find((c) => c.key === settingKey);
+  if (!change) return <>{t('accountManagement.default')}</>;
+  return (
+    <>
+      {t('accountManagement.changed', {
+        when: new Date(change.updatedAt).toLocaleString(),
+        who: change.updatedBy ?? t('accountManagement.someone'),
+      })}
+    </>
+  );
+}
+
+/** /admin/settings/account-management: the portal-wide limits, each enforced by the server from the next request. */
+export function AccountManagementPage() {
+  const { t } = useTranslation('admin');
+  const { t: tc } = useTranslation();
+  const settings = usePortalSettings();
+  const save = useSavePortalSettings();
+  const [draft, setDraft] = useState<Draft>();
+  const [invalid, setInvalid] = useState<PortalSettingKey>();
+
+  useEffect(() => {
+    if (settings.data && !draft) setDraft(draftOf(settings.data.values));
+  }, [settings.data, draft]);
+
+  const serverError = apiError(save.error);
+  const errorOf = (key: PortalSettingKey) =>
+    invalid === key || serverError?.field === key ? t(`accountManagement.fields.${key}.invalid`) : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft || !settings.data) return;
+    const result = changesOf(draft, settings.data.values);
+    if ('invalid' in result) {
+      setInvalid(result.invalid);
+      return;
+    }
+    setInvalid(undefined);
+    save.mutate(result.patch, { onSuccess: (data) => setDraft(draftOf(data.values)) });
+  };
+
+  return (
+    <Page
+      name="admin-settings-account-management"
+      title={tc('navigation.adminSettings.account-management')}
+      subtitle={t('accountManagement.description')}
+    >
+      {settings.isError && <p className="text-sm text-status-red">{t('loadFailed')}</p>}
+      {settings.data && draft && (
+        <form
+          onSubmit={submit}
+          data-testid="account-management-form"
+          className="flex flex-col gap-6 rounded-2xl border border-line bg-panel p-5 sm:p-6"
+          noValidate
+        >
+          {NUMBER_KEYS.map((key) => (
+            <div key={key} className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
+              <div className="min-w-0">
+                <p className="text-sm font-semibold text-ink">{t(`accountManagement.fields.${key}.title`)}</p>
+                <p className="mt-1 text-sm text-muted">{t(`accountManagement.fields.${key}.help`)}</p>
+                <p className="mt-1 text-xs text-subtle">
+                  <LastChange settings={settings.data} settingKey={key} />
+                </p>
+              </div>
+              <TextField
+                label={t(`accountManagement.fields.${key}.label`)}
+                name={key}
+                inputMode="numeric"
+                value={draft[key]}
+                onChange={(e) => setDraft({ ...draft, [key]: e.target.value.replace(/[^\d]/g, '') })}
+                error={errorOf(key)}
+              />
+            </div>
+          ))}
+          <div className="grid gap-2 md:grid-cols-[1fr_220px] md:gap-6">
+            <div className="min-w-0">
+              <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.inviteLifetimeDays.title')}</p>
+              <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.inviteLifetimeDays.help')}</p>
+              <p className="mt-1 text-xs text-subtle">
+                <LastChange settings={settings.data} settingKey="inviteLifetimeDays" />
+              </p>
+            </div>
+            <div className="flex flex-col gap-3">
+              <ToggleSwitch
+                label={t('accountManagement.fields.inviteLifetimeDays.expire')}
+                checked={draft.invitesExpire}
+                onChange={(invitesExpire) => setDraft({ ...draft, invitesExpire })}
+              />
+              {draft.invitesExpire && (
+                <TextField
+                  label={t('accountManagement.fields.inviteLifetimeDays.label')}
+                  name="inviteLifetimeDays"
+                  inputMode="numeric"
+                  value={draft.inviteLifetimeDays}
+                  onChange={(e) => setDraft({ ...draft, inviteLifetimeDays: e.target.value.replace(/[^\d]/g, '') })}
+                  error={errorOf('inviteLifetimeDays')}
+                />
+              )}
+            </div>
+          </div>
+          <div className="flex flex-wrap items-center justify-end gap-3">
+            {save.isSuccess && !save.isPending && (
+              <p role="status" className="text-sm text-status-green">
+                {t('accountManagement.saved')}
+              </p>
+            )}
+            {save.isError && !serverError?.field && (
+              <p role="alert" className="text-sm text-status-red">
+                {serverError?.message ?? t('saveFailed')}
+              </p>
+            )}
+            <Button
+              variant="secondary"
+              type="button"
+              onClick={() => {
+                setDraft(draftOf(settings.data.values));
+                setInvalid(undefined);
+                save.reset();
+              }}
+            >
+              {t('accountManagement.reset')}
+            </Button>
+            <Button type="submit" data-testid="account-management-save" disabled={save.isPending}>
+              {t('accountManagement.save')}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Page>
+  );
+}
