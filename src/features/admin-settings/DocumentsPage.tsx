@@ -143,13 +143,7 @@ function DocumentKindSection({ kind }: { kind: DocumentKind }) {
 
       <section className="rounded-2xl border border-line bg-panel p-5 sm:p-6">
         <h2 className="mb-4 text-lg font-semibold text-ink">{t('documents.newVersion')}</h2>
-        {versions.data && (
-          <PublishForm
-            key={`${kind}-${current?.version ?? 0}`}
-            kind={kind}
-            initial={current && { title: current.title, body: current.body }}
-          />
-        )}
+        {versions.data && <PublishForm kind={kind} initial={current && { title: current.title, body: current.body }} />}
       </section>
 
       {items.length > 0 && (
