@@ -21,6 +21,14 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
 
   const call = (method: 'GET' | 'PATCH' | 'POST' | 'PUT', url: string, who?: TestUser, payload?: object) =>
     t.app.inject({ method, url, ...(who && { headers: who.headers }), ...(payload && { payload }) });
+  const auditOf = async (action: string) =>
+    (await call('GET', `/api/admin/audit?action=${action}&limit=200`, admin)).json().items as Array<{
+      actorEmail: string;
+      targetType: string;
+      targetId: string | null;
+      before: unknown;
+      after: unknown;
+    }>;
   const setSettings = async (patch: object) => {
     const res = await call('PATCH', '/api/admin/settings', admin, patch);
     expect(res.statusCode).toBe(200);
@@ -48,21 +56,37 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       ['signupOpen', true],
     ])('answers 400 naming %s for %j and changes nothing', async (field, value) => {
       const before = (await call('GET', '/api/admin/settings', admin)).json();
+      const entries = (await auditOf('settings.update')).length;
       const res = await call('PATCH', '/api/admin/settings', admin, { [field]: value });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'validation_failed' });
       expect(`${res.json().field ?? ''} ${res.json().message}`).toContain(field);
       expect((await call('GET', '/api/admin/settings', admin)).json()).toEqual(before);
+      expect(await auditOf('settings.update')).toHaveLength(entries);
     });
 
-    it('shows a change on the next request and says who made it', async () => {
-      const body = await setSettings({ inviteLifetimeDays: 14 });
+    it('shows a change on the next request, says who made it and audits before and after', async () => {
+      const entries = (await auditOf('settings.update')).length;
+      const body = await setSettings({ inviteLifetimeDays: 14, organizationsPerUser: 3 });
       expect(body.values.inviteLifetimeDays).toBe(14);
       expect(body.changes).toContainEqual(
         expect.objectContaining({ key: 'inviteLifetimeDays', updatedBy: admin.email }),
       );
+      // Only what changed: organizationsPerUser was 3 already.
+      const [entry] = await auditOf('settings.update');
+      expect(entry).toMatchObject({
+        actorEmail: admin.email,
+        targetType: 'settings',
+        targetId: 'inviteLifetimeDays',
+        before: { inviteLifetimeDays: null },
+        after: { inviteLifetimeDays: 14 },
+      });
       await setSettings({ inviteLifetimeDays: null });
       expect((await call('GET', '/api/admin/settings', admin)).json().values.inviteLifetimeDays).toBeNull();
+      expect((await auditOf('settings.update')).length).toBe(entries + 2);
+      // Saving what is in force writes nothing and records nothing.
+      await setSettings({ inviteLifetimeDays: null });
+      expect((await auditOf('settings.update')).length).toBe(entries + 2);
     });
 
     it('limits NTRIP accounts per user and gives new accounts the default connections, from the next request', async () => {
@@ -163,13 +187,22 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       expect(empty.statusCode).toBe(400);
       expect(empty.json().field).toBe('body');
       expect((await call('GET', '/api/admin/documents/privacy', admin)).json().items).toEqual([]);
+      expect(await auditOf('document.publish')).toEqual([]);
     });
 
     it('publishes numbered versions and shows the latest publicly', async () => {
       const first = await publish(admin, 'dpa', { title: 'DPA', body: 'Version one' });
       expect(first.statusCode).toBe(201);
       expect(first.json()).toMatchObject({ kind: 'dpa', version: 1, title: 'DPA', body: 'Version one' });
-      await publish(admin, 'dpa', { title: 'DPA', body: 'Version two' });
+      const second = (await publish(admin, 'dpa', { title: 'DPA', body: 'Version two' })).json();
+      const [entry] = await auditOf('document.publish');
+      expect(entry).toMatchObject({
+        actorEmail: admin.email,
+        targetType: 'legal_document',
+        targetId: second.id,
+        before: { kind: 'dpa', version: 1, body: 'Version one' },
+        after: { kind: 'dpa', version: 2, body: 'Version two' },
+      });
       const current = await call('GET', '/api/documents/dpa');
       expect(current.json()).toMatchObject({ version: 2, body: 'Version two' });
       const versions = (await call('GET', '/api/admin/documents/dpa', admin)).json().items;

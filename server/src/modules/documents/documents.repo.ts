@@ -11,8 +11,8 @@ export function createDocumentsRepo(db: Database) {
   return {
     transaction: <T>(fn: (trx: Database) => Promise<T>) => db.transaction().execute(fn),
 
-    async current(kind: DocumentKind) {
-      return db
+    async current(kind: DocumentKind, trx: Database = db) {
+      return trx
         .selectFrom('legal_documents as d')
         .select(versionColumns)
         .where('d.kind', '=', kind)
@@ -40,9 +40,13 @@ export function createDocumentsRepo(db: Database) {
         .execute();
     },
 
-    /** The next version of the kind; the kind's lock makes two simultaneous publications number 2 and 3. */
-    async publish(kind: DocumentKind, title: string, body: string, userId: string, trx: Database) {
+    /** Publications of one kind in turn: two at once number 2 and 3, and each sees the other as its before. */
+    async lock(kind: DocumentKind, trx: Database) {
       await sql`SELECT pg_advisory_xact_lock(hashtext(${`legal_documents:${kind}`}))`.execute(trx);
+    },
+
+    /** The next version of the kind; call with the kind's lock held. */
+    async publish(kind: DocumentKind, title: string, body: string, userId: string, trx: Database) {
       return trx
         .insertInto('legal_documents')
         .values({

@@ -6,6 +6,7 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
+import { auditWho } from '../audit/index.ts';
 import type { DocumentsService } from './documents.service.ts';
 
 export function documentsRoutes(service: DocumentsService): FastifyPluginAsyncZod {
@@ -37,7 +38,11 @@ export function documentsRoutes(service: DocumentsService): FastifyPluginAsyncZo
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await service.publish(actorOf(request), request.params.kind, request.body)),
+        reply
+          .status(201)
+          .send(
+            await service.publish({ ...auditWho(request), actor: actorOf(request) }, request.params.kind, request.body),
+          ),
     );
   };
 }

@@ -1,7 +1,7 @@
 import type { AdminDocumentVersion, DocumentKind, DocumentVersion, PublishDocumentBody } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
+import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { DocumentsRepo } from './documents.repo.ts';
 
 type VersionRow = NonNullable<Awaited<ReturnType<DocumentsRepo['current']>>>;
@@ -37,8 +37,24 @@ export function createDocumentsService({ repo }: { repo: DocumentsRepo }) {
      * A new version, never an edit of one. For the terms it is also what every user has to accept next: GET /api/user
      * compares each user's accepted version with the latest (docs/adr/0028).
      */
-    async publish(actor: Actor, kind: DocumentKind, body: PublishDocumentBody): Promise<DocumentVersion> {
-      const row = await repo.transaction((trx) => repo.publish(kind, body.title, body.body, actor.userId, trx));
+    async publish(
+      who: AuditWho & { actor: { userId: string } },
+      kind: DocumentKind,
+      body: PublishDocumentBody,
+    ): Promise<DocumentVersion> {
+      const row = await repo.transaction(async (trx) => {
+        await repo.lock(kind, trx);
+        const previous = await repo.current(kind, trx);
+        const published = await repo.publish(kind, body.title, body.body, who.actor.userId, trx);
+        await recordAudit(trx, {
+          ...who,
+          action: 'document.publish',
+          target: { type: 'legal_document', id: published.id },
+          before: previous ? { kind, version: previous.version, title: previous.title, body: previous.body } : null,
+          after: { kind, version: published.version, title: published.title, body: published.body },
+        });
+        return published;
+      });
       return present(row);
     },
   };

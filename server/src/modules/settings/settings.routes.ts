@@ -1,6 +1,7 @@
 import { adminPortalSettingsSchema, portalSettingsPatchSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
+import { auditWho } from '../audit/index.ts';
 import type { SettingsService } from './settings.service.ts';
 
 export function settingsRoutes(service: SettingsService): FastifyPluginAsyncZod {
@@ -17,7 +18,7 @@ export function settingsRoutes(service: SettingsService): FastifyPluginAsyncZod 
         config: { auth: 'admin' },
         schema: { tags: ['admin'], body: portalSettingsPatchSchema, response: { 200: adminPortalSettingsSchema } },
       },
-      async (request) => service.update(actorOf(request), request.body),
+      async (request) => service.update({ ...auditWho(request), actor: actorOf(request) }, request.body),
     );
   };
 }

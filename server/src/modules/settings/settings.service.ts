@@ -1,6 +1,6 @@
-import type { AdminPortalSettings, PortalSettingsPatch } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
+import type { AdminPortalSettings, PortalSettingKey, PortalSettingsPatch } from '@portal/contract';
 import { iso } from '../../http/iso.ts';
+import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { readSettings, type SettingsRepo } from './settings.repo.ts';
 
 export type SettingsService = ReturnType<typeof createSettingsService>;
@@ -20,17 +20,30 @@ export function createSettingsService({ repo }: { repo: SettingsRepo }) {
   return {
     get: () => present(),
 
-    /** Writes the keys given; the next request of any process enforces them, since every reader reads the table. */
-    async update(actor: Actor, patch: PortalSettingsPatch): Promise<AdminPortalSettings> {
+    /**
+     * Writes the keys given that change, and their before and after to the audit log in the same transaction; the
+     * next request of any process enforces them, since every reader reads the table.
+     */
+    async update(
+      who: AuditWho & { actor: { userId: string } },
+      patch: PortalSettingsPatch,
+    ): Promise<AdminPortalSettings> {
       await repo.transaction(async (trx) => {
         await repo.lock(trx);
         const before = await readSettings(trx);
-        const changed = Object.fromEntries(
-          Object.entries(patch).filter(
-            ([key, value]) => value !== undefined && before[key as keyof typeof before] !== value,
-          ),
-        ) as PortalSettingsPatch;
-        await repo.write(changed, actor.userId, trx);
+        const keys = (Object.keys(patch) as PortalSettingKey[]).filter(
+          (key) => patch[key] !== undefined && before[key] !== patch[key],
+        );
+        if (keys.length === 0) return;
+        const changed = Object.fromEntries(keys.map((key) => [key, patch[key]])) as PortalSettingsPatch;
+        await repo.write(changed, who.actor.userId, trx);
+        await recordAudit(trx, {
+          ...who,
+          action: 'settings.update',
+          target: { type: 'settings', id: keys.join(',') },
+          before: Object.fromEntries(keys.map((key) => [key, before[key]])),
+          after: changed,
+        });
       });
       return present();
     },
