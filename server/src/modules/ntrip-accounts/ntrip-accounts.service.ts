@@ -574,13 +574,18 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       const passwordHash = await hashAccountPassword(password);
       const row = await repo.transaction(async (trx) => {
         if (!(await repo.lockUser(body.ownerUserId, trx))) throw notFound('User');
-        if ((await repo.countByOwner(body.ownerUserId, trx)) >= MAX_NTRIP_ACCOUNTS_PER_USER) {
+        const settings = await readSettings(trx);
+        if ((await repo.countByOwner(body.ownerUserId, trx)) >= settings.ntripAccountsPerUser) {
           throw conflict(
             'account_limit_reached',
-            `A customer can have at most ${MAX_NTRIP_ACCOUNTS_PER_USER} NTRIP accounts.`,
+            `A customer can have at most ${settings.ntripAccountsPerUser} NTRIP accounts.`,
           );
         }
-        const created = await insertWithFreshUsername(body.ownerUserId, body.label, passwordHash, trx);
+        const created = await insertWithFreshUsername(
+          body.ownerUserId,
+          { label: body.label, passwordHash, maxConnections: settings.defaultConnectionsPerAccount },
+          trx,
+        );
         await recordAudit(trx, {
           ...who,
           action: 'ntrip_account.create',
