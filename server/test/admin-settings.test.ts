@@ -274,6 +274,15 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       expect((await payOnSandbox(t, sub.sandboxId, '4242424242424242')).statusCode).toBeLessThan(400);
       const pack = await startCheckout(t, buyer, 'product', tokens.priceId);
       expect((await payOnSandbox(t, pack.sandboxId, '4242424242424242')).statusCode).toBeLessThan(400);
+      // Part of the subscription's payment goes back: revenue keeps the payment, refunds count what went back.
+      const payment = await t.db
+        .selectFrom('payments')
+        .select('id')
+        .where('user_id', '=', buyer.userId)
+        .where('amount', '=', 4900)
+        .executeTakeFirstOrThrow();
+      const refund = await call('POST', `/api/admin/payments/${payment.id}/refund`, admin, { amount: 900 });
+      expect(refund.statusCode).toBe(201);
       await grantTokens(t, admin, buyer, 5);
       const { account } = await createAccount(t, buyer);
       expect((await activate(t, buyer, account.id, network.id, 3)).statusCode).toBe(201);
@@ -283,7 +292,8 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       expect(after.activeSubscriptions - before.activeSubscriptions).toBe(1);
       expect(eur(after.monthlyRecurringRevenue) - eur(before.monthlyRecurringRevenue)).toBe(4900);
       expect(eur(after.revenue) - eur(before.revenue)).toBe(4900 + 1000);
-      expect(eur(after.refunds)).toBe(eur(before.refunds));
+      expect(eur(after.refunds) - eur(before.refunds)).toBe(900);
+      expect(eur(after.days.at(-1).refunds) - eur(before.days.at(-1)?.refunds ?? [])).toBe(900);
       // Granted tokens are not sold.
       expect(after.tokensSold - before.tokensSold).toBe(100);
       expect(after.tokensSpent - before.tokensSpent).toBe(21);

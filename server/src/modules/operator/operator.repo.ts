@@ -58,14 +58,19 @@ export function createOperatorRepo(db: Database) {
       return { total: total.rows, perNetwork: perNetwork.rows };
     },
 
-    /** Per UTC day since `from`: payments taken (refunded ones too: they were revenue first) and refunded. */
+    /**
+     * Per UTC day since `from`: payments taken (refunded ones too: they were revenue first), on the payment's day,
+     * and money given back (refunds and lost disputes), on the refund's day.
+     */
     async payments(from: Date) {
       const r = await sql<{ day: string; currency: string; revenue: number; refunds: number }>`
-        SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency,
-          sum(amount)::int AS revenue,
-          sum(CASE WHEN status = 'refunded' THEN amount ELSE 0 END)::int AS refunds
-        FROM payments WHERE created_at >= ${from} AND status IN ('paid', 'refunded')
-        GROUP BY 1, 2`.execute(db);
+        SELECT day, currency, sum(revenue)::int AS revenue, sum(refunds)::int AS refunds FROM (
+          SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, amount AS revenue, 0 AS refunds
+          FROM payments WHERE created_at >= ${from} AND status <> 'failed'
+          UNION ALL
+          SELECT to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), p.currency, 0, f.amount
+          FROM refunds f JOIN payments p ON p.id = f.payment_id WHERE f.created_at >= ${from}
+        ) money GROUP BY day, currency`.execute(db);
       return r.rows;
     },
 
