@@ -3,6 +3,7 @@ import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
 import { BuyButton } from './BuyButton';
+import { useTaxInfo } from './invoicing.hooks';
 
 export function PriceTag({ amount, currency }: { amount: number; currency: string }) {
   return <span data-testid="price">{formatMoney(amount, currency, i18next.language)}</span>;
@@ -17,6 +18,7 @@ export function PricingCard({
   onOpened?: (where: 'tab' | 'window') => void;
 }) {
   const { t } = useTranslation('billing');
+  const taxInfo = useTaxInfo();
   return (
     <article
       className={`relative flex flex-col gap-4 rounded-xl border bg-surface p-5 ${product.bestChoice ? 'border-accent shadow-lg shadow-accent/10' : 'border-line'}`}
@@ -49,6 +51,11 @@ export function PricingCard({
         <PriceTag amount={product.amount} currency={product.currency} />
         {product.interval && (
           <span className="ml-1 text-sm font-normal text-muted">{t(`card.per.${product.interval}`)}</span>
+        )}
+        {taxInfo.data && (
+          <span className="ml-1 text-xs font-normal text-muted" data-testid="price-tax">
+            {t(taxInfo.data.pricesIncludeTax ? 'priceTax.included' : 'priceTax.excluded')}
+          </span>
         )}
       </p>
       {product.creditsAmount !== undefined && (

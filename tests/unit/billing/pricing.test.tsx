@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BuyButton, openCheckoutUrl } from '../../../src/features/billing/BuyButton';
 import * as billingApi from '../../../src/features/billing/billing.api';
 import { reportPurchase } from '../../../src/features/billing/CheckoutPage';
+import * as invoicingApi from '../../../src/features/billing/invoicing.api';
 import { PriceTag, PricingCard } from '../../../src/features/billing/PricingCard';
 import { PricingGrid } from '../../../src/features/billing/PricingGrid';
 import { sortByAmount } from '../../../src/features/billing/pricing';
@@ -26,7 +27,16 @@ const product = (over: Partial<PricingProduct> = {}): PricingProduct => ({
   ...over,
 });
 
+beforeEach(() => {
+  vi.spyOn(invoicingApi, 'fetchTaxInfo').mockResolvedValue({ pricesIncludeTax: false });
+});
+
 describe('money on pricing cards', () => {
+  it('says whether the price includes VAT, as the tax settings say', async () => {
+    renderWithProviders(<PricingCard product={product()} />);
+    expect(await screen.findByTestId('price-tax')).toHaveTextContent('excl. VAT');
+  });
+
   it.each([
     [1999, 'euro', '€19.99'],
     [1999, 'EURO', '€19.99'],
