@@ -61,7 +61,7 @@ describe('billing a business can run on, in Chromium (sandbox provider)', () => 
     // Company and VAT details; a wrong VAT number is refused with the field named.
     await customer.goto('/settings/billing');
     // A new customer is first told there is no billing history yet (spec §8).
-    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
     const details = page.getByTestId('billing-details');
     await details.locator('input[name=companyName]').fill('Vermessung GmbH');
     await details.locator('input[name=addressLine1]').fill('Hauptstr. 5');

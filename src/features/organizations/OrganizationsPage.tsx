@@ -10,6 +10,7 @@ import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
+import { BillingDetailsForm } from '../billing/BillingDetailsForm';
 import { OrganizationSubscriptions } from '../billing/OrganizationSubscriptions';
 import { useCreateOrganizationFlow } from './CreateOrganizationFlow';
 import {
@@ -232,6 +233,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
         }))}
       />
       <OrganizationSubscriptions orgId={orgId} canBuy={canManage(role)} />
+      <BillingDetailsForm orgId={orgId} readOnly={!canManage(role)} />
       {canManage(role) && (
         <section
           aria-labelledby="org-invites"
