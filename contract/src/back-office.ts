@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminSubscriptionSchema, ledgerEntrySchema, subscriptionSchema } from './billing.ts';
 import { ntripAccountSchema } from './ntrip-accounts.ts';
+import { invoiceSummarySchema } from './invoicing.ts';
 import { memberSchema, orgInviteSchema } from './organizations.ts';
 import { adminUserSchema, teamSchema } from './user.ts';
 
@@ -14,6 +15,8 @@ export const adminCustomerSchema = z.object({
   organizations: z.array(teamSchema),
   /** Their NTRIP accounts as they see them, with rovers connected now; sessions are fetched per account. */
   ntripAccounts: z.array(ntripAccountSchema),
+  /** Their invoices and credit notes, newest first. */
+  invoices: z.array(invoiceSummarySchema),
 });
 export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 

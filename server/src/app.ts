@@ -206,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           billing: billing.service.customerBilling,
           organizations: organizations.teamsOfUser,
           ntripAccounts: ntripAccounts.service.accountsOfCustomer,
+          invoices: (userId) => billing.invoicing.listInvoices({ userId }),
         }),
       );
       await api.register(auditRoutes(createAuditRepo(deps.db)));

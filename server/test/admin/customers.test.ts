@@ -100,6 +100,7 @@ describe(`the back office's customers and their NTRIP accounts on ${testDatabase
     ]);
     expect(body.subscriptions).toEqual([]);
     expect(body.organizations).toEqual([expect.objectContaining({ name: orgName, role: 'owner' })]);
+    expect(body.invoices).toEqual([]);
     expect(body.ntripAccounts).toEqual([
       expect.objectContaining({ label: 'Rover A', enabled: true, connectedNow: 0, status: 'no_access' }),
     ]);

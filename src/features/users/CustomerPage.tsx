@@ -1,4 +1,4 @@
-import type { AdminCustomer, NtripAccount } from '@portal/contract';
+import { type AdminCustomer, formatMoney, type NtripAccount } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { RefusedAttempts } from '../accounts/RefusedAttempts';
 import { UsageList } from '../accounts/UsageList';
 import { useUser } from '../auth/auth-context';
 import { useGrantTokens } from '../billing/billing.hooks';
+import { downloadInvoicePdf } from '../billing/invoicing.api';
 import { CreateNtripAccountDialog, PasswordOnce } from './CreateNtripAccountDialog';
 import {
   customerKey,
@@ -256,7 +257,7 @@ function FlagActions({ customer }: { customer: AdminCustomer }) {
 /** /admin/users/{id}: one customer in one place, with the operator's everyday actions (issue 20). */
 export function CustomerPage() {
   const { userId = '' } = useParams();
-  const { t } = useTranslation('users');
+  const { t, i18n } = useTranslation('users');
   const { t: tb } = useTranslation('billing');
   const format = useFormat();
   const modal = useModal();
@@ -373,6 +374,31 @@ export function CustomerPage() {
                     <span className="text-xs text-muted">
                       {t('customer.subscriptions.until', { date: format.date(s.currentPeriodEnd) })}
                     </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title={t('customer.invoices.title')}>
+            {data.invoices.length === 0 ? (
+              <Empty>{t('customer.invoices.none')}</Empty>
+            ) : (
+              <ul className="flex flex-col divide-y divide-line">
+                {data.invoices.map((i) => (
+                  <li key={i.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm">
+                    <span className="min-w-0 flex-1">
+                      <span className="block font-mono text-ink">{i.number}</span>
+                      <span className="text-xs text-muted">
+                        {format.date(i.issuedAt)} · {t(`customer.invoices.kinds.${i.kind}`)}
+                      </span>
+                    </span>
+                    <span className="text-ink tabular-nums">
+                      {formatMoney(i.totalAmount, i.currency, i18n.language)}
+                    </span>
+                    <Button size="sm" variant="secondary" onClick={() => void downloadInvoicePdf(i.id, i.number)}>
+                      {t('customer.invoices.pdf')}
+                    </Button>
                   </li>
                 ))}
               </ul>

@@ -29,6 +29,7 @@ const customer = {
   subscriptions: [],
   organizations: [],
   ntripAccounts: [account()],
+  invoices: [],
 };
 
 const server = setupServer(

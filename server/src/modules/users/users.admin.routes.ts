@@ -36,6 +36,7 @@ export interface CustomerSources {
   ): Promise<Pick<AdminCustomer, 'tokenAmount' | 'ledger' | 'subscriptions'>>;
   organizations(userId: string): Promise<AdminCustomer['organizations']>;
   ntripAccounts(userId: string): Promise<AdminCustomer['ntripAccounts']>;
+  invoices(userId: string): Promise<AdminCustomer['invoices']>;
 }
 
 /** The admin back office's users: search, one customer's page, and the admin and disabled flags of other users. */
@@ -51,16 +52,18 @@ export function adminUsersRoutes(users: UsersRepo, sources: CustomerSources): Fa
         const { userId } = request.params;
         const row = await users.findAdminView(userId);
         if (!row) throw notFound('User');
-        const [billing, organizations, ntripAccounts] = await Promise.all([
+        const [billing, organizations, ntripAccounts, invoices] = await Promise.all([
           sources.billing(userId, ADMIN_CUSTOMER_LEDGER_ENTRIES),
           sources.organizations(userId),
           sources.ntripAccounts(userId),
+          sources.invoices(userId),
         ]);
         return {
           user: { ...present(row), termsAcceptedAt: row.terms_accepted_at ? iso(row.terms_accepted_at) : null },
           ...billing,
           organizations,
           ntripAccounts,
+          invoices,
         };
       },
     );
