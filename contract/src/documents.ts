@@ -1,15 +1,13 @@
 import { z } from 'zod';
+import { DOCUMENT_KINDS } from './legal-paths.ts';
+
+export { DOCUMENT_KINDS, type DocumentKind, legalDocumentPath } from './legal-paths.ts';
 
 /**
  * Versioned legal documents (docs/adr/0028): the operator publishes a new version at /admin/settings/documents and
  * the public pages show the latest. Publishing terms makes every user accept the new version before the app.
  */
-export const DOCUMENT_KINDS = ['terms', 'privacy', 'dpa'] as const;
 export const documentKindSchema = z.enum(DOCUMENT_KINDS);
-export type DocumentKind = z.infer<typeof documentKindSchema>;
-
-/** Public addresses of the current versions, e.g. /legal/terms. */
-export const legalDocumentPath = (kind: DocumentKind) => `/legal/${kind}`;
 
 export const DOCUMENT_TITLE_MAX = 120;
 /** Markdown source; generous for a contract, small enough that one publication cannot fill the database. */

@@ -48,6 +48,15 @@ describe('admin settings in Chromium', () => {
     await admin.screenshot('admin-settings-account-management-375');
     await expect(admin.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
 
+    // The operator dashboard draws its charts (uPlot, loaded on first draw) from the seeded portal.
+    await admin.page.setViewportSize({ width: 1440, height: 900 });
+    await admin.goto('/admin/dashboard');
+    await admin.page.getByTestId('operator-stats').waitFor();
+    await admin.page.locator('.uplot').first().waitFor();
+    await admin.screenshot('admin-operator-dashboard-1440');
+    await admin.page.setViewportSize(MOBILE);
+    await expect(admin.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+
     await admin.goto('/admin/settings/documents');
     const marker = `Fair use ${randomUUID().slice(0, 8)}`;
     const publishForm = admin.page.getByTestId('publish-form');

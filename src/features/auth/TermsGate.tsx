@@ -1,4 +1,4 @@
-import { legalDocumentPath } from '@portal/contract';
+import { legalDocumentPath } from '@portal/contract/legal-paths';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
