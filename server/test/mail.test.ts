@@ -230,6 +230,8 @@ describe(`mail on ${testDatabaseKind()}`, () => {
     const [receipt] = await smtp.to(user.email);
     expect(receipt?.subject).toBe('Payment receipt: 100 Tokens');
     expect(receipt?.text).toMatch(/We received your payment of €10\.00 for 100 Tokens on .* \(UTC\)\./);
+    // The portal's own invoice number for the payment, not the payment provider's.
+    expect(receipt?.text).toMatch(/Invoice number: INV-\d{4}-\d{6}\./);
     expect(receipt?.headers.has('list-unsubscribe')).toBe(false);
 
     const prefs = await t.app.inject({

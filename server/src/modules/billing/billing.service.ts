@@ -325,7 +325,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
-    await invoicing.issueInvoice(trx, {
+    const invoiceNumber = await invoicing.issueInvoice(trx, {
       paymentId,
       userId: row.user_id,
       organizationId: row.organization_id,
@@ -342,7 +342,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       amount: snap.amountTotal,
       currency: row.currency,
       paidAt: now,
-      invoiceNumber: snap.invoiceNumber,
+      invoiceNumber,
       invoiceUrl: snap.invoiceUrl,
     });
     await repo.updateCheckout(row.id, { status: 'complete', completed_at: now, subscription_id: subscriptionId }, trx);
@@ -370,16 +370,16 @@ export function createBillingService(deps: BillingServiceDeps) {
       },
       trx,
     );
-    if (paid) {
-      await invoicing.issueInvoice(trx, {
-        paymentId,
-        userId: sub.user_id,
-        organizationId: sub.organization_id,
-        description: product?.name ?? 'Subscription',
-        gross: inv.amountPaid,
-        currency: product?.currency ?? 'EUR',
-      });
-    }
+    const invoiceNumber = paid
+      ? await invoicing.issueInvoice(trx, {
+          paymentId,
+          userId: sub.user_id,
+          organizationId: sub.organization_id,
+          description: product?.name ?? 'Subscription',
+          gross: inv.amountPaid,
+          currency: product?.currency ?? 'EUR',
+        })
+      : null;
     const fact = {
       userId: sub.user_id,
       provider: provider.name,
@@ -393,7 +393,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         providerPaymentId: inv.providerInvoiceId,
         amount: inv.amountPaid,
         paidAt: clock(),
-        invoiceNumber: inv.number,
+        invoiceNumber,
       });
     } else {
       await deps.notices?.renewalFailed(trx, {

@@ -238,6 +238,7 @@ export function createInvoicing(deps: InvoicingDeps) {
      * Issues the invoice of a paid payment, once (a second call for the same payment returns). `gross` is what
      * the provider charged; the rate is the checkout's quote, or for renewals the buyer's treatment today.
      */
+    /** Issues the payment's invoice unless it has one; answers its number either way. */
     async issueInvoice(
       trx: Trx,
       input: {
@@ -250,11 +251,12 @@ export function createInvoicing(deps: InvoicingDeps) {
         providerTax?: number | null;
       },
     ) {
-      if (await repo.invoiceForPayment(input.paymentId, trx)) return;
+      const existing = await repo.invoiceForPayment(input.paymentId, trx);
+      if (existing) return existing.number;
       const { taxRules, seller, settings } = await rules(trx);
       const who = await buyer(input.userId, input.organizationId, trx);
       const quoted = (await quoteRow(trx, input.paymentId)) ?? taxTreatment(taxRules, who.taxBuyer);
-      await issue(trx, {
+      const invoice = await issue(trx, {
         kind: 'invoice',
         paymentId: input.paymentId,
         refundId: null,
@@ -267,6 +269,7 @@ export function createInvoicing(deps: InvoicingDeps) {
         buyer: who.party,
         prefix: settings.invoice_prefix,
       });
+      return invoice.number;
     },
 
     /**
