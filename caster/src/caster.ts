@@ -666,6 +666,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     no_grant: { status: 403, text: 'Forbidden: this account has no access to this network' },
     too_many_connections: { status: 429, text: 'Too many connections for this account' },
   };
+  const LEFT_ORGANIZATION = {
+    status: 403,
+    text: 'Forbidden: you are no longer a member of the organisation that owns this NTRIP account',
+  };
 
   async function handleRover(socket: net.Socket, req: NtripRequest, rest: Buffer) {
     const ip = remoteOf(socket);
@@ -724,7 +728,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
       const refusal = refusalOfDenial(decision);
       refused(refusal.accountId, refusal.reason, refusal.detail);
-      const denial = DENIAL[decision.reason];
+      const denial = decision.disabled === 'membership' ? LEFT_ORGANIZATION : DENIAL[decision.reason];
       return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     }
     const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();

@@ -29,8 +29,11 @@ export interface AuthDenial {
   allowed: false;
   reason: DenyReason;
   accountId?: string;
-  /** `disabled`: the account itself is switched off, or the portal user owning it is. */
-  disabled?: 'account' | 'owner';
+  /**
+   * `disabled`: the account itself is switched off, or the portal user owning it is, or (an organisation's account)
+   * its user is no longer a member of the organisation.
+   */
+  disabled?: 'account' | 'owner' | 'membership';
   /** `no_grant`: the network of the mountpoint asked for, when the mountpoint exists. */
   network?: { slug: string; name: string };
   /** `no_grant`: when this account's last access to that network ended; null when it never had any. */
@@ -160,7 +163,7 @@ export type RefusalReason =
 
 /** What the owner needs to fix a refusal; which fields are set depends on the reason. */
 export interface RefusalDetail {
-  disabled?: 'account' | 'owner';
+  disabled?: 'account' | 'owner' | 'membership';
   network?: { slug: string; name: string };
   /** ISO time; null: the account never had access to that network. */
   accessEndedAt?: string | null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminSubscriptionSchema, ledgerEntrySchema, subscriptionSchema } from './billing.ts';
-import { ntripAccountSchema } from './ntrip-accounts.ts';
 import { invoiceSummarySchema } from './invoicing.ts';
+import { ntripAccountSchema } from './ntrip-accounts.ts';
 import { memberSchema, orgInviteSchema } from './organizations.ts';
 import { adminUserSchema, teamSchema } from './user.ts';
 

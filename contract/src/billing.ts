@@ -132,7 +132,14 @@ export const adminTokenGrantSchema = z.object({
 export type AdminTokenGrant = z.infer<typeof adminTokenGrantSchema>;
 export const tokenBalanceSchema = z.object({ userId: z.string(), tokenAmount: z.number().int() });
 
-export const ledgerKindSchema = z.enum(['purchase', 'admin_grant', 'activation_spend', 'rinex_spend', 'refund']);
+export const ledgerKindSchema = z.enum([
+  'purchase',
+  'admin_grant',
+  'activation_spend',
+  'rinex_spend',
+  'refund',
+  'organization_transfer',
+]);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
 
 export const ledgerEntrySchema = z.object({

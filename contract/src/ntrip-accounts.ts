@@ -83,6 +83,19 @@ export const ntripAccountSchema = z.object({
   lastSeenAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
+  /**
+   * Only on an organisation's account: whose it is, the member whose rover uses it (the caster lets it in only
+   * while they are a member) and whether the caller may change it and spend the organisation's tokens on it.
+   */
+  organization: z
+    .object({
+      id: uuid,
+      name: z.string(),
+      holderUserId: uuid,
+      holderEmail: z.string().nullable(),
+      canManage: z.boolean(),
+    })
+    .optional(),
 });
 export type NtripAccount = z.infer<typeof ntripAccountSchema>;
 
@@ -93,6 +106,13 @@ export const ntripLabelSchema = z.string().trim().min(1).max(NTRIP_LABEL_MAX);
 
 export const createNtripAccountBodySchema = z.object({ label: ntripLabelSchema });
 export type CreateNtripAccountBody = z.input<typeof createNtripAccountBodySchema>;
+
+/** An organisation's account, for the member `holderId` (the caller when absent) to use. */
+export const createOrganizationNtripAccountBodySchema = z.object({
+  label: ntripLabelSchema,
+  holderId: uuid.optional(),
+});
+export type CreateOrganizationNtripAccountBody = z.input<typeof createOrganizationNtripAccountBodySchema>;
 
 export const updateNtripAccountBodySchema = z
   .object({ label: ntripLabelSchema.optional(), enabled: z.boolean().optional() })

@@ -42,7 +42,7 @@ export type OtherSession = z.infer<typeof otherSessionSchema>;
 /** What the owner needs to fix the refusal; which fields are set depends on the reason. */
 export const refusalDetailSchema = z.object({
   /** account_disabled: switched off on the account itself, or the portal user owning it is disabled. */
-  disabled: z.enum(['account', 'owner']).optional(),
+  disabled: z.enum(['account', 'owner', 'membership']).optional(),
   /** no_access: the network of the mountpoint, and when the account's access to it ended (null: never activated). */
   network: z.object({ slug: z.string(), name: z.string() }).optional(),
   accessEndedAt: isoDateTime.nullable().optional(),

@@ -49,6 +49,8 @@ export const organizationSchema = z.object({
   name: z.string(),
   role: z.enum(organizationRoles),
   memberCount: z.number().int(),
+  /** The organisation's own tokens, spent on its NTRIP accounts by owners and admins. */
+  tokenAmount: z.number().int(),
   createdAt: z.string(),
 });
 export type Organization = z.infer<typeof organizationSchema>;
@@ -62,15 +64,29 @@ export const memberSchema = z.object({
 });
 export type Member = z.infer<typeof memberSchema>;
 
-export const updateMemberBodySchema = z.object({ forMember: z.uuid(), role: z.enum(['admin', 'member']) });
+/** Owners may make others owners too; the last owner can never be demoted (docs/adr/0026). */
+export const updateMemberBodySchema = z.object({ forMember: z.uuid(), role: z.enum(organizationRoles) });
 export type UpdateMemberBody = z.infer<typeof updateMemberBodySchema>;
 
-export const inviteStatuses = ['pending', 'accepted', 'declined'] as const;
+export const memberRefBodySchema = z.object({ forMember: z.uuid() });
+export type MemberRefBody = z.infer<typeof memberRefBodySchema>;
+
+export const renameOrganizationBodySchema = z.object({ name: z.string().max(ORGANIZATION_NAME_MAX) });
+/** Deleting asks for the organisation's name, typed again. */
+export const deleteOrganizationBodySchema = z.object({ name: z.string().max(200) });
+
+/** Moves tokens from the caller's own balance to the organisation's. */
+export const organizationTokenTransferBodySchema = z.object({ tokenAmount: z.number().int().min(1).max(1_000_000) });
+export const organizationTokensSchema = z.object({ tokenAmount: z.number().int() });
+
+export const inviteStatuses = ['pending', 'accepted', 'declined', 'revoked'] as const;
 export type InviteStatus = (typeof inviteStatuses)[number];
+/** As shown: a pending invite past its expiry is `expired`. */
+export const shownInviteStatuses = [...inviteStatuses, 'expired'] as const;
 
 export const orgInviteSchema = z.object({
   email: z.string(),
-  status: z.enum(inviteStatuses),
+  status: z.enum(shownInviteStatuses),
   invitedBy: z.string().nullable(),
   /** The e-mail of the user who accepted; with the invite's link that may differ from `email`. */
   acceptedBy: z.string().nullable(),
@@ -88,6 +104,8 @@ export const inviteCreatedResponseSchema = z.object({ success: z.literal(true), 
 export type InviteCreatedResponse = z.infer<typeof inviteCreatedResponseSchema>;
 
 export const acceptInviteLinkBodySchema = z.object({ token: z.string().min(1).max(128) });
+/** `POST /invites/decline` with the link's token. */
+export const declineInviteLinkBodySchema = acceptInviteLinkBodySchema;
 export type AcceptInviteLinkBody = z.infer<typeof acceptInviteLinkBodySchema>;
 export const acceptInviteLinkResponseSchema = z.object({
   success: z.literal(true),
@@ -99,7 +117,7 @@ export type AcceptInviteLinkResponse = z.infer<typeof acceptInviteLinkResponseSc
 
 export const myInviteSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),
-  status: z.enum(inviteStatuses),
+  status: z.enum(shownInviteStatuses),
   createdAt: z.string(),
 });
 export type MyInvite = z.infer<typeof myInviteSchema>;

@@ -41,6 +41,7 @@ import {
   disabledOrganizationGuard,
   organizationsAdminRoutes,
 } from './modules/organizations/organizations.admin.ts';
+import { createOrganizationLedger } from './modules/organizations/organizations.ledger.ts';
 import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
@@ -149,6 +150,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repo: createOrganizationsRepo(deps.db),
     publicUrl,
     mailer: mail.mailer,
+    tokens: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
+    // Bound late: billing and the NTRIP accounts are built after, and asked only when a request changes something.
+    ports: {
+      endSubscriptions: (orgId) => billing.service.endSubscriptionsOfOrganization(orgId),
+      accountsChanged: (accounts, reason) => ntripAccounts.service.accessChangedOf(accounts, reason),
+    },
   });
   const billing = createBillingModule(deps.db, organizations, {
     ...deps.billing,
@@ -159,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { caster, connectionTestMs, ...ntripAccountOptions } = deps.ntripAccounts ?? {};
   const ntripAccounts = createNtripAccountsModule(deps.db, {
     ledger: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
+    organizationLedger: createOrganizationLedger(deps.db),
     ...ntripAccountOptions,
     // The one-time login is signed with the key the caster's authorizer derives the same way (ntrip.probe.ts).
     connectionTest: caster && {

@@ -2,6 +2,8 @@ import type { IconName } from '../components/Icon';
 
 /** Spec §2: the account page URL; billing lives at {ACCOUNT_PAGE_URL}/billing. */
 export const ACCOUNT_PAGE_URL = '/settings';
+/** The organisations page: the user's organisations, their members, invitations, tokens and subscriptions. */
+export const ORGANIZATIONS_URL = '/settings/organization';
 export const DOCS_URL = import.meta.env.VITE_DOCS_URL || 'https://docs.meridian-rtk.example';
 
 export const ADMIN_SETTINGS_PAGE_NAMES = [
@@ -50,6 +52,7 @@ export const personalMenu: MenuEntry[] = [
       { name: 'navigation.rinex', url: '/rinex' },
     ],
   },
+  { type: 'link', name: 'navigation.organizations', url: ORGANIZATIONS_URL, icon: 'users' },
   {
     type: 'submenu',
     name: 'navigation.settings',

@@ -104,6 +104,21 @@ export interface OrganizationsTable {
   created_at: Generated<Date>;
   /** Set while an operator has the organisation disabled (migration 202611261310). */
   disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The organisation's tokens; the running sum of organization_token_ledger (migration 202611261200). */
+  token_balance: Generated<number>;
+}
+
+export interface OrganizationTokenLedgerTable {
+  id: Generated<number>;
+  /** No foreign key: the history outlives the organisation. */
+  organization_id: string;
+  kind: 'transfer_in' | 'activation_spend';
+  delta: number;
+  balance_after: number;
+  reference_id: string | null;
+  note: string | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface OrganizationMembersTable {
@@ -116,7 +131,7 @@ export interface OrganizationMembersTable {
 export interface OrganizationInvitesTable {
   organization_id: string;
   email: string;
-  status: Generated<'pending' | 'accepted' | 'declined'>;
+  status: Generated<'pending' | 'accepted' | 'declined' | 'revoked'>;
   invited_by: string | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
@@ -151,6 +166,8 @@ export interface NtripAccountsTable {
   created_at: Generated<Date>;
   updated_at: Timestamp;
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Set: the organisation's account, used by the member owner_user_id (migration 202611261200). */
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AccessGrantsTable {
@@ -226,6 +243,7 @@ export interface DB {
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   organization_invites: OrganizationInvitesTable;
+  organization_token_ledger: OrganizationTokenLedgerTable;
   networks: NetworksTable;
   stations: StationsTable;
   feeds: FeedsTable;

@@ -5,6 +5,7 @@ import { Avatar } from '../../components/Avatar';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
+import { OrganizationSwitcher } from '../../features/organizations/OrganizationSwitcher';
 import { brand } from '../../lib/brand';
 import { adminMenu, DOCS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
@@ -54,6 +55,11 @@ export function MobileMenu({ onClose }: { onClose: () => void }) {
       {user?.isAdmin && (
         <div className="border-b border-line px-4 py-3">
           <ProfileSwitcher />
+        </div>
+      )}
+      {user && profile !== 'Admin' && (user.teams?.length ?? 0) > 0 && (
+        <div className="border-b border-line px-4 py-3">
+          <OrganizationSwitcher />
         </div>
       )}
       <nav aria-label={t('layout.mainNavigation')} className="flex-1 px-3 py-3">

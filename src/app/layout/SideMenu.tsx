@@ -6,8 +6,9 @@ import { Button, ButtonLink } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
 import { WhiteLabelLink } from '../../features/demo/WhiteLabelLink';
+import { OrganizationSwitcher } from '../../features/organizations/OrganizationSwitcher';
 import { brand } from '../../lib/brand';
-import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, personalMenu } from '../navigation';
+import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, ORGANIZATIONS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { profileLabelKey, useLogout, useOpenLogin, useProfileType } from './shell-hooks';
@@ -118,6 +119,16 @@ function UserMenu({ collapsed }: { collapsed: boolean }) {
             >
               <Icon name="user" size={16} />
               {t('sideMenu.account')}
+            </Link>
+          </li>
+          <li>
+            <Link
+              to={ORGANIZATIONS_URL}
+              onClick={() => setOpen(false)}
+              className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-muted hover:bg-hover hover:text-ink"
+            >
+              <Icon name="users" size={16} />
+              {t('navigation.organizations')}
             </Link>
           </li>
           <li>
@@ -236,6 +247,11 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
           )}
         </div>
 
+        {!collapsed && user && profile !== 'Admin' && (
+          <div className="border-b border-line p-3">
+            <OrganizationSwitcher />
+          </div>
+        )}
         <nav aria-label={t('layout.mainNavigation')} className="flex-1 overflow-y-auto overflow-x-hidden p-2.5">
           <MenuEntries
             entries={entries}

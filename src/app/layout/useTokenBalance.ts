@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useUser } from '../../features/auth/auth-context';
+import { useActiveOrganization } from '../../features/organizations/active-organization';
 import { api } from '../../lib/api';
 import { onBillingChange } from '../../lib/billing-channel';
 
@@ -8,20 +9,22 @@ import { onBillingChange } from '../../lib/billing-channel';
 const BILLING_QUERY_KEYS = [['token-balance'], ['subscriptions'], ['token-history'], ['payments'], ['invoices']];
 
 /**
- * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7). Undefined while unknown. It refetches
- * when another tab announces a purchase and when the tab gets the focus back (a tab the channel missed).
+ * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7), or of the organisation chosen in the
+ * switcher (GET /org/{orgId}/tokens), whose tokens its accounts spend. Undefined while unknown. It refetches when
+ * another tab announces a purchase and when the tab gets the focus back (a tab the channel missed).
  */
 export function useTokenBalance(): { balance: number | undefined; isError: boolean } {
   const user = useUser();
+  const org = useActiveOrganization();
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: ['token-balance', user?.uid],
+    queryKey: ['token-balance', user?.uid, org?.id ?? null],
     enabled: Boolean(user),
     retry: false,
     staleTime: 30_000,
     refetchOnWindowFocus: 'always',
     queryFn: async () => {
-      const { data } = await api.get<{ tokenAmount?: unknown }>('/subscriptions');
+      const { data } = await api.get<{ tokenAmount?: unknown }>(org ? `/org/${org.id}/tokens` : '/subscriptions');
       const amount = Number(data?.tokenAmount);
       return Number.isFinite(amount) ? amount : 0;
     },

@@ -9,6 +9,7 @@ import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
+import { useActiveOrganization } from '../organizations/active-organization';
 import { AccountDetails } from './AccountDetails';
 import { CreateAccountDialog, RenameDialog } from './AccountDialogs';
 import { ActivateTokensDialog, type ActivationSuggestion } from './ActivateTokensDialog';
@@ -22,12 +23,18 @@ const statusColor: Record<NtripAccount['status'], StatusColor> = {
   disabled: 'red',
 };
 
-/** /accounts: the user's NTRIP accounts in the card section, with create, activate, details and actions. */
+/**
+ * /accounts: the NTRIP accounts of the user, or of the organisation chosen in the switcher, in the card section, with
+ * create, activate, details and actions. An organisation's plain members see its accounts; its owners and admins
+ * make them and pay for them with the organisation's tokens (docs/adr/0026).
+ */
 export function AccountsPage() {
   const { t } = useTranslation('accounts');
   const format = useFormat();
   const modal = useModal();
   const accounts = useAccounts();
+  const org = useActiveOrganization();
+  const canManage = org?.role !== 'member';
 
   const openActivate = (accountId?: string, suggest?: ActivationSuggestion) =>
     modal.open(({ close }) => <ActivateTokensDialog accountId={accountId} suggest={suggest} onClose={close} />);
@@ -102,18 +109,23 @@ export function AccountsPage() {
     id: account.id,
     name: account.label,
     status: statusColor[account.status],
-    editAction: () => modal.open(({ close }) => <RenameDialog account={account} onClose={close} />),
+    ...(canManage && {
+      editAction: () => modal.open(({ close }) => <RenameDialog account={account} onClose={close} />),
+    }),
     records: {
       username: <span className="font-mono">{account.username}</span>,
+      ...(org && { holder: account.organization?.holderEmail ?? '' }),
       status: t(`status.${account.status}`),
       networks:
         account.status === 'no_access' ? (
           <span className="flex flex-wrap items-center gap-2" data-testid="no-access">
             <span className="text-status-yellow">{t('noAccessNow')}</span>
             {account.grants.length > 0 && <span>{networks(account)}</span>}
-            <Button size="sm" variant="secondary" onClick={() => openActivate(account.id)}>
-              {t('actions.activateShort')}
-            </Button>
+            {canManage && (
+              <Button size="sm" variant="secondary" onClick={() => openActivate(account.id)}>
+                {t('actions.activateShort')}
+              </Button>
+            )}
           </span>
         ) : (
           <span title={networks(account)}>{networks(account)}</span>
@@ -127,18 +139,24 @@ export function AccountsPage() {
     <Page
       name="accounts"
       title={t('title')}
-      subtitle={t('subtitle')}
+      subtitle={
+        org
+          ? t(canManage ? 'organization.subtitleManage' : 'organization.subtitleMember', { name: org.name })
+          : t('subtitle')
+      }
       actions={
-        <>
-          <Button variant="secondary" onClick={() => openActivate()} disabled={!accounts.data?.length}>
-            <Icon name="coins" size={16} />
-            {t('actions.activate')}
-          </Button>
-          <Button onClick={openCreate}>
-            <Icon name="key" size={16} />
-            {t('actions.create')}
-          </Button>
-        </>
+        canManage && (
+          <>
+            <Button variant="secondary" onClick={() => openActivate()} disabled={!accounts.data?.length}>
+              <Icon name="coins" size={16} />
+              {t('actions.activate')}
+            </Button>
+            <Button onClick={openCreate}>
+              <Icon name="key" size={16} />
+              {t('actions.create')}
+            </Button>
+          </>
+        )
       }
     >
       {accounts.isPending ? (
@@ -153,6 +171,7 @@ export function AccountsPage() {
           rows={rows}
           columns={[
             { key: 'username', header: t('columns.username') },
+            ...(org ? [{ key: 'holder', header: t('columns.holder') }] : []),
             { key: 'status', header: t('columns.status'), colored: true },
             { key: 'networks', header: t('columns.networks') },
             { key: 'connection', header: t('columns.connection') },

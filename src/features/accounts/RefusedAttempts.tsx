@@ -24,7 +24,7 @@ function explain(t: TFunction<'diagnostics'>, refusal: Refusal, moment: (iso: st
   };
   switch (refusal.reason) {
     case 'account_disabled': {
-      const who = detail.disabled === 'owner' ? 'owner' : 'account';
+      const who = detail.disabled ?? 'account';
       return { title: t(`${base}.title`), text: t(`${base}.text_${who}`), fix: t(`${base}.fix_${who}`) };
     }
     case 'no_access':

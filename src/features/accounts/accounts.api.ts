@@ -31,12 +31,15 @@ import {
 } from '@portal/contract';
 import { api } from '../../lib/api';
 
-export async function fetchAccounts(): Promise<NtripAccount[]> {
-  return ntripAccountListSchema.parse((await api.get('/ntrip-accounts')).data).items;
+/** The user's own accounts, or with `orgId` that organisation's. */
+export async function fetchAccounts(orgId?: string): Promise<NtripAccount[]> {
+  const url = orgId ? `/org/${orgId}/ntrip-accounts` : '/ntrip-accounts';
+  return ntripAccountListSchema.parse((await api.get(url)).data).items;
 }
 
-export async function createAccount(label: string): Promise<NtripAccountWithPassword> {
-  return ntripAccountWithPasswordSchema.parse((await api.post('/ntrip-accounts', { label })).data);
+export async function createAccount(label: string, orgId?: string): Promise<NtripAccountWithPassword> {
+  const url = orgId ? `/org/${orgId}/ntrip-accounts` : '/ntrip-accounts';
+  return ntripAccountWithPasswordSchema.parse((await api.post(url, { label })).data);
 }
 
 export async function updateAccount(id: string, body: UpdateNtripAccountBody): Promise<NtripAccount> {

@@ -8,6 +8,7 @@ import type {
 } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
+import { useActiveOrganization } from '../organizations/active-organization';
 import {
   activateTokens,
   adminGrant,
@@ -38,10 +39,19 @@ export const accountKeys = {
 /** The header's balance query (src/app/layout/useTokenBalance.ts); refreshed after a spend. */
 const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 
-/** Connection state changes on its own (rovers come and go), so the list refreshes while it is shown. */
+/**
+ * The accounts of whoever the switcher says (the user, or the organisation chosen). Connection state changes on its
+ * own (rovers come and go), so the list refreshes while it is shown.
+ */
 export function useAccounts() {
   const user = useUser();
-  return useQuery({ queryKey: accountKeys.all, queryFn: fetchAccounts, enabled: !!user, refetchInterval: 15_000 });
+  const org = useActiveOrganization();
+  return useQuery({
+    queryKey: org ? [...accountKeys.all, 'org', org.id] : accountKeys.all,
+    queryFn: () => fetchAccounts(org?.id),
+    enabled: !!user,
+    refetchInterval: 15_000,
+  });
 }
 
 export function useMountpoints(id: string) {
@@ -72,7 +82,8 @@ function useInvalidateAccounts() {
 
 export function useCreateAccount() {
   const invalidate = useInvalidateAccounts();
-  return useMutation({ mutationFn: (label: string) => createAccount(label), onSuccess: invalidate });
+  const org = useActiveOrganization();
+  return useMutation({ mutationFn: (label: string) => createAccount(label, org?.id), onSuccess: invalidate });
 }
 
 export function useUpdateAccount() {

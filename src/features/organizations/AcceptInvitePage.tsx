@@ -9,7 +9,7 @@ import { apiError } from '../../lib/api';
 import { useUser } from '../auth/auth-context';
 import { useLoginModal } from '../auth/login-modal-context';
 import { forgetInviteToken, inviteTokenFrom } from './invite-link';
-import { useAcceptInviteLink } from './organizations.hooks';
+import { useAcceptInviteLink, useDeclineInviteLink } from './organizations.hooks';
 
 function Panel({ children }: { children: ReactNode }) {
   return (
@@ -22,14 +22,22 @@ function Panel({ children }: { children: ReactNode }) {
   );
 }
 
-/** Why the link did not work, in the server's words, and what the visitor can do about it. */
+/** Refusals the page words itself; any other is shown in the server's words. */
+const EXPLAINED = ['invite_link_invalid', 'invite_revoked', 'invite_expired', 'already_member'] as const;
+/** Refusals after which the link can do nothing more. */
+const DEAD = ['invite_link_invalid', 'invite_revoked', 'invite_expired'];
+
+/** Why the link did not work, and what the visitor can do about it. */
 function AcceptFailure({ error }: { error: unknown }) {
   const { t } = useTranslation('organizations');
   const failure = apiError(error);
+  const explained = EXPLAINED.find((code) => code === failure?.code);
   return (
     <div role="alert" className="flex flex-col gap-1 text-sm">
-      <p className="text-status-red">{failure?.message ?? t('acceptLink.failed')}</p>
-      {failure?.code === 'invite_link_invalid' && <p className="text-muted">{t('acceptLink.askForNew')}</p>}
+      <p className="text-status-red">
+        {explained ? t(`acceptLink.errors.${explained}`) : (failure?.message ?? t('acceptLink.failed'))}
+      </p>
+      {failure?.code && DEAD.includes(failure.code) && <p className="text-muted">{t('acceptLink.askForNew')}</p>}
       {failure?.code === 'already_member' && (
         <Link to="/settings/organization" className="text-accent underline">
           {t('acceptLink.toOrganizations')}
@@ -53,6 +61,7 @@ export function AcceptInvitePage() {
   // Read once: a dead link is forgotten while its explanation still shows.
   const [token] = useState(() => inviteTokenFrom(params));
   const accept = useAcceptInviteLink();
+  const decline = useDeclineInviteLink();
 
   const join = (value: string) =>
     accept.mutate(value, {
@@ -61,9 +70,17 @@ export function AcceptInvitePage() {
         void navigate(joined.url, { replace: true });
       },
       onError: (error) => {
-        if (apiError(error)?.code === 'invite_link_invalid') forgetInviteToken();
+        if (DEAD.includes(apiError(error)?.code ?? '')) forgetInviteToken();
       },
     });
+  const refuse = (value: string) => {
+    accept.reset();
+    decline.mutate(value, {
+      onError: (error) => {
+        if (DEAD.includes(apiError(error)?.code ?? '')) forgetInviteToken();
+      },
+    });
+  };
 
   let body: ReactNode;
   if (!token) {
@@ -85,20 +102,34 @@ export function AcceptInvitePage() {
       </>
     );
   } else {
-    const dead = apiError(accept.error)?.code === 'invite_link_invalid';
+    const failed = accept.error ?? decline.error;
+    const dead = DEAD.includes(apiError(failed)?.code ?? '');
     const logOut = () => {
       accept.reset();
+      decline.reset();
       void user.logout();
     };
     body = (
       <>
         <p className="text-sm text-muted">{t('acceptLink.loggedIn', { email: user.email ?? user.username })}</p>
         {!dead && (
-          <Button disabled={accept.isPending} onClick={() => join(token)}>
-            {t('acceptLink.accept')}
-          </Button>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button disabled={accept.isPending} onClick={() => join(token)}>
+              {t('acceptLink.accept')}
+            </Button>
+            {!decline.isSuccess && (
+              <Button variant="secondary" disabled={decline.isPending} onClick={() => refuse(token)}>
+                {t('acceptLink.decline')}
+              </Button>
+            )}
+          </div>
         )}
-        {accept.isError && <AcceptFailure error={accept.error} />}
+        {decline.isSuccess && !accept.isError && (
+          <p role="status" className="text-sm text-muted">
+            {t('acceptLink.declined')}
+          </p>
+        )}
+        {failed && <AcceptFailure error={failed} />}
         <button type="button" className="text-sm text-muted underline" onClick={logOut}>
           {t('acceptLink.notYou')}
         </button>

@@ -1,28 +1,44 @@
-import type { Member, MyInvite, OrganizationRole } from '@portal/contract';
+import {
+  type Member,
+  type MyInvite,
+  ORGANIZATION_NAME_MAX,
+  type Organization,
+  type OrganizationRole,
+  type OrgInvite,
+  organizationRoles,
+} from '@portal/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
 import { CopyControl } from '../../components/CopyControl';
 import { SelectField, TextField } from '../../components/form';
+import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
 import { OrganizationSubscriptions } from '../billing/OrganizationSubscriptions';
+import { useActiveOrganization } from './active-organization';
 import { useCreateOrganizationFlow } from './CreateOrganizationFlow';
 import {
   useAnswerInvite,
+  useDeleteOrganization,
+  useLeaveOrganization,
   useMembers,
   useMyInvites,
   useOrganization,
   useOrgInvites,
   useRefreshVerification,
+  useRemoveMember,
+  useRenameOrganization,
   useRevokeInvite,
   useSendInvite,
   useSendVerificationEmail,
+  useTransferOwnership,
+  useTransferTokens,
   useUpdateMember,
 } from './organizations.hooks';
 
@@ -32,7 +48,7 @@ function MyInvites() {
   const { t } = useTranslation('organizations');
   const invites = useMyInvites();
   const answer = useAnswerInvite();
-  const open = (invites.data ?? []).filter((i) => i.status !== 'accepted');
+  const open = (invites.data ?? []).filter((i) => i.status === 'pending' || i.status === 'declined');
   if (open.length === 0) return null;
   const actionsFor = (invite: MyInvite) =>
     invite.status === 'pending' ? (
@@ -132,13 +148,13 @@ function VerifyEmailNotice({ email }: { email: string }) {
   );
 }
 
-/** The invite's secret link, shown once: the portal sends no e-mail, so the inviter passes it on. */
+/** The invite's secret link, shown once: the portal mails it too, and the inviter may pass it on. */
 function CreatedInviteLink({ email, link }: { email: string; link: string }) {
   const { t } = useTranslation('organizations');
   return (
     <div role="status" className="flex flex-col gap-2 rounded-xl border border-accent/40 bg-accent/5 p-4">
       <p className="text-sm font-medium text-ink">{t('invites.created', { email })}</p>
-      <p className="text-sm text-muted">{t('invites.shareLink')}</p>
+      <p className="text-sm text-muted">{t('invites.shareLink', { email })}</p>
       <div className="flex items-end gap-2">
         <TextField
           label={t('invites.linkLabel')}
@@ -188,34 +204,204 @@ function InviteForm({ orgId }: { orgId: string }) {
   );
 }
 
+/** The SPA knows the caller by e-mail (the portal's user id is not in the login state). */
+const isCaller = (member: Member, email: string | null | undefined) =>
+  !!email && member.email?.toLowerCase() === email.toLowerCase();
+
+const inviteColor = (status: OrgInvite['status']) =>
+  status === 'accepted' ? 'green' : status === 'pending' ? 'yellow' : 'red';
+
+/** Asks for the organisation's name typed again; its subscriptions end first, on the server (docs/adr/0026). */
+function DeleteOrganizationDialog({ orgId, name, onClose }: { orgId: string; name: string; onClose: () => void }) {
+  const { t } = useTranslation('organizations');
+  const [typed, setTyped] = useState('');
+  const remove = useDeleteOrganization(orgId);
+  const navigate = useNavigate();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    remove.mutate(typed, {
+      onSuccess: () => {
+        onClose();
+        void navigate('/settings/organization', { replace: true });
+      },
+    });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <ModalTitle>{t('manage.deleteTitle', { name })}</ModalTitle>
+      <p className="text-sm text-muted">{t('manage.deleteText')}</p>
+      <TextField
+        label={t('manage.deleteConfirmLabel', { name })}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        autoComplete="off"
+        data-autofocus
+      />
+      {remove.isError && (
+        <p role="alert" className="text-sm text-status-red">
+          {apiError(remove.error)?.message ?? t('manage.failed')}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={onClose}>
+          {t('manage.cancel')}
+        </Button>
+        <Button type="submit" variant="danger" disabled={typed.trim() !== name || remove.isPending}>
+          {t('manage.deleteSubmit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Owners and admins: the name, the organisation's tokens, ownership (owners) and deletion. Everyone: leaving. */
+function ManageOrganization({ org, members }: { org: Organization; members: Member[] }) {
+  const { t } = useTranslation('organizations');
+  const user = useUser();
+  const modal = useModal();
+  const navigate = useNavigate();
+  const manager = canManage(org.role);
+  const [name, setName] = useState(org.name);
+  const [amount, setAmount] = useState('');
+  const [heir, setHeir] = useState('');
+  const rename = useRenameOrganization(org.id);
+  const tokens = useTransferTokens(org.id);
+  const transfer = useTransferOwnership(org.id);
+  const leave = useLeaveOrganization(org.id);
+  const others = members.filter((m) => !isCaller(m, user?.email));
+  const failure = [rename, tokens, transfer, leave].find((m) => m.isError)?.error;
+  const count = Number.parseInt(amount, 10);
+  return (
+    <section aria-labelledby="org-manage" className="flex flex-col gap-5 rounded-2xl border border-line bg-panel p-5">
+      <div>
+        <h2 id="org-manage" className="text-base font-semibold text-ink">
+          {t('manage.title')}
+        </h2>
+        <p className="mt-1 text-sm text-muted" data-testid="organization-tokens">
+          {t('manage.tokens', { count: org.tokenAmount })}
+        </p>
+      </div>
+      {manager && (
+        <form
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            rename.mutate(name);
+          }}
+        >
+          <TextField
+            label={t('manage.nameLabel')}
+            value={name}
+            maxLength={ORGANIZATION_NAME_MAX}
+            onChange={(event) => setName(event.target.value)}
+            className="min-w-64 flex-1"
+          />
+          <Button type="submit" variant="secondary" disabled={!name.trim() || name === org.name || rename.isPending}>
+            {t('manage.rename')}
+          </Button>
+        </form>
+      )}
+      {manager && (
+        <form
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            tokens.mutate(count, { onSuccess: () => setAmount('') });
+          }}
+        >
+          <TextField
+            label={t('manage.tokensLabel')}
+            hint={t('manage.tokensHint')}
+            type="number"
+            min={1}
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
+            className="min-w-64 flex-1"
+          />
+          <Button type="submit" variant="secondary" disabled={!(count > 0) || tokens.isPending}>
+            {t('manage.tokensSubmit')}
+          </Button>
+        </form>
+      )}
+      {org.role === 'owner' && others.length > 0 && (
+        <form
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            transfer.mutate(heir || (others[0]?.userId ?? ''));
+          }}
+        >
+          <SelectField
+            label={t('manage.transferLabel')}
+            value={heir || (others[0]?.userId ?? '')}
+            onChange={(event) => setHeir(event.target.value)}
+            options={others.map((m) => ({ value: m.userId, label: m.email ?? m.displayName ?? m.userId }))}
+            className="min-w-64 flex-1"
+          />
+          <Button type="submit" variant="secondary" disabled={transfer.isPending}>
+            {t('manage.transfer')}
+          </Button>
+        </form>
+      )}
+      {failure !== undefined && (
+        <p role="alert" className="text-sm text-status-red">
+          {apiError(failure)?.message ?? t('manage.failed')}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2 border-t border-line pt-4">
+        <Button
+          variant="secondary"
+          disabled={leave.isPending}
+          onClick={() => leave.mutate(undefined, { onSuccess: () => void navigate('/settings/organization') })}
+        >
+          {t('manage.leave')}
+        </Button>
+        {manager && (
+          <Button
+            variant="danger"
+            onClick={() =>
+              modal.open(({ close }) => <DeleteOrganizationDialog orgId={org.id} name={org.name} onClose={close} />)
+            }
+          >
+            {t('manage.delete')}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
 function OrganizationDetails({ orgId }: { orgId: string }) {
   const { t } = useTranslation('organizations');
+  const user = useUser();
   const org = useOrganization(orgId);
   const role = org.data?.role;
   const members = useMembers(orgId);
   const invites = useOrgInvites(orgId, canManage(role));
   const revoke = useRevokeInvite(orgId);
   const update = useUpdateMember(orgId);
+  const remove = useRemoveMember(orgId);
 
   if (org.isError) return <p className="text-sm text-status-red">{t('details.notFound')}</p>;
   if (!org.data) return null;
 
   const roleCell = (member: Member) =>
-    role === 'owner' && member.role !== 'owner' ? (
+    role === 'owner' && !isCaller(member, user?.email) ? (
       <SelectField
         label={t('members.roleLabel')}
         value={member.role}
-        options={[
-          { value: 'member', label: t('roles.member') },
-          { value: 'admin', label: t('roles.admin') },
-        ]}
-        onChange={(event) =>
-          update.mutate({ forMember: member.userId, role: event.target.value === 'admin' ? 'admin' : 'member' })
-        }
+        options={organizationRoles.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+        onChange={(event) => {
+          const next = organizationRoles.find((r) => r === event.target.value);
+          if (next) update.mutate({ forMember: member.userId, role: next });
+        }}
       />
     ) : (
       t(`roles.${member.role}`)
     );
+  const removable = (member: Member) =>
+    !isCaller(member, user?.email) && (role === 'owner' || (role === 'admin' && member.role === 'member'));
+  const memberError = [update, remove].find((m) => m.isError)?.error;
 
   return (
     <div className="flex flex-col gap-6">
@@ -230,8 +416,21 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
           id: m.userId,
           name: m.displayName ?? m.email ?? m.userId,
           records: { email: m.email ?? '', role: roleCell(m) },
+          ...(removable(m) && {
+            actionButton: {
+              text: t('members.remove'),
+              color: 'red' as const,
+              action: () => remove.mutate(m.userId),
+            },
+          }),
         }))}
       />
+      {memberError !== undefined && (
+        <p role="alert" className="text-sm text-status-red">
+          {apiError(memberError)?.message ?? t('manage.failed')}
+        </p>
+      )}
+      <ManageOrganization org={org.data} members={members.data ?? []} />
       <OrganizationSubscriptions orgId={orgId} canBuy={canManage(role)} />
       <BillingDetailsForm orgId={orgId} readOnly={!canManage(role)} />
       {canManage(role) && (
@@ -256,9 +455,9 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
             rows={(invites.data ?? []).map((invite) => ({
               id: invite.email,
               name: invite.email,
-              status: invite.status === 'accepted' ? 'green' : invite.status === 'declined' ? 'red' : 'yellow',
+              status: inviteColor(invite.status),
               records: { status: t(`invites.statuses.${invite.status}`), acceptedBy: invite.acceptedBy ?? '' },
-              ...(invite.status !== 'accepted' && {
+              ...(invite.status === 'pending' && {
                 actionButton: {
                   text: t('invites.revoke'),
                   color: 'red' as const,
@@ -280,7 +479,8 @@ export function OrganizationsPage() {
   const [params] = useSearchParams();
   const startCreate = useCreateOrganizationFlow();
   const teams = user?.teams ?? [];
-  const selected = params.get('org') ?? teams[0]?.id;
+  const active = useActiveOrganization();
+  const selected = params.get('org') ?? active?.id ?? teams[0]?.id;
 
   return (
     <Page

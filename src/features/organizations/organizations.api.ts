@@ -16,6 +16,7 @@ import {
   type OrgInvite,
   organizationErrorCodes,
   organizationSchema,
+  organizationTokensSchema,
   orgInviteSchema,
   type UpdateMemberBody,
 } from '@portal/contract';
@@ -54,6 +55,36 @@ export async function fetchMembers(orgId: string): Promise<Member[]> {
 
 export async function updateMember(orgId: string, body: UpdateMemberBody): Promise<void> {
   await api.put(`/org/${orgId}/members`, body);
+}
+
+export async function removeMember(orgId: string, forMember: string): Promise<void> {
+  await api.delete(`/org/${orgId}/members`, { data: { forMember } });
+}
+
+export async function leaveOrganization(orgId: string): Promise<void> {
+  await api.post(`/org/${orgId}/leave`);
+}
+
+export async function transferOwnership(orgId: string, forMember: string): Promise<void> {
+  await api.post(`/org/${orgId}/transfer`, { forMember });
+}
+
+export async function renameOrganization(orgId: string, name: string): Promise<void> {
+  await api.patch(`/org/${orgId}`, { name });
+}
+
+/** `name` is the organisation's name typed again. */
+export async function deleteOrganization(orgId: string, name: string): Promise<void> {
+  await api.delete(`/org/${orgId}`, { data: { name } });
+}
+
+/** Moves tokens from the caller's balance to the organisation's; answers the organisation's new balance. */
+export async function transferTokens(orgId: string, tokenAmount: number): Promise<number> {
+  return organizationTokensSchema.parse((await api.post(`/org/${orgId}/tokens`, { tokenAmount })).data).tokenAmount;
+}
+
+export async function declineInviteLink(token: string): Promise<void> {
+  await api.post('/invites/decline', { token });
 }
 
 export async function fetchOrgInvites(orgId: string): Promise<OrgInvite[]> {

@@ -2,16 +2,24 @@ import type { InviteActionBody, UpdateMemberBody } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sendVerificationEmail } from '../auth/auth-actions';
 import { useUser } from '../auth/auth-context';
+import { setActiveOrganization } from './active-organization';
 import {
   acceptInviteLink,
   answerInvite,
+  declineInviteLink,
+  deleteOrganization,
   fetchAllOrganizations,
   fetchMembers,
   fetchMyInvites,
   fetchOrganization,
   fetchOrgInvites,
+  leaveOrganization,
+  removeMember,
+  renameOrganization,
   revokeInvite,
   sendInvite,
+  transferOwnership,
+  transferTokens,
   updateMember,
 } from './organizations.api';
 
@@ -47,8 +55,52 @@ export function useUpdateMember(orgId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateMemberBody) => updateMember(orgId, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.members(orgId) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.org(orgId) }),
   });
+}
+
+/**
+ * A change to the organisation that may change what the caller sees of it: its data, members and invites are
+ * fetched again, and the user's teams too (a name, a role, or the organisation itself may have changed).
+ */
+function useOrganizationChange<A>(orgId: string, fn: (arg: A) => Promise<unknown>, after?: () => void) {
+  const client = useQueryClient();
+  const user = useUser();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      after?.();
+      await client.invalidateQueries({ queryKey: keys.org(orgId) });
+      await client.invalidateQueries({ queryKey: ['token-balance'] });
+      await user?.refetch();
+    },
+  });
+}
+
+export const useRemoveMember = (orgId: string) =>
+  useOrganizationChange(orgId, (userId: string) => removeMember(orgId, userId));
+export const useTransferOwnership = (orgId: string) =>
+  useOrganizationChange(orgId, (userId: string) => transferOwnership(orgId, userId));
+export const useRenameOrganization = (orgId: string) =>
+  useOrganizationChange(orgId, (name: string) => renameOrganization(orgId, name));
+export const useTransferTokens = (orgId: string) =>
+  useOrganizationChange(orgId, (amount: number) => transferTokens(orgId, amount));
+/** Leaving or deleting ends the caller's use of the organisation: the switcher goes back to Personal. */
+export const useLeaveOrganization = (orgId: string) =>
+  useOrganizationChange(
+    orgId,
+    () => leaveOrganization(orgId),
+    () => setActiveOrganization(null),
+  );
+export const useDeleteOrganization = (orgId: string) =>
+  useOrganizationChange(
+    orgId,
+    (name: string) => deleteOrganization(orgId, name),
+    () => setActiveOrganization(null),
+  );
+
+export function useDeclineInviteLink() {
+  return useMutation({ mutationFn: declineInviteLink });
 }
 
 export function useSendInvite(orgId: string) {

@@ -38,6 +38,7 @@ function serve(myInvites: () => MyInvite[]) {
     name: 'Polder Surveys',
     role: 'owner',
     memberCount: 1,
+    tokenAmount: 0,
     createdAt: '2026-11-01T00:00:00Z',
   };
   const invited: string[] = [];
@@ -82,7 +83,9 @@ describe('sending an invite', () => {
     expect(field).toHaveAttribute('readonly');
     expect(invited).toEqual(['Colleague@Example.test']);
     expect(screen.getByText('Invitation for colleague@example.test created.')).toBeInTheDocument();
-    expect(screen.getByText(/The portal does not send e-mails yet: send this link to your colleague/)).toBeVisible();
+    expect(
+      screen.getByText(/The portal also e-mails this link to [^ ]+\. You can pass it on yourself as well/),
+    ).toBeVisible();
 
     await u.click(screen.getByRole('button', { name: 'Copy invite link' }));
     await expect(navigator.clipboard.readText()).resolves.toBe(LINK);

@@ -46,7 +46,14 @@ function subscription(overrides: Partial<AdminSubscription>): AdminSubscription 
 /** The organisation's calls as the server answers them for a caller with `role`. */
 function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
   const calls: { method: string; path: string; body?: unknown; query?: string }[] = [];
-  const org: Organization = { id: ORG, name: 'Survey Crew', role, memberCount: 3, createdAt: '2026-11-01T00:00:00Z' };
+  const org: Organization = {
+    id: ORG,
+    name: 'Survey Crew',
+    role,
+    memberCount: 3,
+    tokenAmount: 0,
+    createdAt: '2026-11-01T00:00:00Z',
+  };
   let current = subscriptions;
   server.use(
     // Page meta is not what these tests are about.

@@ -167,6 +167,13 @@ export function createBillingRepo(db: Database) {
       const live: SubscriptionStatusColumn[] = ['active', 'cancelling', 'past_due'];
       return subscriptionViews(db).where('s.user_id', '=', userId).where('s.status', 'in', live).execute();
     },
+    async listLiveSubscriptionsOfOrganization(organizationId: string) {
+      const live: SubscriptionStatusColumn[] = ['active', 'cancelling', 'past_due'];
+      return subscriptionViews(db)
+        .where('s.organization_id', '=', organizationId)
+        .where('s.status', 'in', live)
+        .execute();
+    },
     async listOrganizationSubscriptions(organizationId: string) {
       return subscriptionViewsWithPayer(db)
         .where('s.organization_id', '=', organizationId)

@@ -831,6 +831,16 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
     },
 
+    /**
+     * The organisation is being deleted (docs/adr/0026): each of its running subscriptions ends now, at the provider
+     * first, as at the payer's account deletion. The first provider failure stops with 502 and nothing is deleted.
+     */
+    async endSubscriptionsOfOrganization(orgId: string): Promise<void> {
+      for (const sub of await repo.listLiveSubscriptionsOfOrganization(orgId)) {
+        await transition(sub, 'end');
+      }
+    },
+
     /** Admin: give a user a non-billable (manual) subscription for a number of days. */
     async assignManual(input: { userId: string; priceId: string; days: number }): Promise<Subscription> {
       const product = await repo.findProductByPriceId(input.priceId);

@@ -110,7 +110,7 @@ export interface TokenBalancesTable {
 export interface TokenLedgerTable {
   id: Generated<number>;
   user_id: string;
-  kind: 'purchase' | 'admin_grant' | 'activation_spend' | 'rinex_spend' | 'refund';
+  kind: 'purchase' | 'admin_grant' | 'activation_spend' | 'rinex_spend' | 'refund' | 'organization_transfer';
   delta: number;
   balance_after: number;
   reference_id: string | null;

@@ -8,6 +8,7 @@ import {
   createNtripAccountsService,
   type LiveConnections,
   type NtripAccountsService,
+  type OrganizationTokenSpender,
   type TokenSpender,
 } from './ntrip-accounts.service.ts';
 
@@ -22,6 +23,8 @@ export type {
 
 export interface NtripAccountsOptions {
   ledger: TokenSpender;
+  /** The organisations' tokens, which pay for their accounts' activations. */
+  organizationLedger?: OrganizationTokenSpender;
   /** The ntrip module's cache invalidation (and the caster's disconnect of what is no longer allowed). */
   access?: AccessChangeListener;
   /** The running caster's connection count per account. */

@@ -3,9 +3,20 @@ import type { Actor } from '../../http/auth.ts';
 
 /** Pure rules of the NTRIP accounts module. */
 
-/** Only the owner reads or changes an account through the user calls; admins use the admin calls. */
-export function canManageAccount(actor: Actor, account: { owner_user_id: string }): boolean {
-  return account.owner_user_id === actor.userId;
+/**
+ * A personal account is read and changed by its owner alone through the user calls; admins use the admin calls.
+ * An organisation's account goes by the caller's role in the organisation instead.
+ */
+export function canManageAccount(
+  actor: Actor,
+  account: { owner_user_id: string; organization_id: string | null },
+): boolean {
+  return account.organization_id === null && account.owner_user_id === actor.userId;
+}
+
+/** Owners and admins change an organisation's accounts and spend its tokens on them; members see them. */
+export function canManageOrganizationAccount(role: 'owner' | 'admin' | 'member'): boolean {
+  return role === 'owner' || role === 'admin';
 }
 
 export function canAdministerAccounts(actor: Actor): boolean {

@@ -10,7 +10,9 @@ import type { Database } from '../../db/client.ts';
 
 export interface AccountRow {
   id: string;
+  /** For an organisation's account: the member whose rover uses it. */
   owner_user_id: string;
+  organization_id: string | null;
   username: string;
   label: string;
   enabled: boolean;
@@ -26,8 +28,8 @@ export interface AdminAccountRow extends AccountRow {
 export interface GrantRow {
   id: string;
   account_id: string | null;
-  /** For an all-accounts grant: the user whose accounts it covers (the owner, or a member of its organisation). */
-  covers_user_id: string;
+  /** The account of those asked about that this grant covers (a grant for all accounts comes once per account). */
+  for_account_id: string;
   network_id: string;
   network_slug: string;
   network_name: string;
@@ -70,8 +72,23 @@ export interface StationRow {
   longitude: number;
 }
 
-const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.username, a.label, a.enabled,
-  a.max_connections, a.created_at, a.updated_at`;
+const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id,
+  a.organization_id::text AS organization_id, a.username, a.label, a.enabled, a.max_connections, a.created_at,
+  a.updated_at`;
+
+/**
+ * The grants that cover account `a` (docs/adr/0010, 0026): its own; for a personal account its owner's grants for
+ * all their accounts and those of the organisations the owner is a member of; for an organisation's account that
+ * organisation's grants for all accounts. The caster's query (ntrip.repo.ts) says the same.
+ */
+const COVERS = sql`(g.account_id = a.id
+  OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IS NULL
+    AND g.owner_user_id = a.owner_user_id)
+  OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IN (
+    SELECT m.organization_id FROM organization_members m
+    JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+    WHERE m.user_id = a.owner_user_id))
+  OR (a.organization_id IS NOT NULL AND g.account_id IS NULL AND g.organization_id = a.organization_id))`;
 
 export type NtripAccountsRepo = ReturnType<typeof createNtripAccountsRepo>;
 
@@ -84,9 +101,50 @@ export function createNtripAccountsRepo(db: Database) {
     async listByOwner(ownerUserId: string, trx: Database = db): Promise<AccountRow[]> {
       const r = await sql<AccountRow>`
         SELECT ${ACCOUNT_COLUMNS} FROM ntrip_accounts a
-        WHERE a.owner_user_id = ${ownerUserId} AND a.deleted_at IS NULL
+        WHERE a.owner_user_id = ${ownerUserId} AND a.organization_id IS NULL AND a.deleted_at IS NULL
         ORDER BY a.created_at, a.id`.execute(trx);
       return r.rows;
+    },
+
+    async listByOrganization(orgId: string, trx: Database = db): Promise<(AccountRow & { holder_email: string })[]> {
+      const r = await sql<AccountRow & { holder_email: string }>`
+        SELECT ${ACCOUNT_COLUMNS}, u.email AS holder_email FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
+        WHERE a.organization_id = ${orgId} AND a.deleted_at IS NULL
+        ORDER BY a.created_at, a.id`.execute(trx);
+      return r.rows;
+    },
+
+    async countByOrganization(orgId: string, trx: Database = db): Promise<number> {
+      const r = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM ntrip_accounts WHERE organization_id = ${orgId} AND deleted_at IS NULL`.execute(
+        trx,
+      );
+      return Number(r.rows[0]?.n ?? 0);
+    },
+
+    /**
+     * The caller's role in an organisation, with its name. `lock` takes the organisation's row lock first, as every
+     * membership change does, so a demotion or removal is wholly before or after the caller's change.
+     */
+    async organizationRole(
+      orgId: string,
+      userId: string,
+      trx: Database = db,
+      lock = false,
+    ): Promise<{ name: string; disabled: boolean; role: 'owner' | 'admin' | 'member' | null } | undefined> {
+      const org = await sql<{ name: string; disabled: boolean }>`
+        SELECT name, disabled_at IS NOT NULL AS disabled FROM organizations
+        WHERE id = ${orgId} ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx);
+      const row = org.rows[0];
+      if (row === undefined) return undefined;
+      const m = await sql<{ role: 'owner' | 'admin' | 'member' }>`
+        SELECT role FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`.execute(trx);
+      return { name: row.name, disabled: row.disabled, role: m.rows[0]?.role ?? null };
+    },
+
+    async userEmail(userId: string, trx: Database = db): Promise<string | null> {
+      const r = await sql<{ email: string | null }>`SELECT email FROM users WHERE id = ${userId}`.execute(trx);
+      return r.rows[0]?.email ?? null;
     },
 
     /** Holds the owner's users row until the transaction ends: one owner's creations count one after the other. */
@@ -102,9 +160,8 @@ export function createNtripAccountsRepo(db: Database) {
 
     async countByOwner(ownerUserId: string, trx: Database = db): Promise<number> {
       const r = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_accounts WHERE owner_user_id = ${ownerUserId} AND deleted_at IS NULL`.execute(
-        trx,
-      );
+        SELECT count(*)::int AS n FROM ntrip_accounts
+        WHERE owner_user_id = ${ownerUserId} AND organization_id IS NULL AND deleted_at IS NULL`.execute(trx);
       return Number(r.rows[0]?.n ?? 0);
     },
 
@@ -126,13 +183,21 @@ export function createNtripAccountsRepo(db: Database) {
      * name is answered by ON CONFLICT and the caller tries another.
      */
     async insert(
-      values: { ownerUserId: string; username: string; passwordHash: string; label: string; maxConnections: number },
+      values: {
+        ownerUserId: string;
+        organizationId: string | null;
+        username: string;
+        passwordHash: string;
+        label: string;
+        maxConnections: number;
+      },
       trx: Database = db,
     ): Promise<AccountRow | undefined> {
       const r = await sql<AccountRow>`
-        INSERT INTO ntrip_accounts AS a (owner_user_id, username, password_hash, label, enabled, max_connections)
-        VALUES (${values.ownerUserId}, ${values.username}, ${values.passwordHash}, ${values.label}, true,
-          ${values.maxConnections})
+        INSERT INTO ntrip_accounts AS a (owner_user_id, organization_id, username, password_hash, label, enabled,
+          max_connections)
+        VALUES (${values.ownerUserId}, ${values.organizationId}, ${values.username}, ${values.passwordHash},
+          ${values.label}, true, ${values.maxConnections})
         ON CONFLICT DO NOTHING
         RETURNING ${ACCOUNT_COLUMNS}`.execute(trx);
       return r.rows[0];
@@ -171,27 +236,18 @@ export function createNtripAccountsRepo(db: Database) {
       return Number(r.numAffectedRows ?? 0);
     },
 
-    /**
-     * Grants not ended and not yet expired that apply to these accounts: their own, the owners' grants for every
-     * account (account_id NULL, e.g. a subscription), and those of the owners' organisations (one row per member
-     * it covers).
-     */
+    /** Grants not ended and not yet expired that cover these accounts, once per account they cover. */
     async openGrants(accounts: AccountRow[], now: Date, trx: Database = db): Promise<GrantRow[]> {
       if (accounts.length === 0) return [];
       const ids = accounts.map((a) => a.id);
-      const owners = [...new Set(accounts.map((a) => a.owner_user_id))];
       const r = await sql<GrantRow>`
-        SELECT g.id::text AS id, g.account_id::text AS account_id,
-          coalesce(m.user_id, g.owner_user_id)::text AS covers_user_id,
+        SELECT g.id::text AS id, g.account_id::text AS account_id, a.id::text AS for_account_id,
           g.network_id::text AS network_id, n.slug AS network_slug, n.name AS network_name,
           g.valid_from, g.valid_until, g.source
-        FROM access_grants g JOIN networks n ON n.id = g.network_id
-          LEFT JOIN organization_members m
-            ON m.organization_id = g.organization_id AND g.account_id IS NULL AND m.user_id::text = ANY(${owners}::text[])
-        WHERE g.ended_at IS NULL AND g.valid_until > ${now}
-          AND (g.account_id::text = ANY(${ids}::text[])
-            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id::text = ANY(${owners}::text[]))
-            OR m.user_id IS NOT NULL)
+        FROM ntrip_accounts a
+        JOIN access_grants g ON g.ended_at IS NULL AND g.valid_until > ${now} AND ${COVERS}
+        JOIN networks n ON n.id = g.network_id
+        WHERE a.id::text = ANY(${ids}::text[])
         ORDER BY g.valid_until, g.id`.execute(trx);
       return r.rows;
     },
@@ -215,6 +271,7 @@ export function createNtripAccountsRepo(db: Database) {
         id: string;
         accountId: string;
         ownerUserId: string;
+        organizationId: string | null;
         networkId: string;
         validFrom: Date;
         validUntil: Date;
@@ -224,9 +281,10 @@ export function createNtripAccountsRepo(db: Database) {
       trx: Database = db,
     ): Promise<void> {
       await sql`
-        INSERT INTO access_grants (id, account_id, owner_user_id, network_id, valid_from, valid_until, source, reference_id)
-        VALUES (${values.id}, ${values.accountId}, ${values.ownerUserId}, ${values.networkId}, ${values.validFrom},
-          ${values.validUntil}, ${values.source}, ${values.referenceId})`.execute(trx);
+        INSERT INTO access_grants (id, account_id, owner_user_id, organization_id, network_id, valid_from, valid_until,
+          source, reference_id)
+        VALUES (${values.id}, ${values.accountId}, ${values.ownerUserId}, ${values.organizationId}, ${values.networkId},
+          ${values.validFrom}, ${values.validUntil}, ${values.source}, ${values.referenceId})`.execute(trx);
     },
 
     async network(id: string, trx: Database = db): Promise<NetworkRow | undefined> {

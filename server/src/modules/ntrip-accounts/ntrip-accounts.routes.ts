@@ -11,12 +11,14 @@ import {
   connectionTestBodySchema,
   connectionTestResultSchema,
   createNtripAccountBodySchema,
+  createOrganizationNtripAccountBodySchema,
   manualGrantBodySchema,
   ntripAccountListSchema,
   ntripAccountParamsSchema,
   ntripAccountSchema,
   ntripAccountWithPasswordSchema,
   ntripSessionPageSchema,
+  organizationParamsSchema,
   pageQuerySchema,
   tokenActivationBodySchema,
   tokenActivationSchema,
@@ -48,6 +50,29 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         schema: { tags, body: createNtripAccountBodySchema, response: { 201: ntripAccountWithPasswordSchema } },
       },
       async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body.label)),
+    );
+
+    app.get(
+      '/org/:orgId/ntrip-accounts',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: ntripAccountListSchema } } },
+      async (request) => ({ items: await service.listOfOrganization(actorOf(request), request.params.orgId) }),
+    );
+
+    app.post(
+      '/org/:orgId/ntrip-accounts',
+      {
+        config: user,
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: createOrganizationNtripAccountBodySchema,
+          response: { 201: ntripAccountWithPasswordSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await service.createForOrganization(actorOf(request), request.params.orgId, request.body)),
     );
 
     app.get(

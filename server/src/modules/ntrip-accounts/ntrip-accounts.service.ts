@@ -30,6 +30,7 @@ import {
   canActivateNetwork,
   canAdministerAccounts,
   canManageAccount,
+  canManageOrganizationAccount,
 } from './ntrip-accounts.policy.ts';
 import type { AccountRow, GrantRow, NtripAccountsRepo, SessionRow } from './ntrip-accounts.repo.ts';
 
@@ -42,6 +43,15 @@ export interface TokenSpender {
     balance: number;
   }>;
   balance(userId: string): Promise<number>;
+}
+
+/** The organisation's tokens (organizations.ledger.ts), spent inside our transaction. */
+export interface OrganizationTokenSpender {
+  spend(
+    entry: { orgId: string; amount: number; referenceId: string; note?: string; createdBy: string },
+    trx: Database,
+  ): Promise<{ balance: number }>;
+  balance(orgId: string): Promise<number>;
 }
 
 /**
@@ -70,6 +80,7 @@ export interface ConnectionTestSettings {
 export interface NtripAccountsServiceDeps {
   repo: NtripAccountsRepo;
   ledger: TokenSpender;
+  organizationLedger?: OrganizationTokenSpender;
   access?: AccessChangeListener;
   live?: LiveConnections;
   connectionTest?: ConnectionTestSettings;
@@ -175,7 +186,10 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     }
   };
 
-  async function present(rows: AccountRow[]): Promise<NtripAccount[]> {
+  /** The organisation part of an organisation account's answer, as the caller may use it. */
+  type OrgView = { id: string; name: string; holderEmail: string | null; canManage: boolean };
+
+  async function present(rows: AccountRow[], orgViews?: Map<string, OrgView>): Promise<NtripAccount[]> {
     const now = clock();
     const ids = rows.map((r) => r.id);
     const [grants, lastSeen, live] = await Promise.all([
@@ -184,9 +198,8 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       deps.live ? deps.live.connectionsByAccount(ids) : new Map<string, number>(),
     ]);
     return rows.map((row) => {
-      const own = grants
-        .filter((g) => g.account_id === row.id || (g.account_id === null && g.covers_user_id === row.owner_user_id))
-        .map(toGrant);
+      const own = grants.filter((g) => g.for_account_id === row.id).map(toGrant);
+      const org = orgViews?.get(row.id);
       return {
         id: row.id,
         label: row.label,
@@ -199,26 +212,70 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         lastSeenAt: lastSeen.get(row.id)?.toISOString() ?? null,
         createdAt: new Date(row.created_at).toISOString(),
         updatedAt: new Date(row.updated_at).toISOString(),
+        ...(org &&
+          row.organization_id && {
+            organization: {
+              id: row.organization_id,
+              name: org.name,
+              holderUserId: row.owner_user_id,
+              holderEmail: org.holderEmail,
+              canManage: org.canManage,
+            },
+          }),
       };
     });
   }
 
-  async function presentOne(row: AccountRow): Promise<NtripAccount> {
-    const [account] = await present([row]);
+  async function presentOne(row: AccountRow, orgView?: OrgView): Promise<NtripAccount> {
+    const [account] = await present([row], orgView && new Map([[row.id, orgView]]));
     if (!account) throw new Error('account not presented');
     return account;
   }
 
-  /** The caller's own live account, or 404 (another user's account is indistinguishable from none). */
-  async function own(actor: Actor, id: string, trx?: Database, lock = false): Promise<AccountRow> {
-    const row = await repo.find(id, trx, lock);
-    if (!row || !canManageAccount(actor, row)) throw notFound('NTRIP account');
-    return row;
+  /**
+   * A live account the caller may use this way, or 404 (another's account is indistinguishable from none). A
+   * personal account is its owner's alone. An organisation's account is read by its members; changed by its owners
+   * and admins; its password is also renewed by the member who uses it (docs/adr/0026). With `trx` and `lock`, the
+   * organisation's row is locked before the account's (the order every membership change keeps), and the role is
+   * read after it.
+   */
+  async function access(
+    actor: Actor,
+    id: string,
+    need: 'read' | 'password' | 'manage',
+    trx?: Database,
+    lock = false,
+  ): Promise<{ row: AccountRow; org?: OrgView }> {
+    const peek = await repo.find(id, trx);
+    if (!peek) throw notFound('NTRIP account');
+    if (!peek.organization_id) {
+      if (!canManageAccount(actor, peek)) throw notFound('NTRIP account');
+      const row = lock ? await repo.find(id, trx, true) : peek;
+      if (!row) throw notFound('NTRIP account');
+      return { row };
+    }
+    const membership = await repo.organizationRole(peek.organization_id, actor.userId, trx, lock);
+    if (!membership?.role) throw notFound('NTRIP account');
+    const row = lock ? await repo.find(id, trx, true) : peek;
+    if (row?.organization_id !== peek.organization_id) throw notFound('NTRIP account');
+    // An organisation an operator disabled (docs/adr/0027) is read, never changed or spent on, by its members.
+    if (membership.disabled && need !== 'read') {
+      throw new AppError(
+        403,
+        'organization_disabled',
+        'This organisation has been disabled by the operator of the portal.',
+      );
+    }
+    const canManage = canManageOrganizationAccount(membership.role);
+    const allowed = need === 'read' || canManage || (need === 'password' && row.owner_user_id === actor.userId);
+    if (!allowed) throw forbidden('Only owners and admins of the organisation may do this.');
+    const holderEmail = await repo.userEmail(row.owner_user_id, trx);
+    return { row, org: { id: row.organization_id, name: membership.name, holderEmail, canManage } };
   }
 
   async function insertWithFreshUsername(
     ownerUserId: string,
-    account: { label: string; passwordHash: string; maxConnections: number },
+    account: { organizationId: string | null; label: string; passwordHash: string; maxConnections: number },
     trx: Database,
   ) {
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -247,6 +304,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         id: grantId,
         accountId: account.id,
         ownerUserId: account.owner_user_id,
+        organizationId: account.organization_id,
         networkId,
         validFrom: from,
         validUntil: until,
@@ -271,7 +329,8 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     async get(actor: Actor, id: string): Promise<NtripAccount> {
-      return presentOne(await own(actor, id));
+      const { row, org } = await access(actor, id, 'read');
+      return presentOne(row, org);
     },
 
     async create(actor: Actor, label: string): Promise<NtripAccountWithPassword> {
@@ -290,36 +349,98 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         }
         return insertWithFreshUsername(
           actor.userId,
-          { label, passwordHash, maxConnections: settings.defaultConnectionsPerAccount },
+          { organizationId: null, label, passwordHash, maxConnections: settings.defaultConnectionsPerAccount },
           trx,
         );
       });
       return { account: await presentOne(row), password };
     },
 
+    /** The organisation's accounts, for its members; the caller's role says whether they may change them. */
+    async listOfOrganization(actor: Actor, orgId: string): Promise<NtripAccount[]> {
+      const membership = await repo.organizationRole(orgId, actor.userId);
+      if (!membership?.role) throw notFound('Organisation');
+      const canManage = canManageOrganizationAccount(membership.role);
+      const rows = await repo.listByOrganization(orgId);
+      const views = new Map(
+        rows.map((r) => [r.id, { id: orgId, name: membership.name, holderEmail: r.holder_email, canManage }]),
+      );
+      return present(rows, views);
+    },
+
+    /**
+     * An organisation's account, made by an owner or admin for a member (themselves unless `holderId` says who).
+     * The password is answered once, to the maker, who passes it to that member.
+     */
+    async createForOrganization(
+      actor: Actor,
+      orgId: string,
+      body: { label: string; holderId?: string },
+    ): Promise<NtripAccountWithPassword> {
+      const password = generatePassword();
+      const passwordHash = await hashAccountPassword(password);
+      const holderId = body.holderId ?? actor.userId;
+      const { row, view } = await repo.transaction(async (trx) => {
+        const membership = await repo.organizationRole(orgId, actor.userId, trx, true);
+        if (!membership?.role) throw notFound('Organisation');
+        if (!canManageOrganizationAccount(membership.role)) {
+          throw forbidden('Only owners and admins of the organisation may do this.');
+        }
+        if (!(await repo.organizationRole(orgId, holderId, trx))?.role) throw notFound('Member');
+        // The same limits as one user's (docs/adr/0028): accounts per user, connections per account.
+        const settings = await readSettings(trx);
+        if ((await repo.countByOrganization(orgId, trx)) >= settings.ntripAccountsPerUser) {
+          throw conflict(
+            'account_limit_reached',
+            `An organisation can have at most ${settings.ntripAccountsPerUser} NTRIP accounts.`,
+          );
+        }
+        const row = await insertWithFreshUsername(
+          holderId,
+          {
+            organizationId: orgId,
+            label: body.label,
+            passwordHash,
+            maxConnections: settings.defaultConnectionsPerAccount,
+          },
+          trx,
+        );
+        const holderEmail = await repo.userEmail(holderId, trx);
+        return { row, view: { id: orgId, name: membership.name, holderEmail, canManage: true } };
+      });
+      return { account: await presentOne(row, view), password };
+    },
+
+    /** Accounts whose use changed outside this module (a member left): drop cached decisions and connections. */
+    async accessChangedOf(accounts: { id: string; owner_user_id: string }[], reason: 'disabled' | 'deleted') {
+      for (const account of accounts) {
+        await deps.access?.accessChanged({ accountId: account.id, ownerUserId: account.owner_user_id, reason });
+      }
+    },
+
     async update(actor: Actor, id: string, changes: { label?: string; enabled?: boolean }): Promise<NtripAccount> {
-      const before = await own(actor, id);
+      const { row: before, org } = await access(actor, id, 'manage');
       const row = await repo.update(id, changes, clock());
       if (!row) throw notFound('NTRIP account');
       if (changes.enabled !== undefined && changes.enabled !== before.enabled) {
         await notify(row, changes.enabled ? 'enabled' : 'disabled');
       }
-      return presentOne(row);
+      return presentOne(row, org);
     },
 
     async regeneratePassword(actor: Actor, id: string): Promise<NtripAccountWithPassword> {
-      await own(actor, id);
+      const { org } = await access(actor, id, 'password');
       const password = generatePassword();
       const row = await repo.update(id, { passwordHash: await hashAccountPassword(password) }, clock());
       if (!row) throw notFound('NTRIP account');
       await notify(row, 'password');
-      return { account: await presentOne(row), password };
+      return { account: await presentOne(row, org), password };
     },
 
     /** Soft delete: the row stays for the connection log; its own grants end; open connections are closed. */
     async remove(actor: Actor, id: string): Promise<void> {
       const row = await repo.transaction(async (trx) => {
-        const account = await own(actor, id, trx, true);
+        const { row: account } = await access(actor, id, 'manage', trx, true);
         const now = clock();
         await repo.endGrantsOfAccount(id, now, trx);
         await repo.softDelete(id, now, trx);
@@ -329,7 +450,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     async mountpoints(actor: Actor, id: string): Promise<AccountMountpoint[]> {
-      const account = await own(actor, id);
+      const { row: account } = await access(actor, id, 'read');
       const now = clock();
       const grants = (await repo.openGrants([account], now)).filter(
         (g) => new Date(g.valid_from) <= now && new Date(g.valid_until) > now,
@@ -375,9 +496,12 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       actor: Actor,
       body: { accountId: string; feedNetworkId: string; days: number },
     ): Promise<TokenActivation> {
+      let payer: { orgId: string } | null = null;
       const result = await repo
         .transaction(async (trx) => {
-          const account = await own(actor, body.accountId, trx, true);
+          // An organisation's account is paid from the organisation's tokens, by its owners and admins only.
+          const { row: account } = await access(actor, body.accountId, 'manage', trx, true);
+          payer = account.organization_id ? { orgId: account.organization_id } : null;
           const network = await repo.network(body.feedNetworkId, trx);
           if (!network) throw notFound('Network');
           if (!canActivateNetwork(network)) {
@@ -386,16 +510,20 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
           const price = activationPrice(network.token_price_per_day, body.days);
           const { grantId } = await grantDays(account, network.id, body.days, 'tokens', trx);
           let balance: number;
+          const note = `${body.days} day${body.days === 1 ? '' : 's'} of ${network.name} for ${account.username}`;
           try {
-            ({ balance } = await ledger.spend(
-              {
-                userId: actor.userId,
-                amount: price,
-                referenceId: grantId,
-                note: `${body.days} day${body.days === 1 ? '' : 's'} of ${network.name} for ${account.username}`,
-              },
-              trx,
-            ));
+            if (account.organization_id) {
+              if (!deps.organizationLedger) throw new Error('organisation accounts need the organisation ledger');
+              ({ balance } = await deps.organizationLedger.spend(
+                { orgId: account.organization_id, amount: price, referenceId: grantId, note, createdBy: actor.userId },
+                trx,
+              ));
+            } else {
+              ({ balance } = await ledger.spend(
+                { userId: actor.userId, amount: price, referenceId: grantId, note },
+                trx,
+              ));
+            }
           } catch (err) {
             if (err instanceof AppError && err.code === 'insufficient_tokens') throw new ShortOfTokens(price);
             throw err;
@@ -405,7 +533,11 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         .catch(async (err) => {
           // Rolled back; the balance is read again so the answer says what the caller has now.
           if (!(err instanceof ShortOfTokens)) throw err;
-          const balance = await ledger.balance(actor.userId);
+          const orgId = (payer as { orgId: string } | null)?.orgId;
+          const balance =
+            orgId && deps.organizationLedger
+              ? await deps.organizationLedger.balance(orgId)
+              : await ledger.balance(actor.userId);
           throw new AppError(
             402,
             'insufficient_tokens',
@@ -435,7 +567,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       id: string,
       body: { mountpoint: string; position?: { latitude: number; longitude: number } },
     ): Promise<ConnectionTestResult> {
-      const account = await own(actor, id);
+      const { row: account } = await access(actor, id, 'read');
       const settings = deps.connectionTest;
       if (!settings) return emptyResult(body.mountpoint, 'caster_unreachable');
       // Without a position a nearest-station mountpoint would answer 200 and send nothing for the whole test.
@@ -454,7 +586,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     async sessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
-      const account = await own(actor, id);
+      const { row: account } = await access(actor, id, 'read');
       const now = clock();
       const [rows, total] = await Promise.all([
         repo.sessions(account.id, pageSize, (page - 1) * pageSize),
@@ -464,7 +596,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     async sessionsCsv(actor: Actor, id: string): Promise<{ filename: string; body: string }> {
-      const account = await own(actor, id);
+      const { row: account } = await access(actor, id, 'read');
       const now = clock();
       const rows = await repo.sessions(account.id, CSV_ROW_LIMIT, 0);
       const lines = [SESSION_CSV_COLUMNS.join(',')];
@@ -583,7 +715,12 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         }
         const created = await insertWithFreshUsername(
           body.ownerUserId,
-          { label: body.label, passwordHash, maxConnections: settings.defaultConnectionsPerAccount },
+          {
+            organizationId: null,
+            label: body.label,
+            passwordHash,
+            maxConnections: settings.defaultConnectionsPerAccount,
+          },
           trx,
         );
         await recordAudit(trx, {

@@ -38,11 +38,20 @@ export type NtripDiagnosticsRepo = ReturnType<typeof createNtripDiagnosticsRepo>
 
 export function createNtripDiagnosticsRepo(db: Database) {
   return {
-    /** The owner of a live (not deleted) account. */
-    async accountOwner(accountId: string): Promise<{ owner_user_id: string } | undefined> {
-      const r = await sql<{ owner_user_id: string }>`
-        SELECT owner_user_id::text AS owner_user_id FROM ntrip_accounts
-        WHERE id = ${accountId} AND deleted_at IS NULL`.execute(db);
+    /**
+     * The owner of a live (not deleted) account, its organisation if it is one's, and whether `userId` is a member
+     * of that organisation.
+     */
+    async accountOwner(
+      accountId: string,
+      userId = '00000000-0000-0000-0000-000000000000',
+    ): Promise<{ owner_user_id: string; organization_id: string | null; is_member: boolean } | undefined> {
+      const r = await sql<{ owner_user_id: string; organization_id: string | null; is_member: boolean }>`
+        SELECT a.owner_user_id::text AS owner_user_id, a.organization_id::text AS organization_id,
+          EXISTS (SELECT 1 FROM organization_members m
+            WHERE m.organization_id = a.organization_id AND m.user_id = ${userId}) AS is_member
+        FROM ntrip_accounts a
+        WHERE a.id = ${accountId} AND a.deleted_at IS NULL`.execute(db);
       return r.rows[0];
     },
 

@@ -90,10 +90,13 @@ export function createNtripDiagnosticsService(deps: NtripDiagnosticsDeps) {
   const { repo } = deps;
   const clock = deps.clock ?? (() => new Date());
 
-  /** Another user's account answers 404, like every NTRIP account call (ADR 0008). */
+  /**
+   * Another user's account answers 404, like every NTRIP account call (ADR 0008); an organisation's account is
+   * read by its members (ADR 0026).
+   */
   async function ownAccount(actor: Actor, accountId: string): Promise<void> {
-    const account = await repo.accountOwner(accountId);
-    if (!account || !canManageAccount(actor, account)) throw notFound('NTRIP account');
+    const account = await repo.accountOwner(accountId, actor.userId);
+    if (!account || !(canManageAccount(actor, account) || account.is_member)) throw notFound('NTRIP account');
   }
 
   async function refusalsOf(accountId: string): Promise<Refusal[]> {

@@ -88,6 +88,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     if (!account.enabled || account.owner_disabled) {
       return deny({ reason: 'disabled', accountId, disabled: account.enabled ? 'owner' : 'account' });
     }
+    if (account.holder_left) return deny({ reason: 'disabled', accountId, disabled: 'membership' });
     const network = await repo.networkOfMountpoint(mountpoint, NEAR_MOUNTPOINT_SUFFIX);
     if (!network) return deny({ reason: 'no_grant', accountId });
     const until = (await repo.accessOf([account.id], now)).find((row) => row.network_id === network.id)?.until;

@@ -14,6 +14,8 @@ export interface AccountForLogin {
   password_hash: string;
   enabled: boolean;
   owner_disabled: boolean;
+  /** An organisation's account whose user is no longer a member of it (docs/adr/0026); false for a personal one. */
+  holder_left: boolean;
   max_connections: number;
 }
 
@@ -75,6 +77,20 @@ export interface SessionInsert {
   float_share: number | null;
 }
 
+/**
+ * The grants that cover account `a`: its own; for a personal account its owner's grants for all their accounts and
+ * those of the organisations the owner is a member of (0010); for an organisation's account that organisation's
+ * grants for all accounts (0026). The accounts list (ntrip-accounts.repo.ts) says the same.
+ */
+const COVERS = sql`(g.account_id = a.id
+  OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IS NULL
+    AND g.owner_user_id = a.owner_user_id)
+  OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IN (
+    SELECT m.organization_id FROM organization_members m
+    JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+    WHERE m.user_id = a.owner_user_id))
+  OR (a.organization_id IS NOT NULL AND g.account_id IS NULL AND g.organization_id = a.organization_id))`;
+
 export type NtripRepo = ReturnType<typeof createNtripRepo>;
 
 export function createNtripRepo(db: Database) {
@@ -88,7 +104,9 @@ export function createNtripRepo(db: Database) {
     async accountForLogin(username: string): Promise<AccountForLogin | undefined> {
       const r = await sql<AccountForLogin>`
         SELECT a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.password_hash, a.enabled,
-          u.disabled AS owner_disabled, a.max_connections
+          u.disabled AS owner_disabled, a.max_connections,
+          (a.organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM organization_members m
+            WHERE m.organization_id = a.organization_id AND m.user_id = a.owner_user_id)) AS holder_left
         FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
         WHERE lower(a.username) = lower(${username}) AND a.deleted_at IS NULL`.execute(db);
       return r.rows[0];
@@ -119,12 +137,7 @@ export function createNtripRepo(db: Database) {
         SELECT max(least(g.valid_until, coalesce(g.ended_at, g.valid_until))) AS ended
         FROM ntrip_accounts a
         JOIN access_grants g ON g.network_id = ${networkId} AND g.valid_from <= ${now}
-          AND (g.account_id = a.id
-            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
-            OR (g.account_id IS NULL AND g.organization_id IN (
-              SELECT m.organization_id FROM organization_members m
-              JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
-              WHERE m.user_id = a.owner_user_id)))
+          AND ${COVERS}
         WHERE a.id = ${accountId}`.execute(db);
       const ended = r.rows[0]?.ended;
       return ended ? new Date(ended) : null;
@@ -146,15 +159,13 @@ export function createNtripRepo(db: Database) {
         CROSS JOIN (SELECT ${accessGraceInterval} AS span) grace
         JOIN access_grants g ON g.valid_from <= ${now}
           AND least(g.valid_until, coalesce(g.ended_at, g.valid_until)) + grace.span > ${now}
-          AND (g.account_id = a.id
-            OR (g.account_id IS NULL AND g.organization_id IS NULL AND g.owner_user_id = a.owner_user_id)
-            OR (g.account_id IS NULL AND g.organization_id IN (
-              SELECT m.organization_id FROM organization_members m
-              JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
-              WHERE m.user_id = a.owner_user_id)))
+          AND ${COVERS}
         JOIN networks n ON n.id = g.network_id AND n.status <> 'retired'
         WHERE a.id::text = ANY(${sql.val(accountIds)}::text[]) AND a.deleted_at IS NULL AND a.enabled
           AND NOT u.disabled
+          AND (a.organization_id IS NULL OR EXISTS (SELECT 1 FROM organization_members m
+            JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+            WHERE m.organization_id = a.organization_id AND m.user_id = a.owner_user_id))
         GROUP BY a.id, n.id, n.slug`.execute(db);
       return r.rows.map((row) => ({ ...row, until: new Date(row.until) }));
     },

@@ -11,10 +11,14 @@ import type { Database } from '../../db/client.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
+import { readSettings } from '../settings/index.ts';
+import { inviteExpired } from './organizations.policy.ts';
 
 /** The back office's reads and writes of organisations (issue 20); the members' own calls stay in the service. */
 export function createOrganizationsAdminRepo(db: Database) {
   return {
+    /** The portal settings in force (the invite lifetime, docs/adr/0028). */
+    settings: () => readSettings(db),
     transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
     },
@@ -49,7 +53,7 @@ export function createOrganizationsAdminRepo(db: Database) {
     async invites(orgId: string) {
       return db
         .selectFrom('organization_invites')
-        .select(['email', 'status', 'invited_by', 'accepted_by', 'created_at'])
+        .select(['email', 'status', 'invited_by', 'accepted_by', 'created_at', 'updated_at'])
         .where('organization_id', '=', orgId)
         .orderBy('created_at', 'desc')
         .execute();
@@ -99,11 +103,13 @@ export function organizationsAdminRoutes(
         const { orgId } = request.params;
         const org = await repo.find(orgId);
         if (!org) throw notFound('Organisation');
-        const [members, invites, subscriptions] = await Promise.all([
+        const [members, invites, subscriptions, settings] = await Promise.all([
           repo.members(orgId),
           repo.invites(orgId),
           subscriptionsOf(orgId),
+          repo.settings(),
         ]);
+        const lifetimeDays = settings.inviteLifetimeDays;
         return {
           organization: presentOrganization(org),
           members: members.map((m) => ({
@@ -115,7 +121,8 @@ export function organizationsAdminRoutes(
           })),
           invites: invites.map((i) => ({
             email: i.email,
-            status: i.status,
+            status:
+              i.status === 'pending' && inviteExpired(i, lifetimeDays, new Date()) ? ('expired' as const) : i.status,
             invitedBy: i.invited_by,
             acceptedBy: i.accepted_by,
             createdAt: iso(i.created_at),

@@ -11,7 +11,7 @@ export type OrganizationsRepo = ReturnType<typeof createOrganizationsRepo>;
 export function createOrganizationsRepo(db: Database) {
   return {
     ...organizationsQueries(db),
-    /** `trx` is for other modules' writes in the same transaction (the mail an invite queues). */
+    /** `trx` is the same transaction, for other modules' writes in it (the mail an invite queues, the token ledger). */
     transaction: <T>(fn: (tx: OrganizationsQueries, trx: Database) => Promise<T>) =>
       db.transaction().execute((trx) => fn(organizationsQueries(trx), trx)),
   };
@@ -62,6 +62,118 @@ function organizationsQueries(db: Database) {
         .orderBy('o.name')
         .execute();
     },
+    /**
+     * Holds the organisation's row until the transaction ends. Every change of its members, roles, name, tokens or
+     * existence takes it first, so such changes run one after another and the owner count read after it stays true.
+     */
+    async lockOrganization(orgId: string) {
+      return db
+        .selectFrom('organizations')
+        .select(['id', 'name', 'token_balance'])
+        .where('id', '=', orgId)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+    async countOwners(orgId: string) {
+      const row = await db
+        .selectFrom('organization_members')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', orgId)
+        .where('role', '=', 'owner')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async removeMember(orgId: string, userId: string) {
+      await db
+        .deleteFrom('organization_members')
+        .where('organization_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .execute();
+    },
+    async rename(orgId: string, name: string) {
+      await db.updateTable('organizations').set({ name }).where('id', '=', orgId).execute();
+    },
+    async nameTakenByOther(orgId: string, name: string) {
+      const row = await db
+        .selectFrom('organizations')
+        .select('id')
+        .where(sql`lower(name)`, '=', name.toLowerCase())
+        .where('id', '!=', orgId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async deleteOrganization(orgId: string) {
+      await db.deleteFrom('organizations').where('id', '=', orgId).execute();
+    },
+    /** Its all-accounts grants end with it; otherwise they would fall back to their buyer as personal ones. */
+    async endOrganizationGrants(orgId: string, now: Date) {
+      await db
+        .updateTable('access_grants')
+        .set({ ended_at: now })
+        .where('organization_id', '=', orgId)
+        .where('ended_at', 'is', null)
+        .execute();
+    },
+    /** Soft-deletes the organisation's NTRIP accounts and ends their grants; answers them for the caster. */
+    async deleteOrganizationAccounts(orgId: string, now: Date) {
+      const rows = await db
+        .updateTable('ntrip_accounts')
+        .set({ deleted_at: now, enabled: false, updated_at: now })
+        .where('organization_id', '=', orgId)
+        .where('deleted_at', 'is', null)
+        .returning(['id', 'owner_user_id'])
+        .execute();
+      if (rows.length > 0) {
+        await db
+          .updateTable('access_grants')
+          .set({ ended_at: now })
+          .where(
+            'account_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .where('ended_at', 'is', null)
+          .execute();
+      }
+      return rows;
+    },
+    /** The organisation's live accounts a member uses: the caster must drop their connections when they go. */
+    async accountsHeldBy(orgId: string, userId: string) {
+      return db
+        .selectFrom('ntrip_accounts')
+        .select(['id', 'owner_user_id'])
+        .where('organization_id', '=', orgId)
+        .where('owner_user_id', '=', userId)
+        .where('deleted_at', 'is', null)
+        .execute();
+    },
+    async appendTokens(entry: {
+      orgId: string;
+      kind: 'transfer_in' | 'activation_spend';
+      delta: number;
+      balanceAfter: number;
+      referenceId: string | null;
+      note: string | null;
+      createdBy: string | null;
+    }) {
+      await db
+        .insertInto('organization_token_ledger')
+        .values({
+          organization_id: entry.orgId,
+          kind: entry.kind,
+          delta: entry.delta,
+          balance_after: entry.balanceAfter,
+          reference_id: entry.referenceId,
+          note: entry.note,
+          created_by: entry.createdBy,
+        })
+        .execute();
+      await db
+        .updateTable('organizations')
+        .set({ token_balance: entry.balanceAfter })
+        .where('id', '=', entry.orgId)
+        .execute();
+    },
     async roleOf(orgId: string, userId: string): Promise<Role | undefined> {
       const row = await db
         .selectFrom('organization_members')
@@ -78,6 +190,7 @@ function organizationsQueries(db: Database) {
           'o.id',
           'o.name',
           'o.created_at',
+          'o.token_balance',
           eb
             .selectFrom('organization_members')
             .select((e) => e.fn.countAll<number>().as('n'))
@@ -119,7 +232,14 @@ function organizationsQueries(db: Database) {
         .selectFrom('organization_invites as i')
         .leftJoin('users as u', 'u.id', 'i.invited_by')
         .leftJoin('users as a', 'a.id', 'i.accepted_by')
-        .select(['i.email', 'i.status', 'u.email as invited_by', 'a.email as accepted_by', 'i.created_at'])
+        .select([
+          'i.email',
+          'i.status',
+          'u.email as invited_by',
+          'a.email as accepted_by',
+          'i.created_at',
+          'i.updated_at',
+        ])
         .where('i.organization_id', '=', orgId)
         .orderBy('i.created_at', 'desc')
         .execute();
@@ -158,21 +278,24 @@ function organizationsQueries(db: Database) {
         .forUpdate('i')
         .executeTakeFirst();
     },
-    async deleteInvite(orgId: string, email: string) {
+    /** Only a pending invite is revoked; its link is kept so that opening it says so. */
+    async revokeInvite(orgId: string, email: string) {
       const result = await db
-        .deleteFrom('organization_invites')
+        .updateTable('organization_invites')
+        .set({ status: 'revoked', updated_at: sql`now()` })
         .where('organization_id', '=', orgId)
         .where('email', '=', email)
+        .where('status', '=', 'pending')
         .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return Number(result.numUpdatedRows) > 0;
     },
     async invitesFor(email: string) {
       return db
         .selectFrom('organization_invites as i')
         .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-        .select(['o.id', 'o.name', 'i.status', 'i.created_at'])
+        .select(['o.id', 'o.name', 'i.status', 'i.created_at', 'i.updated_at'])
         .where('i.email', '=', email)
-        .where('i.status', '!=', 'accepted')
+        .where('i.status', 'in', ['pending', 'declined'])
         .orderBy('i.created_at', 'desc')
         .execute();
     },

@@ -4,14 +4,20 @@ import {
   adminOrganizationSchema,
   createOrganizationBodySchema,
   createOrganizationResponseSchema,
+  declineInviteLinkBodySchema,
+  deleteOrganizationBodySchema,
   inviteActionBodySchema,
   inviteCreatedResponseSchema,
   inviteEmailBodySchema,
+  memberRefBodySchema,
   memberSchema,
   myInviteSchema,
   organizationParamsSchema,
   organizationSchema,
+  organizationTokensSchema,
+  organizationTokenTransferBodySchema,
   orgInviteSchema,
+  renameOrganizationBodySchema,
   updateMemberBodySchema,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -59,6 +65,85 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         await service.updateMember(actorOf(request), request.params.orgId, request.body);
         return { success: true as const };
       },
+    );
+
+    app.delete(
+      '/org/:orgId/members',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: memberRefBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.removeMember(actorOf(request), request.params.orgId, request.body.forMember);
+        return { success: true as const };
+      },
+    );
+
+    app.post(
+      '/org/:orgId/leave',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: ok } } },
+      async (request) => {
+        await service.leave(actorOf(request), request.params.orgId);
+        return { success: true as const };
+      },
+    );
+
+    app.post(
+      '/org/:orgId/transfer',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: memberRefBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.transferOwnership(actorOf(request), request.params.orgId, request.body.forMember);
+        return { success: true as const };
+      },
+    );
+
+    app.patch(
+      '/org/:orgId',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: renameOrganizationBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.rename(actorOf(request), request.params.orgId, request.body.name);
+        return { success: true as const };
+      },
+    );
+
+    app.delete(
+      '/org/:orgId',
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, body: deleteOrganizationBodySchema, response: { 200: ok } },
+      },
+      async (request) => {
+        await service.remove(actorOf(request), request.params.orgId, request.body.name);
+        return { success: true as const };
+      },
+    );
+
+    app.get(
+      '/org/:orgId/tokens',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: organizationTokensSchema } } },
+      async (request) => ({ tokenAmount: await service.tokenAmount(actorOf(request), request.params.orgId) }),
+    );
+
+    app.post(
+      '/org/:orgId/tokens',
+      {
+        config: user,
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: organizationTokenTransferBodySchema,
+          response: { 200: organizationTokensSchema },
+        },
+      },
+      async (request) => ({
+        tokenAmount: await service.transferTokens(actorOf(request), request.params.orgId, request.body.tokenAmount),
+      }),
     );
 
     app.get(
@@ -122,6 +207,15 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         schema: { tags, body: acceptInviteLinkBodySchema, response: { 200: acceptInviteLinkResponseSchema } },
       },
       (request) => service.acceptInviteLink(actorOf(request), request.body.token),
+    );
+
+    app.post(
+      '/invites/decline',
+      { config: user, schema: { tags, body: declineInviteLinkBodySchema, response: { 200: ok } } },
+      async (request) => {
+        await service.declineInviteLink(actorOf(request), request.body.token);
+        return { success: true as const };
+      },
     );
   };
 }

@@ -3,22 +3,31 @@ import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
   type InviteActionBody,
+  type InviteStatus,
   type Member,
   type MyInvite,
   type Organization,
   type OrganizationErrorCode,
+  type OrganizationRole,
   type OrgInvite,
   organizationNameProblem,
   type Team,
   type UpdateMemberBody,
 } from '@portal/contract';
 import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
+import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
 import type { Mailer } from '../mail/index.ts';
-import { canManageOrganization, canUpdateMemberRole } from './organizations.policy.ts';
-import type { OrganizationsRepo } from './organizations.repo.ts';
+import {
+  canManageOrganization,
+  canRemoveMember,
+  canUpdateMemberRole,
+  inviteExpired,
+  leavesWithoutOwner,
+} from './organizations.policy.ts';
+import type { OrganizationsQueries, OrganizationsRepo } from './organizations.repo.ts';
 
 export const ORGANIZATION_ERROR_MESSAGES: Record<OrganizationErrorCode, string> = {
   MaximumOrganizationCreated: 'You have reached the maximum amount of organizations you can create.',
@@ -50,23 +59,33 @@ const emailNotVerified = () =>
     'email_not_verified',
     'Verify your e-mail address to see and answer the invitations sent to it, or open the invite link you were given.',
   );
-/**
- * The invite lifetime setting counts from the invite's last change: its sending (or sending again), or for a
- * declined invite its decline, which the invitee may still turn into an acceptance within the lifetime.
- */
-async function refuseExpired(
-  invite: { updated_at: Date },
-  settings: () => Promise<{ inviteLifetimeDays: number | null }>,
-) {
-  const { inviteLifetimeDays } = await settings();
-  if (inviteLifetimeDays === null) return;
-  if (Date.now() - new Date(invite.updated_at).getTime() > inviteLifetimeDays * 86_400_000) {
-    throw new AppError(410, 'invite_expired', 'This invite has expired. Ask the organisation to invite you again.');
-  }
-}
-
 const inviteLinkInvalid = () =>
   new AppError(404, 'invite_link_invalid', 'This invite link is not valid or has already been used.');
+const inviteRevoked = () => new AppError(410, 'invite_revoked', 'This invitation was revoked by the organisation.');
+const inviteExpiredError = () =>
+  new AppError(410, 'invite_expired', 'This invitation has expired. Ask the organisation to invite you again.');
+const lastOwner = () =>
+  conflict(
+    'last_owner',
+    'An organisation must keep an owner: make another member owner first, or delete the organisation.',
+  );
+const notManager = () => forbidden('Only owners and admins of the organisation may do this.');
+
+/** The personal token ledger (billing's), inside the caller's transaction. */
+export interface PersonalTokens {
+  append(
+    entry: { userId: string; kind: 'organization_transfer'; delta: number; referenceId?: string; note?: string },
+    trx: Database,
+  ): Promise<{ balance: number }>;
+}
+
+/** What other modules do when an organisation changes; each is called after the change is committed. */
+export interface OrganizationPorts {
+  /** Ends the organisation's subscriptions now, at the provider first (billing). */
+  endSubscriptions?(orgId: string): Promise<void>;
+  /** The caster drops these accounts' cached decisions and open connections. */
+  accountsChanged?(accounts: { id: string; owner_user_id: string }[], reason: 'disabled' | 'deleted'): Promise<void>;
+}
 
 export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
 
@@ -74,22 +93,89 @@ export function createOrganizationsService({
   repo,
   publicUrl,
   mailer,
+  tokens,
+  ports = {},
+  clock = () => new Date(),
 }: {
   repo: OrganizationsRepo;
   publicUrl: string;
   /** Queues the invitation and membership mails in the same transaction as the change. */
   mailer?: Pick<Mailer, 'queue' | 'preferences'>;
+  tokens?: PersonalTokens;
+  ports?: OrganizationPorts;
+  clock?: () => Date;
 }) {
-  async function requireRole(orgId: string, actor: Actor) {
-    const role = await repo.roleOf(orgId, actor.userId);
+  async function requireRole(orgId: string, actor: Actor, tx: Pick<OrganizationsQueries, 'roleOf'> = repo) {
+    const role = await tx.roleOf(orgId, actor.userId);
     // Outsiders learn nothing, not even that the organisation exists.
     if (!role) throw notFound('Organisation');
     return role;
   }
-  async function requireManager(orgId: string, actor: Actor) {
-    const role = await requireRole(orgId, actor);
-    if (!canManageOrganization(role)) throw forbidden('Only owners and admins of the organisation may do this.');
+  async function requireManager(orgId: string, actor: Actor, tx: Pick<OrganizationsQueries, 'roleOf'> = repo) {
+    const role = await requireRole(orgId, actor, tx);
+    if (!canManageOrganization(role)) throw notManager();
     return role;
+  }
+  /**
+   * A change to one organisation: its row locked, then the caller's role read and checked in the same transaction,
+   * so a concurrent demotion or removal is either wholly before or wholly after this.
+   */
+  function locked<T>(
+    orgId: string,
+    actor: Actor,
+    need: 'member' | 'manager',
+    work: (tx: OrganizationsQueries, role: OrganizationRole, trx: Database) => Promise<T>,
+  ): Promise<T> {
+    return repo.transaction(async (tx, trx) => {
+      if (!(await tx.lockOrganization(orgId))) throw notFound('Organisation');
+      const role = need === 'manager' ? await requireManager(orgId, actor, tx) : await requireRole(orgId, actor, tx);
+      return work(tx, role, trx);
+    });
+  }
+  async function held(orgId: string, userId: string) {
+    return repo.accountsHeldBy(orgId, userId);
+  }
+  async function dropAccess(accounts: { id: string; owner_user_id: string }[], reason: 'disabled' | 'deleted') {
+    if (accounts.length === 0) return;
+    try {
+      await ports.accountsChanged?.(accounts, reason);
+    } catch {
+      // The caster's decisions also expire on their own and the auth epoch moved with the membership row.
+    }
+  }
+  /** The membership mail to `userId`, in the change's transaction; each change is its own event. */
+  async function tellMember(
+    tx: OrganizationsQueries,
+    trx: Database,
+    orgId: string,
+    userId: string,
+    change: { change: 'role'; role: OrganizationRole } | { change: 'removed' },
+  ) {
+    const org = await tx.find(orgId);
+    if (!org || !mailer) return;
+    await mailer.queue(trx, {
+      key: `membership:${orgId}:${userId}:${randomUUID()}`,
+      userId,
+      content: {
+        kind: 'membership',
+        organizationName: org.name,
+        ...(change.change === 'role' ? change : { change: 'removed', role: '' }),
+      },
+    });
+  }
+  /** The invite lifetime setting in force (docs/adr/0028); null: invites do not expire. */
+  const lifetime = async (tx: Pick<OrganizationsQueries, 'settings'> = repo) =>
+    (await tx.settings()).inviteLifetimeDays;
+  const shownStatus = (invite: { status: InviteStatus; updated_at: Date }, days: number | null) =>
+    invite.status === 'pending' && inviteExpired(invite, days, clock()) ? ('expired' as const) : invite.status;
+
+  /** The invite a link opens, locked; refused with the reason a person can act on. */
+  async function openByLink(tx: OrganizationsQueries, token: string) {
+    const invite = await tx.lockInviteByToken(hashToken(token));
+    if (!invite || invite.status === 'accepted') throw inviteLinkInvalid();
+    if (invite.status === 'revoked') throw inviteRevoked();
+    if (inviteExpired(invite, await lifetime(tx), clock())) throw inviteExpiredError();
+    return invite;
   }
 
   return {
@@ -147,6 +233,7 @@ export function createOrganizationsService({
         name: org.name,
         role,
         memberCount: Number(org.member_count),
+        tokenAmount: Number(org.token_balance),
         createdAt: iso(org.created_at),
       };
     },
@@ -164,31 +251,134 @@ export function createOrganizationsService({
     },
 
     async updateMember(actor: Actor, orgId: string, body: UpdateMemberBody): Promise<void> {
-      const actorRole = await requireManager(orgId, actor);
-      const targetRole = await repo.roleOf(orgId, body.forMember);
-      if (!targetRole) throw notFound('Member');
-      if (!canUpdateMemberRole(actorRole, targetRole, body.role)) {
-        throw forbidden('Your role in this organisation does not allow this change.');
-      }
-      await repo.transaction(async (tx, trx) => {
-        await tx.setRole(orgId, body.forMember, body.role);
-        const org = await tx.find(orgId);
-        if (org && targetRole !== body.role) {
-          await mailer?.queue(trx, {
-            key: `membership:${orgId}:${body.forMember}:${randomUUID()}`,
-            userId: body.forMember,
-            content: { kind: 'membership', organizationName: org.name, change: 'role', role: body.role },
-          });
+      await locked(orgId, actor, 'manager', async (tx, actorRole, trx) => {
+        const targetRole = await tx.roleOf(orgId, body.forMember);
+        if (!targetRole) throw notFound('Member');
+        if (!canUpdateMemberRole(actorRole, targetRole, body.role)) {
+          throw forbidden('Your role in this organisation does not allow this change.');
         }
+        if (leavesWithoutOwner(targetRole, body.role, await tx.countOwners(orgId))) throw lastOwner();
+        await tx.setRole(orgId, body.forMember, body.role);
+        if (targetRole !== body.role) {
+          await tellMember(tx, trx, orgId, body.forMember, { change: 'role', role: body.role });
+        }
+      });
+    },
+
+    /** Owners remove anyone, admins plain members; the caster then refuses the organisation's accounts they used. */
+    async removeMember(actor: Actor, orgId: string, userId: string): Promise<void> {
+      if (userId === actor.userId) return this.leave(actor, orgId);
+      await locked(orgId, actor, 'manager', async (tx, actorRole, trx) => {
+        const targetRole = await tx.roleOf(orgId, userId);
+        if (!targetRole) throw notFound('Member');
+        if (!canRemoveMember(actorRole, targetRole)) {
+          throw forbidden('Your role in this organisation does not allow removing this member.');
+        }
+        if (leavesWithoutOwner(targetRole, null, await tx.countOwners(orgId))) throw lastOwner();
+        await tx.removeMember(orgId, userId);
+        await tellMember(tx, trx, orgId, userId, { change: 'removed' });
+      });
+      await dropAccess(await held(orgId, userId), 'disabled');
+    },
+
+    async leave(actor: Actor, orgId: string): Promise<void> {
+      await locked(orgId, actor, 'member', async (tx, role) => {
+        if (leavesWithoutOwner(role, null, await tx.countOwners(orgId))) throw lastOwner();
+        await tx.removeMember(orgId, actor.userId);
+      });
+      await dropAccess(await held(orgId, actor.userId), 'disabled');
+    },
+
+    /** The owner hands the organisation to another member and stays on as admin. */
+    async transferOwnership(actor: Actor, orgId: string, userId: string): Promise<void> {
+      await locked(orgId, actor, 'member', async (tx, role, trx) => {
+        if (role !== 'owner') throw forbidden('Only an owner can transfer the ownership of the organisation.');
+        if (userId === actor.userId) throw conflict('already_owner', 'You are already an owner.');
+        const before = await tx.roleOf(orgId, userId);
+        if (!before) throw notFound('Member');
+        await tx.setRole(orgId, userId, 'owner');
+        await tx.setRole(orgId, actor.userId, 'admin');
+        if (before !== 'owner') await tellMember(tx, trx, orgId, userId, { change: 'role', role: 'owner' });
+      });
+    },
+
+    async rename(actor: Actor, orgId: string, rawName: string): Promise<void> {
+      const name = rawName.trim();
+      const problem = organizationNameProblem(name);
+      if (problem) throw new OrganizationNameError(problem);
+      await locked(orgId, actor, 'manager', async (tx) => {
+        if (await tx.nameTakenByOther(orgId, name)) throw new OrganizationNameError('AlreadyTaken');
+        await tx.rename(orgId, name).catch((err: unknown) => {
+          if ((err as { code?: string }).code === '23505') throw new OrganizationNameError('AlreadyTaken');
+          throw err;
+        });
+      });
+    },
+
+    /**
+     * Deleting asks for the name typed again. Its subscriptions end first, at the provider (so nothing goes on
+     * charging a member for an organisation that is gone); then, in one transaction, its NTRIP accounts and grants
+     * end and it is deleted with its members and invites. Its remaining tokens go with it.
+     */
+    async remove(actor: Actor, orgId: string, typedName: string): Promise<void> {
+      const org = await repo.find(orgId);
+      await requireManager(orgId, actor);
+      if (!org || typedName.trim() !== org.name) {
+        throw new AppError(400, 'name_mismatch', 'Type the name of the organisation exactly to delete it.', 'name');
+      }
+      await ports.endSubscriptions?.(orgId);
+      const accounts = await locked(orgId, actor, 'manager', async (tx) => {
+        const now = clock();
+        const gone = await tx.deleteOrganizationAccounts(orgId, now);
+        await tx.endOrganizationGrants(orgId, now);
+        await tx.deleteOrganization(orgId);
+        return gone;
+      });
+      await dropAccess(accounts, 'deleted');
+    },
+
+    async tokenAmount(actor: Actor, orgId: string): Promise<number> {
+      await requireRole(orgId, actor);
+      return Number((await repo.find(orgId))?.token_balance ?? 0);
+    },
+
+    /** Moves tokens from the caller's own balance to the organisation's, both ledgers in one transaction. */
+    async transferTokens(actor: Actor, orgId: string, amount: number): Promise<number> {
+      if (!tokens) throw new Error('organisation token transfers need the personal ledger');
+      return locked(orgId, actor, 'manager', async (tx, _role, trx) => {
+        const org = await tx.lockOrganization(orgId);
+        const referenceId = randomBytes(16).toString('hex');
+        await tokens.append(
+          {
+            userId: actor.userId,
+            kind: 'organization_transfer',
+            delta: -amount,
+            referenceId,
+            note: `To ${org?.name ?? 'an organisation'}`,
+          },
+          trx,
+        );
+        const balanceAfter = Number(org?.token_balance ?? 0) + amount;
+        await tx.appendTokens({
+          orgId,
+          kind: 'transfer_in',
+          delta: amount,
+          balanceAfter,
+          referenceId,
+          note: null,
+          createdBy: actor.userId,
+        });
+        return balanceAfter;
       });
     },
 
     async invites(actor: Actor, orgId: string): Promise<OrgInvite[]> {
       await requireManager(orgId, actor);
       const rows = await repo.invites(orgId);
+      const days = await lifetime();
       return rows.map((i) => ({
         email: i.email,
-        status: i.status,
+        status: shownStatus(i, days),
         invitedBy: i.invited_by,
         acceptedBy: i.accepted_by,
         createdAt: iso(i.created_at),
@@ -197,21 +387,21 @@ export function createOrganizationsService({
 
     /** Answers the invite's secret link; it is not stored, so this is the only time anyone sees it. */
     async invite(actor: Actor, orgId: string, rawEmail: string): Promise<string> {
-      await requireManager(orgId, actor);
       const email = rawEmail.trim().toLowerCase();
-      if (await repo.isMemberByEmail(orgId, email)) {
-        throw conflict('already_member', `${email} is already a member of this organisation.`, 'email');
-      }
-      const existing = await repo.findInvite(orgId, email);
-      if (existing?.status === 'pending') {
-        throw conflict('already_invited', `${email} has already been invited.`, 'email');
-      }
       const token = randomBytes(32).toString('base64url');
       const link = new URL(INVITE_LINK_PATH, publicUrl);
       link.searchParams.set('token', token);
       // The invitee may not have an account: the mail is in the inviter's language.
       const locale = mailer && (await mailer.preferences(actor.userId)).locale;
-      await repo.transaction(async (tx, trx) => {
+      await locked(orgId, actor, 'manager', async (tx, _role, trx) => {
+        if (await tx.isMemberByEmail(orgId, email)) {
+          throw conflict('already_member', `${email} is already a member of this organisation.`, 'email');
+        }
+        const existing = await tx.findInvite(orgId, email);
+        // An expired invite may be sent again, as a declined or revoked one may.
+        if (existing?.status === 'pending' && !inviteExpired(existing, await lifetime(tx), clock())) {
+          throw conflict('already_invited', `${email} has already been invited.`, 'email');
+        }
         await tx.upsertInvite(orgId, email, actor.userId, hashToken(token));
         const org = await tx.find(orgId);
         await mailer?.queue(trx, {
@@ -230,18 +420,21 @@ export function createOrganizationsService({
       return link.toString();
     },
 
+    /** Only a pending invite is revoked; one already answered, or revoked, answers 404. */
     async revokeInvite(actor: Actor, orgId: string, rawEmail: string): Promise<void> {
-      await requireManager(orgId, actor);
-      if (!(await repo.deleteInvite(orgId, rawEmail.trim().toLowerCase()))) throw notFound('Invite');
+      await locked(orgId, actor, 'manager', async (tx) => {
+        if (!(await tx.revokeInvite(orgId, rawEmail.trim().toLowerCase()))) throw notFound('Invite');
+      });
     },
 
     /** Empty for an unverified address: its invites would show organisation names to whoever registered it. */
     async myInvites(actor: Actor): Promise<MyInvite[]> {
       if (!actor.email || !actor.emailVerified) return [];
       const rows = await repo.invitesFor(actor.email.toLowerCase());
+      const days = await lifetime();
       return rows.map((r) => ({
         organization: { id: r.id, name: r.name },
-        status: r.status,
+        status: shownStatus(r, days),
         createdAt: iso(r.created_at),
       }));
     },
@@ -250,17 +443,22 @@ export function createOrganizationsService({
       // Checked first, so an unverified caller learns nothing about which invites exist.
       if (!actor.emailVerified) throw emailNotVerified();
       const email = actor.email?.toLowerCase();
-      const invite = email ? await repo.findInvite(body.organization, email) : undefined;
-      if (!email || !invite) throw notFound('Invite');
-      const from = body.action === 'acceptDeclined' ? 'declined' : 'pending';
-      if (invite.status !== from) {
-        throw conflict(
-          'invite_not_open',
-          `This invite is ${invite.status}; it cannot be answered with ${body.action}.`,
-        );
-      }
-      if (body.action !== 'decline') await refuseExpired(invite, repo.settings);
+      if (!email) throw notFound('Invite');
       await repo.transaction(async (tx) => {
+        // The organisation's lock: a revocation or a deletion is wholly before or after this answer.
+        if (!(await tx.lockOrganization(body.organization))) throw notFound('Invite');
+        const invite = await tx.findInvite(body.organization, email);
+        if (!invite) throw notFound('Invite');
+        if (invite.status === 'revoked') throw inviteRevoked();
+        // Declining an expired invite is harmless; answering it yes is not.
+        if (body.action !== 'decline' && inviteExpired(invite, await lifetime(tx), clock())) throw inviteExpiredError();
+        const from = body.action === 'acceptDeclined' ? 'declined' : 'pending';
+        if (invite.status !== from) {
+          throw conflict(
+            'invite_not_open',
+            `This invite is ${invite.status}; it cannot be answered with ${body.action}.`,
+          );
+        }
         await tx.setInviteStatus(
           body.organization,
           email,
@@ -271,13 +469,13 @@ export function createOrganizationsService({
       });
     },
 
-    /** The link is the proof: any logged-in user who holds it joins, once, whatever their e-mail. */
+    /**
+     * The link is the proof: any logged-in user who holds it joins, once, whatever their e-mail. A declined invite
+     * can still be accepted with it (accept after decline); a revoked or expired one says so.
+     */
     async acceptInviteLink(actor: Actor, token: string): Promise<AcceptInviteLinkResponse> {
       return repo.transaction(async (tx) => {
-        const invite = await tx.lockInviteByToken(hashToken(token));
-        // A declined invite keeps its link for the verified owner's acceptDeclined, but the link no longer opens it.
-        if (invite?.status !== 'pending') throw inviteLinkInvalid();
-        await refuseExpired(invite, tx.settings);
+        const invite = await openByLink(tx, token);
         const orgId = invite.organization_id;
         if (await tx.roleOf(orgId, actor.userId)) {
           throw conflict('already_member', 'You are already a member of this organisation.');
@@ -285,6 +483,20 @@ export function createOrganizationsService({
         await tx.setInviteStatus(orgId, invite.email, 'accepted', actor.userId);
         await tx.addMember(orgId, actor.userId);
         return { success: true, organization: { id: orgId, name: invite.name }, url: organizationUrl(orgId) };
+      });
+    },
+
+    /** Declines with the link; the link stays good for accepting later, until the invite expires. */
+    async declineInviteLink(actor: Actor, token: string): Promise<void> {
+      await repo.transaction(async (tx) => {
+        const invite = await openByLink(tx, token);
+        if (invite.status !== 'pending') {
+          throw conflict('invite_not_open', `This invite is ${invite.status}; it cannot be declined.`);
+        }
+        if (await tx.roleOf(invite.organization_id, actor.userId)) {
+          throw conflict('already_member', 'You are already a member of this organisation.');
+        }
+        await tx.setInviteStatus(invite.organization_id, invite.email, 'declined');
       });
     },
   };
