@@ -48,7 +48,7 @@ describe('organisations in Chromium', () => {
       await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: inject('baseURL') });
       await invite(owner, colleagueEmail);
       await owner.page
-        .getByText('The portal does not send e-mails yet: send this link to your colleague', { exact: false })
+        .getByText(`The portal also e-mails this link to ${colleagueEmail.toLowerCase()}.`, { exact: false })
         .waitFor();
       await owner.page.getByRole('button', { name: 'Copy invite link' }).click();
       await owner.page.getByRole('button', { name: 'Copied' }).waitFor();
