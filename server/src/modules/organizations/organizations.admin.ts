@@ -13,9 +13,11 @@ import { iso } from '../../http/iso.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
 import { readSettings } from '../settings/index.ts';
 import { inviteExpired } from './organizations.policy.ts';
+import { createOrganizationsRepo } from './organizations.repo.ts';
 
 /** The back office's reads and writes of organisations (issue 20); the members' own calls stay in the service. */
 export function createOrganizationsAdminRepo(db: Database) {
+  const members = createOrganizationsRepo(db);
   return {
     /** The portal settings in force (the invite lifetime, docs/adr/0028). */
     settings: () => readSettings(db),
@@ -41,15 +43,8 @@ export function createOrganizationsAdminRepo(db: Database) {
       const row = await db.selectFrom('organizations').select('disabled_at').where('id', '=', orgId).executeTakeFirst();
       return Boolean(row?.disabled_at);
     },
-    async members(orgId: string) {
-      return db
-        .selectFrom('organization_members as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(['m.user_id', 'u.email', 'u.display_name', 'm.role', 'm.joined_at'])
-        .where('m.organization_id', '=', orgId)
-        .orderBy('m.joined_at')
-        .execute();
-    },
+    /** The members as their organisation's page lists them. */
+    members: members.members,
     async invites(orgId: string) {
       return db
         .selectFrom('organization_invites')
