@@ -108,6 +108,17 @@ run('operator commands while the portal runs on PGlite (README)', () => {
 
     process.kill(-(portal.pid as number), 'SIGTERM');
     await exited;
+    // npm ends at the signal; the server it started still closes its database. The group is empty once it has.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        process.kill(-(portal.pid as number), 0);
+      } catch {
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the portal was still running 30 s after SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const handle = await openDatabase({ pgliteDataDir: dir });
     try {
       const user = await sql<{ is_admin: boolean; accounts: number }>`
