@@ -55,7 +55,10 @@ describe('admin settings in Chromium', () => {
     await admin.page.locator('.uplot').first().waitFor();
     await admin.screenshot('admin-operator-dashboard-1440');
     await admin.page.setViewportSize(MOBILE);
-    await expect(admin.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    // The charts follow the new width when their resize observer fires, a frame or more after the viewport change.
+    await expect
+      .poll(() => admin.page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+      .toBeLessThanOrEqual(375);
 
     await admin.goto('/admin/settings/documents');
     const marker = `Fair use ${randomUUID().slice(0, 8)}`;
