@@ -41,3 +41,18 @@ export function apiError(error: unknown): (ApiError & { status: number }) | unde
   }
   return undefined;
 }
+
+/** Files need the bearer credential, so they are fetched and handed to the browser. */
+export async function download(path: string, params: object | undefined, fallbackName: string): Promise<void> {
+  const response = await api.get(path, { params, responseType: 'blob' });
+  const disposition = String(response.headers['content-disposition'] ?? '');
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(response.data as Blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

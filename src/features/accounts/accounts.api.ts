@@ -29,7 +29,7 @@ import {
   type UserSubscriptions,
   userSubscriptionsSchema,
 } from '@portal/contract';
-import { api } from '../../lib/api';
+import { api, download } from '../../lib/api';
 
 /** The user's own accounts, or with `orgId` that organisation's. */
 export async function fetchAccounts(orgId?: string): Promise<NtripAccount[]> {
@@ -75,18 +75,8 @@ export async function fetchSessions(
 }
 
 /** The CSV needs the bearer credential, so it is fetched and handed to the browser as a file. */
-export async function downloadSessionsCsv(id: string, fallbackName: string): Promise<void> {
-  const response = await api.get(`/ntrip-accounts/${id}/sessions.csv`, { responseType: 'blob' });
-  const disposition = String(response.headers['content-disposition'] ?? '');
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(response.data as Blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export function downloadSessionsCsv(id: string, fallbackName: string): Promise<void> {
+  return download(`/ntrip-accounts/${id}/sessions.csv`, undefined, fallbackName);
 }
 
 export async function activateTokens(body: TokenActivationBody): Promise<TokenActivation> {

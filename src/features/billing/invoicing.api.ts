@@ -11,7 +11,9 @@ import type {
   TaxSettings,
   TaxSettingsInput,
 } from '@portal/contract';
-import { api } from '../../lib/api';
+import { api, download } from '../../lib/api';
+
+export { download };
 
 /** Billing details, tax settings, invoices, payments and refunds (docs/adr/0029). */
 
@@ -51,21 +53,6 @@ export async function fetchAdminPayments(query: Omit<AdminPaymentQuery, 'format'
 
 export async function refundPayment(paymentId: string, body: RefundInput): Promise<Refund> {
   return (await api.post<Refund>(`/admin/payments/${paymentId}/refund`, body)).data;
-}
-
-/** Files need the bearer credential, so they are fetched and handed to the browser. */
-export async function download(path: string, params: object | undefined, fallbackName: string): Promise<void> {
-  const response = await api.get(path, { params, responseType: 'blob' });
-  const disposition = String(response.headers['content-disposition'] ?? '');
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(response.data as Blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export const downloadInvoicePdf = (id: string, number: string) =>
