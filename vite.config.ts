@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { resolveBrand } from './contract/src/brand/brands.ts';
+import { type Brand, brandSchema } from './contract/src/brand/schema.ts';
 import { buildBasemap } from './src/features/catalogue/basemap-geometry.ts';
-import { resolveBrand } from './src/lib/brand/brands.ts';
-import { type Brand, brandSchema } from './src/lib/brand/schema.ts';
 import { spaContentSecurityPolicy } from './src/lib/content-security-policy.ts';
 
 const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';

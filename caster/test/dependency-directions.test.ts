@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The workspaces' dependency directions (biome.json's noRestrictedImports overrides): the caster never imports the
- * portal API, contract/ imports neither side, gnss/ neither the server nor the caster. Probe files with each import
- * are linted with the repository's configuration in a scratch folder, so the rule is seen to refuse the wrong
- * direction and to let the right one through.
+ * The dependency directions (biome.json's noRestrictedImports overrides): the caster never imports the portal API,
+ * contract/ imports neither side, gnss/ neither the server nor the caster, the server never the SPA's sources and an
+ * SPA feature never the app shell. Probe files with each import are linted with the repository's configuration in a
+ * scratch folder, so the rule is seen to refuse the wrong direction and to let the right one through.
  */
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const biome = join(repo, 'node_modules/.bin/biome');
@@ -45,6 +45,8 @@ describe('dependency directions between the workspaces', () => {
     ['contract/src/e.ts', "import { imported } from '../../caster/src/caster.ts';"],
     ['contract/src/f.ts', "import { imported } from '../../src/features/billing/billing.api.ts';"],
     ['gnss/src/g.ts', "import { imported } from '@portal/caster';"],
+    ['src/features/k/K.tsx', "import { imported } from '../../app/layout/Header.tsx';"],
+    ['server/src/modules/l/l.ts', "import { imported } from '../../../../src/lib/brand/index.ts';"],
   ])('%s: refuses %s', async (path, importLine) => {
     expect(await lint(path, importLine)).toContain('noRestrictedImports');
   });
@@ -53,6 +55,8 @@ describe('dependency directions between the workspaces', () => {
     ['caster/src/h.ts', "import { imported } from '@portal/gnss';"],
     ['server/src/i.ts', "import { imported } from '@portal/caster';"],
     ['contract/src/j.ts', "import { imported } from './money.ts';"],
+    ['src/app/layout/m.tsx', "import { imported } from '../../features/billing/useTokenBalance.ts';"],
+    ['server/src/modules/n/n.ts', "import { imported } from '@portal/contract/brand';"],
   ])('%s: allows %s', async (path, importLine) => {
     const output = await lint(path, importLine);
     expect(output).toContain('Checked 1 file');

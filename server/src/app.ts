@@ -13,8 +13,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
-import { type IdentityVerifier, registerAuth } from './http/auth.ts';
+import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import type { IdentityVerifier } from './http/identity.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { resolveBrand } from '@portal/contract/brand';
 import { z } from 'zod';
-import { resolveBrand } from '../../src/lib/brand/brands.ts';
 
 /** Relative paths mean the folder npm was started in (INIT_CWD), so `npm run -w server …` finds the same files. */
 const path = z.string().transform((p) => (isAbsolute(p) ? p : resolve(process.env.INIT_CWD ?? process.cwd(), p)));
@@ -164,7 +164,7 @@ const configSchema = z.object({
   ),
   /** The sender; by default the brand's name at no-reply@ PUBLIC_URL's host. */
   MAIL_FROM: unsetIfEmpty(z.string().min(3).optional()),
-  /** The brand the build was made for (src/lib/brand/brands.ts); the mails carry its name, logo and colours. */
+  /** The brand the build was made for (contract/src/brand/brands.ts); the mails carry its name, logo and colours. */
   VITE_BRAND: unsetIfEmpty(z.string().optional()),
   /** Finished RINEX jobs' zips, kept 7 days for download (docs/adr, RINEX in the portal). */
   RINEX_RESULTS_DIR: path.prefault('./data/rinex'),

@@ -1,7 +1,7 @@
+import { BRAND_KEYS, resolveBrand, UnknownBrandError } from '@portal/contract/brand';
+import { brandSchema } from '@portal/contract/brand-schema';
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEYS, resolveBrand, UnknownBrandError } from '../../src/lib/brand/brands';
 import { brandCssVariables } from '../../src/lib/brand/index';
-import { brandSchema } from '../../src/lib/brand/schema';
 
 describe('brands', () => {
   it('selects the default brand when VITE_BRAND is unset or empty', () => {

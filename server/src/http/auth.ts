@@ -1,25 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UsersRepo } from '../modules/users/users.repo.ts';
 import { AppError, forbidden, unauthenticated } from './errors.ts';
-
-/** What a verified identity token says about its bearer. */
-export interface VerifiedIdentity {
-  uid: string;
-  email?: string;
-  /** Whether the identity provider has seen the bearer prove they receive mail at `email`. */
-  emailVerified?: boolean;
-  name?: string;
-  picture?: string;
-  /** When the bearer last signed in (seconds since the epoch), for calls that need a recent sign-in. */
-  authTime?: number;
-}
-
-/** Port: turns a bearer token into an identity or throws. Firebase in the app, the Auth Emulator in tests. */
-export interface IdentityVerifier {
-  verify(idToken: string): Promise<VerifiedIdentity>;
-  /** Deletes the identity-provider account (account deletion). Absent in verifiers that cannot. */
-  deleteAccount?(uid: string): Promise<void>;
-}
+import type { IdentityVerifier, VerifiedIdentity } from './identity.ts';
 
 /** The authenticated caller as every service sees it. */
 export interface Actor {

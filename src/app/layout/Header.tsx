@@ -4,11 +4,11 @@ import { Avatar } from '../../components/Avatar';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useAuth } from '../../features/auth/auth-context';
+import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { usePricingModal } from '../../features/billing/PricingModal';
+import { useTokenBalance } from '../../features/billing/useTokenBalance';
 import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL } from '../navigation';
-import { useOpenLogin } from './shell-hooks';
-import { useTokenBalance } from './useTokenBalance';
 
 function TokenBalance() {
   const { t, i18n } = useTranslation();

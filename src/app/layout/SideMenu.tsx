@@ -5,13 +5,14 @@ import { Avatar } from '../../components/Avatar';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
+import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { WhiteLabelLink } from '../../features/demo/WhiteLabelLink';
 import { OrganizationSwitcher } from '../../features/organizations/OrganizationSwitcher';
 import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, ORGANIZATIONS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { ProfileSwitcher } from './ProfileSwitcher';
-import { profileLabelKey, useLogout, useOpenLogin, useProfileType } from './shell-hooks';
+import { profileLabelKey, useLogout, useProfileType } from './shell-hooks';
 
 /** Credit-purchase box: logged in and not in the Admin profile (spec §2, §6). */
 function CreditsBox() {

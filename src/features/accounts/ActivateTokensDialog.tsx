@@ -1,12 +1,12 @@
 import { activationPrice, MAX_ACTIVATION_DAYS, type Network, type TokenActivation } from '@portal/contract';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTokenBalance } from '../../app/layout/useTokenBalance';
 import { Button, ButtonLink } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
+import { useTokenBalance } from '../billing/useTokenBalance';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';

@@ -36,7 +36,7 @@ export const accountKeys = {
   subscriptions: ['subscriptions'] as const,
 };
 
-/** The header's balance query (src/app/layout/useTokenBalance.ts); refreshed after a spend. */
+/** The header's balance query (src/features/billing/useTokenBalance.ts); refreshed after a spend. */
 const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 
 /**

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import { useNavigate } from 'react-router';
 
 export type LoginModalView = 'login' | 'signup' | 'forgotPassword';
 
@@ -15,4 +16,14 @@ export const LoginModalContext = createContext<LoginModalControls | undefined>(u
 /** Undefined when no login modal is mounted: callers then fall back to navigating to /login (spec §2). */
 export function useLoginModal(): LoginModalControls | undefined {
   return useContext(LoginModalContext);
+}
+
+/** Opens the login modal, or goes to /login (/signup) when no modal handler is mounted (spec §2). */
+export function useOpenLogin(): (view?: LoginModalView) => void {
+  const modal = useLoginModal();
+  const navigate = useNavigate();
+  return (view = 'login') => {
+    if (modal) modal.open(view);
+    else navigate(view === 'signup' ? '/signup' : '/login');
+  };
 }

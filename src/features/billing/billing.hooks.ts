@@ -35,7 +35,7 @@ export const billingKeys = {
   adminProducts: ['admin-products'] as const,
 };
 
-/** The header's balance query lives in the shell (src/app/layout/useTokenBalance.ts); billing refreshes it. */
+/** The header's balance query (useTokenBalance.ts); billing refreshes it. */
 export const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 
 /** Everything that changes when something was bought, cancelled or granted (for `orgId`: its list too). */

@@ -1,12 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useOpenLogin } from '../../app/layout/shell-hooks';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon, type IconName } from '../../components/Icon';
 import { Page } from '../../components/Page';
 import { brand } from '../../lib/brand';
 import { useUser } from '../auth/auth-context';
+import { useOpenLogin } from '../auth/login-modal-context';
 
 // Only a logged-in user sees the figures; their hooks and schemas stay out of a visitor's first load.
 const DashboardStats = lazy(async () => ({ default: (await import('./DashboardStats')).DashboardStats }));

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useTokenBalance } from '../../app/layout/useTokenBalance';
 import { StatCard, type StatCardProps } from '../../components/StatCard';
 import { useAccounts, useUserSubscriptions } from '../accounts/accounts.hooks';
 import { useUser } from '../auth/auth-context';
 import { useOrganizationsSubscriptions } from '../billing/billing.hooks';
+import { useTokenBalance } from '../billing/useTokenBalance';
 
 const isActive = (s: { status: string }) => s.status === 'active' || s.status === 'cancelling';
 

@@ -1,10 +1,10 @@
 import type { CreateRinexJobBody, RinexCharge, RinexSystem } from '@portal/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTokenBalance } from '../../app/layout/useTokenBalance';
 import { Button, ButtonLink } from '../../components/Button';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
+import { useTokenBalance } from '../billing/useTokenBalance';
 import { useCreateRinexJob } from './rinex.hooks';
 
 export interface RinexOrder {

@@ -26,7 +26,7 @@ export const rinexKeys = {
   adminJobs: (userId?: string) => ['admin-rinex', 'jobs', userId ?? ''] as const,
 };
 
-/** The header's balance query (src/app/layout/useTokenBalance.ts); refreshed after a purchase. */
+/** The header's balance query (src/features/billing/useTokenBalance.ts); refreshed after a purchase. */
 const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 const POLL_MS = 1_500;
 

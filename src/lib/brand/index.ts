@@ -1,8 +1,8 @@
-import { resolveBrand } from './brands';
-import type { Brand } from './schema';
+import { resolveBrand } from '@portal/contract/brand';
+import type { Brand } from '@portal/contract/brand-schema';
 
-export { BRAND_KEYS, resolveBrand, UnknownBrandError } from './brands';
-export type { Brand } from './schema';
+export { BRAND_KEYS, resolveBrand, UnknownBrandError } from '@portal/contract/brand';
+export type { Brand } from '@portal/contract/brand-schema';
 
 /** The brand this build was made for; an unknown VITE_BRAND throws at start with the allowed keys. */
 export const brand: Brand = resolveBrand(import.meta.env.VITE_BRAND);

@@ -1,5 +1,5 @@
+import { resolveBrand } from '@portal/contract/brand';
 import type { FastifyPluginAsync } from 'fastify';
-import { resolveBrand } from '../../../../src/lib/brand/brands.ts';
 import type { Database } from '../../db/client.ts';
 import {
   type BalanceNotice,

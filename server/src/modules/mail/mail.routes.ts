@@ -8,9 +8,9 @@ import {
   unsubscribeQuerySchema,
   updateNotificationPreferencesSchema,
 } from '@portal/contract';
+import type { Brand } from '@portal/contract/brand-schema';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Brand } from '../../../../src/lib/brand/schema.ts';
 import { actorOf } from '../../http/auth.ts';
 import { iso } from '../../http/iso.ts';
 import type { MailRepo } from './mail.repo.ts';

@@ -1,5 +1,5 @@
 import type { MailLocale, NotificationPreferences, OptionalMailTopic } from '@portal/contract';
-import type { Brand } from '../../../../src/lib/brand/schema.ts';
+import type { Brand } from '@portal/contract/brand-schema';
 import type { Database } from '../../db/client.ts';
 import type { MailRepo } from './mail.repo.ts';
 import { type MailContent, type MailKind, renderMail } from './mail.templates.ts';

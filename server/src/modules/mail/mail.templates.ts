@@ -1,5 +1,5 @@
 import { formatMoney, type MailLocale } from '@portal/contract';
-import type { Brand } from '../../../../src/lib/brand/schema.ts';
+import type { Brand } from '@portal/contract/brand-schema';
 
 /**
  * The mails' words and layout, per brand and language. Values from users (names, organisations, addresses) are

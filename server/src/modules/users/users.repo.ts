@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type { VerifiedIdentity } from '../../http/auth.ts';
+import type { VerifiedIdentity } from '../../http/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
 import type {} from '../settings/settings.tables.ts';
 

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useUser } from '../../features/auth/auth-context';
-import { useActiveOrganization } from '../../features/organizations/active-organization';
 import { api } from '../../lib/api';
 import { onBillingChange } from '../../lib/billing-channel';
+import { useUser } from '../auth/auth-context';
+import { useActiveOrganization } from '../organizations/active-organization';
 
 /** What a purchase changes in the other tabs. */
 const BILLING_QUERY_KEYS = [['token-balance'], ['subscriptions'], ['token-history'], ['payments'], ['invoices']];
