@@ -17,18 +17,20 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { BASEMAP_COLORS, MAP_STYLE_URL, offlineBasemapStyle } from './basemap';
+import type { MapAction } from './CoveragePreview';
 import type { CatalogueScope } from './catalogue.api';
+import {
+  CLUSTER_MAX_ZOOM,
+  CLUSTER_RADIUS_PX,
+  FIT_MAX_ZOOM,
+  FIT_PADDING_PX,
+  INITIAL_VIEW,
+  METRES_PER_PIXEL_Z0,
+} from './map-view';
 import { StationPopup } from './StationPopup';
 
 // The worker is a file of its own in MapLibre 6; the bundler only ships it when it is named explicitly.
 setWorkerUrl(workerUrl);
-
-/** Europe, where the networks are, until the stations tell the map where to look. */
-const INITIAL_VIEW = { center: [10, 53] as [number, number], zoom: 3.2 };
-/** Past this zoom every station stands alone; below it nearby stations merge into a counted cluster. */
-const CLUSTER_MAX_ZOOM = 8;
-/** Metres per pixel at zoom 0 on the equator (Web Mercator, 512 px tiles as MapLibre uses). */
-const METRES_PER_PIXEL_Z0 = 78271.517;
 
 type StationProps = { id: string; mountpoint: string; status: string; k: number };
 
@@ -77,7 +79,9 @@ function boundsOf(markers: StationMarker[]): LngLatBoundsLike | undefined {
 /**
  * Stations on a MapLibre map: counted clusters while zoomed out, one dot per station when zoomed in, the RTK
  * coverage radius around every station, and a popup with the station's details. Clusters and dots are HTML
- * markers (buttons), so they need no font files, work offline and can be reached with the keyboard.
+ * markers (buttons), so they need no font files, work offline and can be reached with the keyboard. It opens at
+ * the view of the picture it replaces (CoveragePreview), does what the visitor asked there (`action`) and says
+ * when it is drawn (`onReady`, also when it cannot be).
  */
 export function CoverageMap({
   markers,
@@ -86,6 +90,8 @@ export function CoverageMap({
   dark,
   highlightOffline = false,
   fitKey,
+  action,
+  onReady,
 }: {
   markers: StationMarker[];
   /** The view fits the stations again whenever this changes (the network filter). */
@@ -96,6 +102,8 @@ export function CoverageMap({
   dark: boolean;
   /** Admin map: offline stations stand out and are drawn above the others. */
   highlightOffline?: boolean;
+  action: MapAction;
+  onReady: () => void;
 }) {
   const { t } = useTranslation('catalogue');
   const container = useRef<HTMLElement>(null);
@@ -106,8 +114,9 @@ export function CoverageMap({
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
   const [selected, setSelected] = useState<{ id: string; node: HTMLDivElement } | null>(null);
-  const latest = useRef({ markers, radiusKm, highlightOffline, dark });
-  latest.current = { markers, radiusKm, highlightOffline, dark };
+  const openPopupRef = useRef<(id: string, lngLat: [number, number]) => void>(() => {});
+  const latest = useRef({ markers, radiusKm, highlightOffline, dark, onReady });
+  latest.current = { markers, radiusKm, highlightOffline, dark, onReady };
 
   useEffect(() => {
     const node = container.current;
@@ -131,6 +140,7 @@ export function CoverageMap({
       popupRef.current = popup;
       setSelected({ id, node: content });
     };
+    openPopupRef.current = openPopup;
 
     const syncMarkers = () => {
       if (!map?.getSource('stations')) return;
@@ -208,6 +218,7 @@ export function CoverageMap({
         });
       } catch {
         setFailed(true);
+        latest.current.onReady();
         return;
       }
       map = created;
@@ -220,7 +231,7 @@ export function CoverageMap({
           type: 'geojson',
           data,
           cluster: true,
-          clusterRadius: 48,
+          clusterRadius: CLUSTER_RADIUS_PX,
           clusterMaxZoom: CLUSTER_MAX_ZOOM,
           clusterProperties: { offline: ['+', ['case', ['==', ['get', 'status'], 'online'], 0, 1]] },
         });
@@ -255,10 +266,15 @@ export function CoverageMap({
         // The clustered tiles can finish after the last moveend and sourcedata events (new data, a fit with no
         // animation); 'idle' comes once everything is rendered, so markers never wait for the next pan.
         map.on('idle', syncMarkers);
+        // The picture above it goes once the stations are drawn here too.
+        map.once('idle', () => latest.current.onReady());
         setReady(true);
       });
       created.on('error', (e) => {
-        if (!created.loaded() && !created.isStyleLoaded()) setFailed(Boolean(e.error));
+        if (!created.loaded() && !created.isStyleLoaded() && e.error) {
+          setFailed(true);
+          latest.current.onReady();
+        }
       });
     })();
 
@@ -288,9 +304,24 @@ export function CoverageMap({
     const map = mapRef.current;
     const bounds = boundsOf(latest.current.markers);
     if (!ready || !map || !bounds) return;
-    map.fitBounds(bounds, { padding: 48, maxZoom: 8, duration: fittedKey.current === undefined ? 0 : 600 });
+    map.fitBounds(bounds, {
+      padding: FIT_PADDING_PX,
+      maxZoom: FIT_MAX_ZOOM,
+      duration: fittedKey.current === undefined ? 0 : 600,
+    });
     fittedKey.current = fitKey;
   }, [fitKey, ready]);
+
+  // What the visitor asked of the picture, once, at the view it showed.
+  const done = useRef(false);
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!ready || !map || done.current) return;
+    done.current = true;
+    if (action.kind === 'zoom') map.zoomTo(map.getZoom() + action.delta);
+    else if (action.kind === 'cluster') map.easeTo({ center: [action.lon, action.lat], zoom: map.getZoom() + 2 });
+    else if (action.kind === 'station') openPopupRef.current(action.id, [action.lon, action.lat]);
+  }, [action, ready]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -309,10 +340,8 @@ export function CoverageMap({
   }, [dark, ready]);
 
   return (
-    <div
-      className={`coverage-map relative h-[420px] overflow-hidden rounded-2xl border border-line md:h-[560px] ${dark ? 'is-dark' : 'is-light'}`}
-    >
-      <section ref={container} className="h-full w-full" data-testid="coverage-map" aria-label={t('map.label')} />
+    <div className="absolute inset-0">
+      <section ref={container} className="h-full w-full" aria-label={t('map.label')} />
       {failed && (
         <p className="absolute inset-0 flex items-center justify-center bg-panel p-6 text-center text-sm text-muted">
           {t('map.unavailable')}

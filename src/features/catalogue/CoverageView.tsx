@@ -1,41 +1,24 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Preloader } from '../../components/Preloader';
 import { brand } from '../../lib/brand';
 import { DEFAULT_RADIUS_KM, MAP_STYLE_URL } from './basemap';
+import { CoveragePreview, type MapAction } from './CoveragePreview';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStationMarkers } from './catalogue.hooks';
 
 const RADII = [0, 10, 20, 30, 40, 50];
 
-/** Resolves once the page has loaded and the browser has a quiet moment (at most two seconds later). */
-function afterPageIsInteractive(): Promise<void> {
-  const loaded =
-    document.readyState === 'complete'
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
-  return loaded.then(
-    () =>
-      new Promise<void>((resolve) => {
-        if ('requestIdleCallback' in window) window.requestIdleCallback(() => resolve(), { timeout: 2000 });
-        else setTimeout(resolve, 200);
-      }),
-  );
-}
+// MapLibre is a megabyte and seconds of a phone's main thread: it loads when the visitor reaches for the map
+// (CoveragePreview), and a visitor who only looks at the coverage never pays for it.
+const CoverageMap = lazy(async () => ({ default: (await import('./CoverageMap')).CoverageMap }));
 
-// MapLibre is a megabyte: the page and its controls show and answer first, the map library comes after, and a
-// route that only redirects never loads it.
-const CoverageMap = lazy(async () => {
-  await afterPageIsInteractive();
-  return { default: (await import('./CoverageMap')).CoverageMap };
-});
-
-/** Where the map goes, the same size as the map, while it loads: nothing below it moves when it arrives. */
+/** Where the map goes, the same size as the map, while the stations load: nothing below it moves when they come. */
 function MapPlaceholder() {
   return (
-    <div className="flex h-[420px] items-center justify-center rounded-2xl border border-line md:h-[560px]">
+    <div className="flex h-full items-center justify-center">
       <Preloader />
     </div>
   );
@@ -55,6 +38,9 @@ export function CoverageView({
   const [network, setNetwork] = useState('');
   const [radiusKm, setRadiusKm] = useState(DEFAULT_RADIUS_KM);
   const [dark, setDark] = useState(brand.darkMapDefault);
+  const [action, setAction] = useState<MapAction>();
+  const [mapDrawn, setMapDrawn] = useState(false);
+  const mapReady = useCallback(() => setMapDrawn(true), []);
 
   const shown = useMemo(
     () => (markers.data?.items ?? []).filter((m) => !network || m.networkId === network),
@@ -119,20 +105,42 @@ export function CoverageView({
           </span>
         </p>
       </div>
-      {loading ? (
-        <MapPlaceholder />
-      ) : (
-        <Suspense fallback={<MapPlaceholder />}>
-          <CoverageMap
-            markers={shown}
-            fitKey={network}
-            scope={scope}
-            radiusKm={radiusKm}
-            dark={dark}
-            highlightOffline={highlightOffline}
-          />
-        </Suspense>
-      )}
+      <div
+        className={`coverage-map relative h-[420px] overflow-hidden rounded-2xl border border-line md:h-[560px] ${dark ? 'is-dark' : 'is-light'}`}
+        data-testid="coverage-map"
+      >
+        {loading ? (
+          <MapPlaceholder />
+        ) : (
+          <>
+            {action && (
+              <Suspense fallback={null}>
+                <CoverageMap
+                  markers={shown}
+                  fitKey={network}
+                  scope={scope}
+                  radiusKm={radiusKm}
+                  dark={dark}
+                  highlightOffline={highlightOffline}
+                  action={action}
+                  onReady={mapReady}
+                />
+              </Suspense>
+            )}
+            {!mapDrawn && (
+              <CoveragePreview
+                markers={shown}
+                fitKey={network}
+                radiusKm={radiusKm}
+                dark={dark}
+                highlightOffline={highlightOffline}
+                busy={action !== undefined}
+                onActivate={setAction}
+              />
+            )}
+          </>
+        )}
+      </div>
     </section>
   );
 }

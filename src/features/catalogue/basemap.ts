@@ -1,6 +1,9 @@
 import offlineBasemapUrl from 'virtual:offline-basemap';
 import type { StyleSpecification } from 'maplibre-gl';
 
+/** The offline basemap's file (GeoJSON), for MapLibre and for the picture shown before it (CoveragePreview). */
+export const OFFLINE_BASEMAP_URL: string = offlineBasemapUrl;
+
 /** Production tiles when configured; otherwise the bundled world basemap, which needs no network at all. */
 export const MAP_STYLE_URL: string = import.meta.env.VITE_MAP_STYLE_URL ?? '';
 
@@ -20,7 +23,7 @@ export async function offlineBasemapStyle(dark: boolean): Promise<StyleSpecifica
   const colors = dark ? BASEMAP_COLORS.dark : BASEMAP_COLORS.light;
   return {
     version: 8,
-    sources: { basemap: { type: 'geojson', data: offlineBasemapUrl } },
+    sources: { basemap: { type: 'geojson', data: OFFLINE_BASEMAP_URL } },
     layers: [
       { id: 'water', type: 'background', paint: { 'background-color': colors.water } },
       {
