@@ -221,6 +221,61 @@ describe(`mail on ${testDatabaseKind()}`, () => {
     }
   });
 
+  it('tells a removed member in their language, and the others when the organisation is deleted; not who left', async () => {
+    const owner = await t.buildUser();
+    const orgId = await newOrganization(owner, 'Kwelder Crew');
+    const join = async (locale: 'en' | 'nl') => {
+      const user = await t.buildUser({ emailVerified: true });
+      await t.app.inject({ method: 'PUT', url: '/api/user/notifications', headers: user.headers, payload: { locale } });
+      expect((await invite(owner, orgId, user.email)).statusCode).toBe(201);
+      const accepted = await t.app.inject({
+        method: 'PUT',
+        url: '/api/invites',
+        headers: user.headers,
+        payload: { action: 'accept', organization: orgId },
+      });
+      expect(accepted.statusCode).toBe(200);
+      return user;
+    };
+    const removed = await join('nl');
+    const stays = await join('en');
+    const leaves = await join('en');
+
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/org/${orgId}/members`,
+      headers: owner.headers,
+      payload: { forMember: removed.userId },
+    });
+    expect(removal.statusCode).toBe(200);
+    const [, gone] = await smtp.to(removed.email, 2);
+    expect(gone?.subject).toBe('Je bent geen lid meer van Kwelder Crew');
+    expect(gone?.text).toContain(
+      'Je bent geen lid meer van de organisatie Kwelder Crew op Meridian RTK. Je NTRIP-accounts van de organisatie hebben geen toegang meer.',
+    );
+    expect(gone?.headers.get('list-unsubscribe')).toMatch(/^<https:\/\/portal\.example\.test\/api\/mail\/unsubscribe/);
+
+    const left = await t.app.inject({ method: 'POST', url: `/api/org/${orgId}/leave`, headers: leaves.headers });
+    expect(left.statusCode).toBe(200);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/org/${orgId}`,
+      headers: owner.headers,
+      payload: { name: 'Kwelder Crew' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const [, told] = await smtp.to(stays.email, 2);
+    expect(told?.subject).toBe('Kwelder Crew was deleted');
+    expect(told?.text).toContain(
+      "The organisation Kwelder Crew on Meridian RTK was deleted by an owner or admin, so you are no longer a member. The organisation's NTRIP accounts no longer give you access and its subscriptions have ended.",
+    );
+
+    // Only their invitations: who left or was removed before, and the owner who deleted it, are told nothing more.
+    expect(await smtp.to(leaves.email, 2, 300)).toHaveLength(1);
+    expect(await smtp.to(removed.email, 3, 300)).toHaveLength(2);
+    expect(await smtp.to(owner.email, 1, 300)).toEqual([]);
+  });
+
   it('sends a receipt for a payment, and one low-balance mail when the balance falls below the threshold', async () => {
     const admin = await t.buildAdmin();
     const { tokens } = await standardProducts(t, admin, [await createNetwork(t.db)]);

@@ -145,7 +145,33 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
       expect((await call(c.admin, 'DELETE', `/org/${c.orgId}/members`, { forMember: c.owner.userId })).statusCode).toBe(
         403,
       );
+      // Nor changes their roles.
+      for (const target of [otherAdmin, c.owner]) {
+        const res = await call(c.admin, 'PUT', `/org/${c.orgId}/members`, { forMember: target.userId, role: 'member' });
+        expect(res.statusCode).toBe(403);
+      }
       expect((await roles(c.orgId)).get(otherAdmin.userId)).toBe('admin');
+      expect((await roles(c.orgId)).get(c.owner.userId)).toBe('owner');
+    });
+
+    it('leaves: everyone but the last owner; transfers ownership: owners only', async () => {
+      const leavers = await crew();
+      await expectStatuses({ owner: 409, admin: 200, member: 200, outsider: 404, siteAdmin: 404 }, (_u, who) =>
+        call(leavers.people[who], 'POST', `/org/${leavers.orgId}/leave`),
+      );
+      expect([...(await roles(leavers.orgId)).entries()]).toEqual([[leavers.owner.userId, 'owner']]);
+
+      await expectStatuses({ owner: 200, admin: 403, member: 403, outsider: 404, siteAdmin: 404 }, async (u, who) => {
+        if (who !== 'owner') return call(u, 'POST', `/org/${c.orgId}/transfer`, { forMember: c.member.userId });
+        const fresh = await crew();
+        return call(fresh.owner, 'POST', `/org/${fresh.orgId}/transfer`, { forMember: fresh.member.userId });
+      });
+      const after = await roles(c.orgId);
+      expect([after.get(c.owner.userId), after.get(c.admin.userId), after.get(c.member.userId)]).toEqual([
+        'owner',
+        'admin',
+        'member',
+      ]);
     });
 
     it('moves tokens in, makes accounts and activates them with the organisation’s tokens: owners and admins', async () => {
@@ -415,6 +441,25 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
         expect((await call(user, 'POST', `/org/${a.orgId}/ntrip-accounts`, { label: 'Intruder' })).statusCode).toBe(
           404,
         );
+        // Nothing else of A's answers them either, and nothing of A's changes.
+        const name = (await call(a.owner, 'GET', `/org/${a.orgId}`)).json().name;
+        const email = `isolated-${randomUUID()}@example.test`;
+        for (const [method, url, payload] of [
+          ['GET', `/org/${a.orgId}`],
+          ['GET', `/org/${a.orgId}/tokens`],
+          ['GET', `/org/${a.orgId}/invites`],
+          ['POST', `/org/${a.orgId}/invites`, { email }],
+          ['DELETE', `/org/${a.orgId}/invites`, { email: a.member.email }],
+          ['PATCH', `/org/${a.orgId}`, { name: `Taken over ${randomUUID().slice(0, 8)}` }],
+          ['PUT', `/org/${a.orgId}/members`, { forMember: a.member.userId, role: 'admin' }],
+          ['POST', `/org/${a.orgId}/transfer`, { forMember: user.userId }],
+          ['POST', `/org/${a.orgId}/tokens`, { tokenAmount: 1 }],
+          ['POST', `/org/${a.orgId}/leave`],
+          ['DELETE', `/org/${a.orgId}`, { name }],
+        ] as [Method, string, object?][]) {
+          expect((await call(user, method, url, payload)).statusCode, `${method} ${url}`).toBe(404);
+        }
+        expect((await call(a.owner, 'GET', `/org/${a.orgId}`)).json().name).toBe(name);
       }
       // Nor make an account in B for someone who is only in A.
       const foreign = await call(b.owner, 'POST', `/org/${b.orgId}/ntrip-accounts`, {

@@ -7,6 +7,7 @@ import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { useTokenBalance } from '../billing/useTokenBalance';
+import { useActiveOrganization } from '../organizations/active-organization';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormat } from './format';
@@ -49,7 +50,8 @@ type Outcome =
  * Token activation (spec §3): account, network, days; the price (network's tokens per day × days), the balance
  * after and the date access ends (new days follow the account's current access to that network) are shown before
  * confirming. The network covering the user's position, or of the station they chose, is offered first. Too few
- * tokens (402, or 409 from older servers) offers to buy tokens.
+ * tokens (402, or 409 from older servers) offers to buy tokens; with an organisation chosen in the switcher, the
+ * balance is the organisation's, and tokens reach it only by being moved from a member's own (docs/adr/0026).
  */
 export function ActivateTokensDialog({
   accountId,
@@ -65,6 +67,14 @@ export function ActivateTokensDialog({
   const accounts = useAccounts();
   const networks = useNetworks();
   const { balance } = useTokenBalance();
+  const org = useActiveOrganization();
+  const shortOf = (needed: number, have: number) =>
+    org
+      ? t('activate.insufficientOrganization', { needed, balance: have, name: org.name })
+      : t('activate.insufficient', { needed, balance: have });
+  const topUp = org
+    ? { to: `/settings/organization?org=${org.id}`, label: t('activate.moveTokens') }
+    : { to: '/credits', label: t('activate.buyTokens') };
   const activate = useActivateTokens();
   const [chosenAccount, setAccount] = useState(accountId ?? '');
   const [chosenNetwork, setNetwork] = useState('');
@@ -124,13 +134,13 @@ export function ActivateTokensDialog({
             <Button variant="secondary" onClick={() => setOutcome({ kind: 'form' })}>
               {t('actions.cancel')}
             </Button>
-            <ButtonLink to="/credits" onClick={onClose} data-autofocus>
-              {t('activate.buyTokens')}
+            <ButtonLink to={topUp.to} onClick={onClose} data-autofocus>
+              {topUp.label}
             </ButtonLink>
           </>
         }
       >
-        {t('activate.insufficient', { needed: outcome.needed, balance: outcome.balance })}
+        {shortOf(outcome.needed, outcome.balance)}
       </MessageDialog>
     );
   }
@@ -228,7 +238,9 @@ export function ActivateTokensDialog({
         <dd className="text-right font-semibold text-ink tabular-nums" data-testid="activation-price">
           {price === undefined ? '—' : t('activate.tokens', { count: price })}
         </dd>
-        <dt className="text-muted">{t('activate.balance')}</dt>
+        <dt className="text-muted">
+          {org ? t('activate.organizationBalance', { name: org.name }) : t('activate.balance')}
+        </dt>
         <dd className="text-right text-ink tabular-nums">
           {balance === undefined ? '—' : t('activate.tokens', { count: balance })}
         </dd>
@@ -252,9 +264,9 @@ export function ActivateTokensDialog({
           data-testid="activation-short"
           className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink"
         >
-          {t('activate.insufficient', { needed: price, balance })}
-          <ButtonLink to="/credits" size="sm" variant="secondary" onClick={onClose}>
-            {t('activate.buyTokens')}
+          {shortOf(price ?? 0, balance ?? 0)}
+          <ButtonLink to={topUp.to} size="sm" variant="secondary" onClick={onClose}>
+            {topUp.label}
           </ButtonLink>
         </p>
       )}

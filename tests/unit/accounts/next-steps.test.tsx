@@ -9,6 +9,7 @@ import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
 import { suggestNetwork } from '../../../src/features/accounts/ActivateTokensDialog';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { CheckoutPage } from '../../../src/features/billing/CheckoutPage';
+import { setActiveOrganization } from '../../../src/features/organizations/active-organization';
 import { renderWithProviders } from '../support/render';
 import { account, NETWORK_ID, network, OTHER_NETWORK_ID, user } from './fixtures';
 
@@ -119,6 +120,44 @@ describe('next steps', () => {
     // Brussels lies in both boxes; the smaller (Belgian) network is the one meant for it.
     expect(within(dialog).getByLabelText('Network:')).toHaveValue(OTHER_NETWORK_ID);
     expect(within(dialog).getByTestId('activation-suggested')).toHaveTextContent('Belgium RTK covers your position.');
+  });
+
+  it("with an organisation chosen, shows the organisation's balance and, short of tokens, leads to its page", async () => {
+    const orgId = '33333333-3333-4333-8333-333333333333';
+    server.use(
+      http.get(`*/api/org/${orgId}/tokens`, () => HttpResponse.json({ tokenAmount: 5 })),
+      http.get(`*/api/org/${orgId}/ntrip-accounts`, () =>
+        HttpResponse.json(ntripAccountListSchema.parse({ items: [account({ grants: [] })] })),
+      ),
+      http.get('*/api/networks', () => HttpResponse.json({ items: networks })),
+      http.get('*/api/meta/pages/:page', () =>
+        HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
+      ),
+    );
+    setActiveOrganization(orgId);
+    try {
+      const admin = { ...user, teams: [{ id: orgId, name: 'Polder Crew', role: 'admin' as const, url: '' }] };
+      renderWithProviders(<AccountsPage />, {
+        route: '/accounts?activate=1',
+        wrapper: (children) => (
+          <AuthContext.Provider value={admin}>
+            <ModalProvider>{children}</ModalProvider>
+          </AuthContext.Provider>
+        ),
+      });
+      const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
+      expect(await within(dialog).findByText('Balance of Polder Crew')).toBeInTheDocument();
+      const short = await within(dialog).findByTestId('activation-short');
+      expect(short).toHaveTextContent(
+        'This activation needs 10 tokens and Polder Crew has 5. An owner or admin moves tokens to it from their own balance on its page.',
+      );
+      expect(within(short).getByRole('link', { name: 'Move tokens' })).toHaveAttribute(
+        'href',
+        `/settings/organization?org=${orgId}`,
+      );
+    } finally {
+      setActiveOrganization(null);
+    }
   });
 
   it('picks the covering network by position, across the antimeridian too', () => {

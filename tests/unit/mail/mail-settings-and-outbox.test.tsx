@@ -88,7 +88,7 @@ describe('e-mail notifications in /settings', () => {
     ).toBeInTheDocument();
     expect(rinex).toHaveAttribute('aria-checked', 'false');
     const membership = within(section).getByRole('switch', {
-      name: 'My role in an organisation changed',
+      name: 'My role in an organisation changed, or I am no longer a member',
     });
     expect(membership).toHaveAttribute('aria-checked', 'true');
     const threshold = within(section).getByLabelText('Low-balance threshold (tokens):');

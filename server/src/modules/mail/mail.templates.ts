@@ -23,7 +23,7 @@ export type MailContent =
   | { kind: 'access_ended'; source: 'subscription' | 'tokens'; what: string; at: string }
   | { kind: 'low_balance'; balance: number; threshold: number }
   | { kind: 'rinex_ready'; mountpoint: string; windowStart: string; windowEnd: string; expiresAt: string }
-  | { kind: 'membership'; organizationName: string; change: 'role' | 'removed'; role: string };
+  | { kind: 'membership'; organizationName: string; change: 'role' | 'removed' | 'deleted'; role: string };
 
 export type MailKind = MailContent['kind'];
 
@@ -234,6 +234,23 @@ function words(content: MailContent, ctx: RenderContext): Words {
     case 'membership': {
       const role = ROLE[ctx.locale][content.role] ?? content.role;
       const org = content.organizationName;
+      if (content.change === 'deleted') {
+        return nl
+          ? {
+              subject: `${org} is verwijderd`,
+              paragraphs: [
+                `De organisatie ${org} op ${p} is verwijderd door een eigenaar of beheerder, dus je bent geen lid meer. De NTRIP-accounts van de organisatie hebben geen toegang meer en de abonnementen ervan zijn beëindigd.`,
+              ],
+              action: { label: 'Naar het portaal', url: url('/dashboard') },
+            }
+          : {
+              subject: `${org} was deleted`,
+              paragraphs: [
+                `The organisation ${org} on ${p} was deleted by an owner or admin, so you are no longer a member. The organisation's NTRIP accounts no longer give you access and its subscriptions have ended.`,
+              ],
+              action: { label: 'Open the portal', url: url('/dashboard') },
+            };
+      }
       if (content.change === 'removed') {
         return nl
           ? {

@@ -149,7 +149,7 @@ export function createOrganizationsService({
     trx: Database,
     orgId: string,
     userId: string,
-    change: { change: 'role'; role: OrganizationRole } | { change: 'removed' },
+    change: { change: 'role'; role: OrganizationRole } | { change: 'removed' | 'deleted' },
   ) {
     const org = await tx.find(orgId);
     if (!org || !mailer) return;
@@ -159,7 +159,7 @@ export function createOrganizationsService({
       content: {
         kind: 'membership',
         organizationName: org.name,
-        ...(change.change === 'role' ? change : { change: 'removed', role: '' }),
+        ...(change.change === 'role' ? change : { change: change.change, role: '' }),
       },
     });
   }
@@ -327,8 +327,12 @@ export function createOrganizationsService({
         throw new AppError(400, 'name_mismatch', 'Type the name of the organisation exactly to delete it.', 'name');
       }
       await ports.endSubscriptions?.(orgId);
-      const accounts = await locked(orgId, actor, 'manager', async (tx) => {
+      const accounts = await locked(orgId, actor, 'manager', async (tx, _role, trx) => {
         const now = clock();
+        // The other members lose the organisation with its accounts; the one deleting it knows already.
+        for (const member of await tx.members(orgId)) {
+          if (member.user_id !== actor.userId) await tellMember(tx, trx, orgId, member.user_id, { change: 'deleted' });
+        }
         const gone = await tx.deleteOrganizationAccounts(orgId, now);
         await tx.endOrganizationGrants(orgId, now);
         await tx.deleteOrganization(orgId);
