@@ -1,25 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorClient } from '../../server/src/dev/auth-emulator';
+import { startSmtpServer } from '../../server/test/support/smtp';
 import { signUp, signUpInOpenModal } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
+import { buyTokens, ntripRover, until } from './support/ntrip';
 
 /** Two sign-ups and an organisation per journey take a minute when the machine is shared; the default is 90 s. */
 const JOURNEY_TIMEOUT_MS = 180_000;
+/** Amsterdam's demo station of the Dutch RTK network (server/src/modules/catalogue/catalogue.seed.ts). */
+const STATION = 'AMST00NLD0';
 
 describe('organisations in Chromium', () => {
   let browser: Browser;
+  /** The mail server the portal's SMTP_URL names (tests/e2e/global-setup.ts): the test reads the mail it sends. */
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   beforeAll(async () => {
+    smtp = await startSmtpServer(inject('smtpPort'));
     browser = await launchBrowser();
   });
-  afterAll(() => browser.close());
+  afterAll(async () => {
+    await browser?.close();
+    await smtp?.close();
+  });
 
-  /** Signs up an owner who creates an organisation and lands on its page; answers the session and the name. */
-  async function ownerWithOrganization() {
-    const owner = await newSession(browser);
-    await signUp(owner);
-    await owner.goto('/settings/organization');
+  /** Creates an organisation from the side menu's Organisations link and opens it; answers its name and page. */
+  async function createOrganization(owner: Session) {
+    await owner.page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Organisations', exact: true })
+      .click();
+    await owner.page.waitForURL((u) => u.pathname === '/settings/organization');
     const name = `Polder Surveys ${randomUUID().slice(0, 8)}`;
     await owner.page.getByRole('button', { name: 'Create organisation' }).first().click();
     await owner.page.getByLabel('Organisation name:').fill(name);
@@ -31,7 +43,28 @@ describe('organisations in Chromium', () => {
     expect(events).toContainEqual(expect.objectContaining({ event: 'organizationCreated', name }));
     await owner.page.getByRole('button', { name: 'Visit Organisation' }).click();
     await owner.page.waitForURL(/\/settings\/organization\?org=/);
+    return { name, url: owner.page.url() };
+  }
+
+  /** Signs up an owner who creates an organisation and lands on its page; answers the session and the name. */
+  async function ownerWithOrganization() {
+    const owner = await newSession(browser);
+    await signUp(owner);
+    const { name } = await createOrganization(owner);
     return { owner, name };
+  }
+
+  /** Creates an NTRIP account on /accounts; answers the credentials its card shows once. */
+  async function createAccount(page: Page, label: string) {
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
+    await create.getByLabel('Label:').fill(label);
+    await create.getByRole('button', { name: 'Create account' }).click();
+    const username = (await page.getByTestId('new-username').textContent())?.trim() ?? '';
+    const password = (await page.getByTestId('new-password').textContent())?.trim() ?? '';
+    expect(username).toMatch(/^rtk-/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    return { username, password };
   }
 
   async function invite(owner: Session, email: string) {
@@ -41,44 +74,107 @@ describe('organisations in Chromium', () => {
   }
 
   it(
-    'gives the owner a link to copy; a colleague who signs up on it joins, and both see the organisation',
+    'A runs an organisation from the menu: B joins by the mailed link, becomes admin, pays an activation with its tokens, and is refused at the caster once removed',
     async () => {
-      const { owner, name } = await ownerWithOrganization();
+      const owner = await newSession(browser);
+      await signUp(owner);
+      await buyTokens(owner);
+      const { name, url } = await createOrganization(owner);
+      await owner.page.getByLabel('Tokens to move to the organisation:').fill('30');
+      await owner.page.getByRole('button', { name: 'Move tokens' }).click();
+      await owner.page.getByText('The organisation has 30 tokens.', { exact: false }).waitFor();
+      await owner.page.getByTestId('organization-switcher').selectOption({ label: name });
+      await owner.goto('/accounts');
+      await createAccount(owner.page, 'Office base');
+
+      // The invitation: the link shown to copy is the one the real SMTP server received.
       const colleagueEmail = `colleague-${randomUUID().slice(0, 8)}@example.test`;
+      await owner.goto(url);
       await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: inject('baseURL') });
       await invite(owner, colleagueEmail);
-      await owner.page
-        .getByText(`The portal also e-mails this link to ${colleagueEmail.toLowerCase()}.`, { exact: false })
-        .waitFor();
+      await owner.page.getByText(`The portal also e-mails this link to ${colleagueEmail}.`, { exact: false }).waitFor();
       await owner.page.getByRole('button', { name: 'Copy invite link' }).click();
       await owner.page.getByRole('button', { name: 'Copied' }).waitFor();
-      const link = await owner.page.evaluate(() => navigator.clipboard.readText());
-      expect(link).toBe(await owner.page.getByLabel('Invite link:').inputValue());
-      const url = new URL(link);
-      expect(url.origin + url.pathname).toBe(`${inject('baseURL')}/invites/accept`);
-      expect(url.searchParams.get('token')).toMatch(/^[\w-]{43}$/);
+      const copied = await owner.page.evaluate(() => navigator.clipboard.readText());
+      const [mail] = await smtp.to(colleagueEmail, 1, 20_000);
+      expect(mail?.subject).toMatch(new RegExp(`^Invitation to ${name} on `));
+      const link = /View invitation: (\S+)/.exec(mail?.text ?? '')?.[1] ?? '';
+      expect(link).toBe(copied);
+      const linkUrl = new URL(link);
+      expect(linkUrl.origin + linkUrl.pathname).toBe(`${inject('baseURL')}/invites/accept`);
+      expect(linkUrl.searchParams.get('token')).toMatch(/^[\w-]{43}$/);
 
-      // The colleague has no account yet and another address than the one invited: the link is the proof.
+      // The colleague has no account yet: they follow the link from the mail and sign up on the way.
       const colleague = await newSession(browser);
       await colleague.page.goto(link);
       await colleague.page.getByRole('heading', { name: 'Organisation invitation' }).waitFor();
       // The secret left the address bar (page views and Tag Manager read it) but not the tab.
       expect(new URL(colleague.page.url()).search).toBe('');
       await colleague.page.getByRole('main').getByRole('button', { name: 'Sign up' }).click();
-      const account = await signUpInOpenModal(colleague);
-      await colleague.page.getByText(`makes your account ${account.email} a member`, { exact: false }).waitFor();
+      await signUpInOpenModal(colleague, { email: colleagueEmail });
+      await colleague.page.getByText(`makes your account ${colleagueEmail} a member`, { exact: false }).waitFor();
       await colleague.page.getByRole('button', { name: 'Accept invitation' }).click();
       await colleague.page.waitForURL(/\/settings\/organization\?org=/);
       await colleague.page.getByRole('heading', { name: `Members of ${name}` }).waitFor();
       await colleague.page.getByRole('link', { name: `${name} · Member` }).waitFor();
 
+      // A plain member sees the organisation's NTRIP accounts, and neither makes nor activates them.
+      await colleague.page.getByTestId('organization-switcher').selectOption({ label: name });
+      await colleague.goto('/accounts');
+      await colleague.page.getByText(`The NTRIP accounts of ${name}. Owners and admins`, { exact: false }).waitFor();
+      await colleague.page.getByText('Office base').first().waitFor();
+      expect(await colleague.page.getByRole('button', { name: 'Create account' }).count()).toBe(0);
+
       await owner.page.reload();
-      await owner.page.getByRole('heading', { name: `Members of ${name}` }).waitFor();
-      await owner.page.getByText(account.email.toLowerCase()).first().waitFor();
+      await owner.page.getByText(colleagueEmail).first().waitFor();
       await owner.page.getByText('Accepted', { exact: true }).first().waitFor();
       await owner.screenshot('organization-1440');
+      const promoted = owner.page.waitForResponse((r) => r.request().method() === 'PUT' && /\/members$/.test(r.url()));
+      await owner.page.getByLabel('Role:').selectOption('admin');
+      expect((await promoted).status()).toBe(200);
 
-      // Used once: the same link opened again is refused with the server's explanation.
+      // Now an admin: an account of the organisation's for their rover, a day of Dutch RTK from its 30 tokens.
+      await colleague.page.reload();
+      await colleague.page.getByText(`The NTRIP accounts of ${name}. Activations are paid`, { exact: false }).waitFor();
+      const rover = await createAccount(colleague.page, 'Field rover');
+      await colleague.page.getByRole('button', { name: 'Activate tokens' }).click();
+      const activate = colleague.page.getByRole('dialog', { name: 'Activate tokens' });
+      await activate.getByLabel('NTRIP account:').selectOption({ label: `Field rover (${rover.username})` });
+      const network = activate.getByLabel('Network:');
+      await network.selectOption(
+        (await network.locator('option', { hasText: 'Dutch RTK' }).getAttribute('value')) ?? '',
+      );
+      await activate.getByLabel('Days:').fill('1');
+      await activate.getByText(`Balance of ${name}`).waitFor();
+      await until(
+        async () => (await activate.getByTestId('activation-balance-after').textContent()) === '20 tokens',
+        () => 'the organisation balance after the activation (20 tokens)',
+      );
+      await activate.getByRole('button', { name: /^Activate for/ }).click();
+      await colleague.page.getByRole('dialog', { name: 'Activated' }).waitFor();
+      await colleague.page.getByRole('button', { name: 'Done' }).click();
+
+      const served = ntripRover(inject('casterPort'), STATION, rover.username, rover.password);
+      expect(await served.answer).toBe('ICY 200 OK');
+
+      // A removes B: the rover online is cut off, and a new login is refused in plain words.
+      const removed = owner.page.waitForResponse(
+        (r) => r.request().method() === 'DELETE' && /\/members$/.test(r.url()),
+      );
+      await owner.page.getByRole('button', { name: 'Remove', exact: true }).click();
+      expect((await removed).status()).toBeLessThan(300);
+      await served.closed;
+      const refused = await ntripRover(inject('casterPort'), STATION, rover.username, rover.password).answer;
+      expect(refused).toMatch(/^HTTP\/1\.0 403 Forbidden\r\n/);
+      expect(refused).toContain(
+        '\r\n\r\nForbidden: you are no longer a member of the organisation that owns this NTRIP account\r\n',
+      );
+      const mails = await smtp.to(colleagueEmail, 3);
+      expect(mails.map((m) => m.subject).sort()).toEqual(
+        [mail?.subject, `Your role in ${name} changed`, `You are no longer a member of ${name}`].sort(),
+      );
+
+      // Used once: the link opened again is refused with the server's explanation.
       await colleague.page.goto(link);
       await colleague.page.getByRole('button', { name: 'Accept invitation' }).click();
       await colleague.page.getByText('This invite link is not valid or has already been used.').waitFor();

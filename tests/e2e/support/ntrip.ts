@@ -68,6 +68,28 @@ export async function feedStation(port: number, mountpoint: string): Promise<{ s
   };
 }
 
+/**
+ * A plain NTRIP 1 rover over TCP, as the simplest field device logs in. `answer` settles with `ICY 200 OK` once the
+ * caster serves it, or with the caster's whole reply (status line and plain-text reason) when it refuses and closes;
+ * `closed` settles when the connection ends, whoever ends it.
+ */
+export function ntripRover(port: number, mountpoint: string, username: string, password: string) {
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  socket.on('error', () => {});
+  let reply = '';
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const answer = new Promise<string>((resolve) => {
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString('latin1');
+      if (reply.startsWith('ICY 200 OK\r\n')) resolve('ICY 200 OK');
+    });
+    socket.once('close', () => resolve(reply));
+  });
+  const auth = Buffer.from(`${username}:${password}`).toString('base64');
+  socket.write(`GET /${mountpoint} HTTP/1.0\r\nUser-Agent: NTRIP e2e-rover\r\nAuthorization: Basic ${auth}\r\n\r\n`);
+  return { answer, closed, close: () => socket.destroy() };
+}
+
 /** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
 const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
