@@ -1,7 +1,15 @@
 import { z } from 'zod';
+import type { CatalogueErrorCode } from './catalogue.ts';
+import type { NtripAccountErrorCode } from './ntrip-accounts.ts';
+import type { OrganizationErrorCode } from './organizations.ts';
+import type { RinexErrorCode } from './rinex.ts';
 
-/** Machine-readable codes of every error the portal API answers with. Clients switch on these, never on messages. */
+/**
+ * Machine-readable error codes of the portal API beside the features' own lists (catalogue, NTRIP accounts,
+ * organisations, RINEX). Clients switch on codes, never on messages.
+ */
 export const errorCodes = [
+  'bad_request',
   'validation_failed',
   'invalid_character',
   'unauthenticated',
@@ -16,9 +24,39 @@ export const errorCodes = [
   'email_not_verified',
   'payment_provider_unavailable',
   'internal',
+  'terms_not_accepted',
+  // billing
+  'already_subscribed',
+  'product_not_found',
+  'invalid_transition',
+  'invalid_signature',
+  'not_refundable',
+  'refund_failed',
+  // organisations: membership and invitations
+  'already_invited',
+  'already_member',
+  'already_owner',
+  'cannot_change_self',
+  'last_owner',
+  'sole_organization_owner',
+  'name_mismatch',
+  'organization_disabled',
+  'invite_expired',
+  'invite_revoked',
+  'invite_not_open',
+  'invite_link_invalid',
 ] as const;
 
-export type ErrorCode = (typeof errorCodes)[number] | (string & {});
+/**
+ * Every code the API answers with: the general ones above and each feature's own list. The server's AppError takes
+ * only these, so a new code is added here (or to its feature's list) before it can be sent.
+ */
+export type ErrorCode =
+  | (typeof errorCodes)[number]
+  | CatalogueErrorCode
+  | NtripAccountErrorCode
+  | OrganizationErrorCode
+  | RinexErrorCode;
 
 export const apiErrorSchema = z.object({
   code: z.string(),

@@ -1,4 +1,4 @@
-import { NOT_LOGGED_IN_MESSAGE } from '@portal/contract';
+import { type ErrorCode, NOT_LOGGED_IN_MESSAGE } from '@portal/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -6,7 +6,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly field?: string,
     /** Extra body fields a documented call answers with beside code and message. */
@@ -20,8 +20,8 @@ export const unauthenticated = () => new AppError(401, 'unauthenticated', NOT_LO
 export const forbidden = (message = 'You do not have the permissions to do this.') =>
   new AppError(403, 'forbidden', message);
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} was not found.`);
-export const conflict = (code: string, message: string, field?: string) => new AppError(409, code, message, field);
-export const badRequest = (code: string, message: string, field?: string) => new AppError(400, code, message, field);
+export const conflict = (code: ErrorCode, message: string, field?: string) => new AppError(409, code, message, field);
+export const badRequest = (code: ErrorCode, message: string, field?: string) => new AppError(400, code, message, field);
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
