@@ -1,13 +1,8 @@
 import type { ApiError } from '@portal/contract';
 import axios, { type AxiosError } from 'axios';
+import { currentToken } from './api-token';
 
-type TokenSource = () => Promise<string | null>;
-let tokenSource: TokenSource = async () => null;
-
-/** The auth provider registers how to get a fresh ID token; every call then carries it as a bearer credential. */
-export function setTokenSource(source: TokenSource): void {
-  tokenSource = source;
-}
+export { setTokenSource } from './api-token';
 
 function serializeParams(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
@@ -27,7 +22,7 @@ export const api = axios.create({
 });
 
 api.interceptors.request.use(async (config) => {
-  const token = await tokenSource();
+  const token = await currentToken();
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
   return config;
 });

@@ -1,7 +1,6 @@
 import type { PageMeta } from '@portal/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from './api';
 import { brand } from './brand';
 
 export const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
@@ -19,6 +18,8 @@ function isPageMeta(data: unknown): data is PageMeta {
 
 async function fetchPageMeta(page: string): Promise<PageMeta | null> {
   try {
+    // axios loads with the first call, after the page has drawn: it is not part of the first load.
+    const { api } = await import('./api');
     const response = await api.get(`/meta/pages/${encodeURIComponent(page)}`, { validateStatus: (s) => s === 200 });
     return isPageMeta(response.data) ? response.data : null;
   } catch {

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from 'firebase/auth';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { setTokenSource } from '../../lib/api';
+import { setTokenSource } from '../../lib/api-token';
 import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
 import { AuthContext, type AuthState } from './auth-context';
 import { fetchUserInfo } from './user-info.api';

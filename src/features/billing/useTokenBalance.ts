@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '../../lib/api';
 import { onBillingChange } from '../../lib/billing-channel';
 import { useUser } from '../auth/auth-context';
 import { useActiveOrganization } from '../organizations/active-organization';
@@ -24,6 +23,8 @@ export function useTokenBalance(): { balance: number | undefined; isError: boole
     staleTime: 30_000,
     refetchOnWindowFocus: 'always',
     queryFn: async () => {
+      // The header asks for it: axios comes with the first call, not with the shell.
+      const { api } = await import('../../lib/api');
       const { data } = await api.get<{ tokenAmount?: unknown }>(org ? `/org/${org.id}/tokens` : '/subscriptions');
       const amount = Number(data?.tokenAmount);
       return Number.isFinite(amount) ? amount : 0;
