@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { type ArchiveOptions, localArchiveStore } from '../src/archive/index.ts';
 import { type CasterPorts, createCaster } from '../src/index.ts';
 
@@ -83,6 +86,51 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) collections.push(entry.duration);
 }).observe({ entryTypes: ['gc'] });
 
+/**
+ * Bytes the caster's main thread allocated since the last stats request: its heap now, plus what each collection
+ * in between found and freed (V8's GC profiler gives the heap before and after each). A worker thread has a
+ * heap of its own, not counted here: this is the garbage that pauses the rovers.
+ */
+let profiler = new v8.GCProfiler();
+profiler.start();
+let heapAfterLast = v8.getHeapStatistics().used_heap_size;
+function mainThreadAllocated(): number {
+  const { statistics } = profiler.stop();
+  let allocated = 0;
+  let after = heapAfterLast;
+  for (const gc of statistics) {
+    allocated += gc.beforeGC.heapStatistics.usedHeapSize - after;
+    after = gc.afterGC.heapStatistics.usedHeapSize;
+  }
+  const now = v8.getHeapStatistics().used_heap_size;
+  allocated += now - after;
+  heapAfterLast = now;
+  profiler = new v8.GCProfiler();
+  profiler.start();
+  return allocated;
+}
+
+/**
+ * CPU time of the main thread alone, in microseconds, from Linux's per-thread accounting (the process's figure
+ * includes its other threads: libuv's pool, workers); NaN elsewhere.
+ */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function mainThreadCpuMicros(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 type Request = { type: 'stats'; gc: boolean } | { type: 'stop' };
 const send = (message: object) => process.send?.(message);
 
@@ -90,6 +138,8 @@ process.on('message', async (message: Request) => {
   if (message.type === 'stats') {
     const gcPausesMs = collections;
     collections = [];
+    const allocated = mainThreadAllocated();
+    const mainCpuMicros = mainThreadCpuMicros();
     if (message.gc) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     const stats = caster.stats();
@@ -98,6 +148,8 @@ process.on('message', async (message: Request) => {
       rss: memory.rss,
       heapUsed: memory.heapUsed,
       cpu: process.cpuUsage(),
+      mainCpuMicros,
+      allocated,
       at: performance.now(),
       rovers: stats.rovers,
       fanOutMs: stats.fanOutMs,

@@ -72,6 +72,10 @@ interface CasterStats {
   rss: number;
   heapUsed: number;
   cpu: NodeJS.CpuUsage;
+  /** The main thread's own CPU time (the relay's), without the archive's thread. */
+  mainCpuMicros: number;
+  /** Bytes the main thread allocated since the previous stats request. */
+  allocated: number;
   at: number;
   rovers: number;
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
@@ -240,6 +244,8 @@ async function run(s: Scenario, archiving: boolean) {
     p99: percentile(samples, 99),
     max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
     cpuPercent: (100 * cpuMicros) / wallMicros,
+    mainCpuPercent: (100 * (after.mainCpuMicros - before.mainCpuMicros)) / wallMicros,
+    allocatedMBps: after.allocated / 1e6 / (wallMicros / 1e6),
     roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / loadWallMicros,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
     fanOut: after.fanOutMs,
@@ -263,9 +269,10 @@ console.log(
   `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}${STATIONS ? `, ${STATIONS} more stations at 1 Hz` : ''}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  load avg  writes  archive (frames stored/dropped of sent)',
+  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  main CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  main alloc  load avg  writes  archive (frames stored/dropped of sent)',
 );
-for (const s of chosen)
+for (const s of chosen) {
+  let off: Awaited<ReturnType<typeof run>> | undefined;
   for (const archiving of ARCHIVE_MODES) {
     const r = await run(s, archiving);
     console.log(
@@ -281,14 +288,26 @@ for (const s of chosen)
         `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
         String(r.disconnected).padStart(8),
         `${r.cpuPercent.toFixed(1)} %`.padStart(11),
+        `${r.mainCpuPercent.toFixed(1)} %`.padStart(9),
         `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
         `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
         `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
         `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}`.padStart(12),
+        `${r.allocatedMBps.toFixed(2)} MB/s`.padStart(11),
         r.load.toFixed(1).padStart(9),
         r.writes.padStart(8),
         (r.archived ? `on (${r.archived.frames}/${r.archived.dropped} of ${r.archived.sent})` : 'off').padStart(10),
       ].join(' '),
     );
+    if (!archiving) off = r;
+    else if (off) {
+      // Issue 23's target: the fan-out p99 with archiving within 5 % of the caster without it.
+      const change = (on: number, base: number) =>
+        `${on >= base ? '+' : ''}${((100 * (on - base)) / base).toFixed(1)} %`;
+      console.log(
+        `        archiving on against off: fan-out p99 ${change(r.fanOut.p99, off.fanOut.p99)} (target at most +5 %), rover p99 ${change(r.p99, off.p99)}, GC ${off.gc.length} -> ${r.gc.length}, main-thread garbage ${off.allocatedMBps.toFixed(2)} -> ${r.allocatedMBps.toFixed(2)} MB/s, main CPU ${off.mainCpuPercent.toFixed(1)} -> ${r.mainCpuPercent.toFixed(1)} %, caster CPU ${off.cpuPercent.toFixed(1)} -> ${r.cpuPercent.toFixed(1)} %`,
+      );
+    }
   }
+}
 process.exit(0);
