@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import { type ArchiveOptions, localArchiveStore } from '../src/archive/index.ts';
+import type { ArchiveOptions } from '../src/archive/index.ts';
 import { type CasterPorts, createCaster } from '../src/index.ts';
 
 /**
@@ -56,7 +56,7 @@ const archived = { frames: 0, dropped: 0 };
 const archiveDir = process.env.BENCH_ARCHIVE_DIR;
 const archive: ArchiveOptions | undefined = archiveDir
   ? {
-      store: localArchiveStore(archiveDir, { info() {}, warn() {}, error() {} }),
+      store: { kind: 'local', dir: archiveDir },
       index: {
         recordHours: async (updates) => {
           for (const u of updates) {
@@ -158,7 +158,6 @@ process.on('message', async (message: Request) => {
     });
   } else if (message.type === 'stop') {
     await caster.close();
-    await archive?.store.close();
     // After close: the archive has stored what it held and told its index.
     process.send?.({ type: 'stopped', archived: archive ? archived : null }, () => process.exit(0));
   }

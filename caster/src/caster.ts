@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { type ArchiveOptions, ArchiveWriter } from './archive/writer.ts';
+import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { ChunkedDecoder } from './chunked.ts';
 import { DirectWriter, loadDirectWrites } from './direct-write.ts';
@@ -268,7 +268,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
   const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
-  const archive = options.archive ? new ArchiveWriter(options.archive, logger) : null;
+  const archive = options.archive ? await ArchiveThread.start(options.archive, logger) : null;
   const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs);
   /** Rovers logged in during the last firstDataWaitMs, checked once that has passed for having received data. */
   const firstData = new DueQueue<Rover>(limits.firstDataWaitMs);

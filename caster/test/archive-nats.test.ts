@@ -150,8 +150,6 @@ describe('one archiving node per station', () => {
     for (const node of ['node-a', 'node-b']) {
       const ports = new FakePorts().addNetwork('nl').addStation('AMS1', 'nl', 52.37, 4.9);
       const updates: ArchiveHourUpdate[] = [];
-      const lease = await natsArchiveLease({ url: NATS_URL, bucket, node });
-      open.push(lease);
       const caster = await createCaster({
         ports,
         busUrl: NATS_URL,
@@ -159,8 +157,8 @@ describe('one archiving node per station', () => {
         nodeId: node,
         limits: { announceIntervalMs: 200 },
         archive: {
-          store: await store(bucket),
-          lease,
+          store: { kind: 'nats', url: NATS_URL, bucket },
+          lease: { url: NATS_URL, bucket, node },
           flushMs: 50,
           indexFlushMs: 50,
           index: { recordHours: async (u) => void updates.push(...u) },

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     if (archive) closers.push(() => archive.close());
     archiveStore = archive?.store;
     caster = await startCasterService({
-      archive: archive ? { store: archive.store, lease: archive.lease } : undefined,
+      archive: archive ? { store: archive.store.spec, lease: archive.lease } : undefined,
       db: handle.db,
       port: config.CASTER_PORT,
       host: config.HOST,

@@ -116,7 +116,7 @@ describe('archiving through the running caster', () => {
     const recorded = Date.parse('2022-12-13T01:09:05Z');
     const started = Date.now();
     const service = await startTestCaster(handle.db, {
-      archive: { store, flushMs: 100, indexFlushMs: 100, clock: () => recorded + (Date.now() - started) },
+      archive: { store: store.spec, flushMs: 100, indexFlushMs: 100, clock: () => recorded + (Date.now() - started) },
     });
     await setPushFeed(handle.db, { mountpoint: 'HIRO1', password: 'hiro-source' }, TEST_FEED_KEY);
     const frames = validFrames(capture);

@@ -82,7 +82,7 @@ beforeAll(async () => {
   const recorded = Date.parse('2022-12-13T01:09:05Z');
   const started = Date.now();
   const service = await startTestCaster(handle.db, {
-    archive: { store, flushMs: 100, indexFlushMs: 100, clock: () => recorded + (Date.now() - started) },
+    archive: { store: store.spec, flushMs: 100, indexFlushMs: 100, clock: () => recorded + (Date.now() - started) },
   });
   const capture = await readFile(capturePath);
   const frames = validFrames(capture).length;

@@ -51,6 +51,7 @@ export function localArchiveStore(dir: string, logger: Logger): ArchiveStore {
 
   return {
     name: 'local',
+    spec: { kind: 'local', dir },
     async append(key, member) {
       const id = idOf(key);
       let file = open_.get(id);

@@ -8,6 +8,7 @@ import {
 } from 'nats';
 import {
   type ArchiveStore,
+  type ArchiveStoreSpec,
   checkKey,
   HOUR_MS,
   type HourKey,
@@ -47,7 +48,7 @@ export async function natsArchiveStore(options: NatsStoreOptions): Promise<Archi
     const tail = `ARCHIVE_TAIL_${options.bucket}`;
     const prefix = `archive-tail.${options.bucket}`;
     await ensureStream(jsm, tail, prefix);
-    return new NatsArchiveStore(nc, jsm as DirectGets, os, options.bucket, tail, prefix);
+    return new NatsArchiveStore(nc, jsm as DirectGets, os, options, tail, prefix);
   } catch (err) {
     await nc.close();
     throw err;
@@ -82,16 +83,20 @@ const metaToken = (name: string) => {
 
 class NatsArchiveStore implements ArchiveStore {
   readonly name: string;
+  readonly spec: ArchiveStoreSpec;
+  private readonly bucket: string;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly jsm: DirectGets,
     private readonly os: ObjectStore,
-    private readonly bucket: string,
+    options: NatsStoreOptions,
     private readonly tail: string,
     private readonly prefix: string,
   ) {
-    this.name = `nats:${bucket}`;
+    this.bucket = options.bucket;
+    this.name = `nats:${options.bucket}`;
+    this.spec = { kind: 'nats', url: options.url, bucket: options.bucket };
   }
 
   private subject(key: HourKey) {

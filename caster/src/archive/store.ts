@@ -9,12 +9,23 @@ export interface HourKey {
 export const HOUR_MS = 3_600_000;
 
 /**
+ * How to open a store, as data: the archive's writing thread opens its own from this (a store object cannot cross
+ * threads). `module` names a module whose `openArchiveStore(options, logger)` returns one: a store of one's own.
+ */
+export type ArchiveStoreSpec =
+  | { kind: 'local'; dir: string }
+  | { kind: 'nats'; url: string; bucket: string }
+  | { kind: 'module'; module: string; options?: unknown };
+
+/**
  * Where archive hours are kept: a local directory, or a NATS JetStream object store that every caster node shares.
  * An hour is a sequence of gzip members (member.ts) that only grows, so a store never rewrites what it holds.
  */
 export interface ArchiveStore {
   /** `local` or `nats:BUCKET`, for log lines and the index. */
   readonly name: string;
+  /** How another thread opens this same store. */
+  readonly spec: ArchiveStoreSpec;
   /** Appends one member to the hour; resolves once the store holds it (the local file is synced, NATS acked). */
   append(key: HourKey, member: Buffer): Promise<void>;
   /** Nothing more will be written to the hour: the local file is closed, the NATS tail becomes the hour's object. */

@@ -5,7 +5,8 @@ import type { ArchiveLease } from './lease.ts';
 import { encodeMember } from './member.ts';
 import { type ArchiveStore, HOUR_MS, type HourKey, hourLabel } from './store.ts';
 
-export interface ArchiveOptions {
+/** The writer's settings; it runs in the archive's own thread (thread.ts), or in-process where a test needs it. */
+export interface ArchiveWriterOptions {
   store: ArchiveStore;
   /** Told what was stored, in batches (the server keeps the index in its database). */
   index: ArchiveIndexPort;
@@ -130,11 +131,12 @@ const LOG_EVERY_MS = 60_000;
 const MAX_MEMBER_INPUT = 64 * 1024;
 
 /**
- * Archives the frames of the stations this process is fed, off the relay's path: `frame` copies a frame into the
- * station's buffer and returns; a timer compresses and stores each station's buffer every few seconds as one gzip
- * member, in order per station, and adds what it stored to the index port in batches. When the stored-but-not-yet-
- * written bytes reach `queueBytes`, new frames are dropped and counted, with a log line a minute: a slow disk
- * delays the archive, never a rover.
+ * Archives the frames of the stations this process is fed; in the caster it runs in the archive's own thread
+ * (thread.ts), fed from the relay through a shared ring. `frame` copies a frame into the station's buffer and
+ * returns; a timer compresses and stores each station's buffer every few seconds as one gzip member, in order per
+ * station, and adds what it stored to the index port in batches. When the stored-but-not-yet-written bytes reach
+ * `queueBytes`, new frames are dropped and counted, with a log line a minute: a slow disk delays the archive, never
+ * a rover.
  */
 export class ArchiveWriter {
   private readonly stations = new Map<string, Station>();
@@ -157,7 +159,7 @@ export class ArchiveWriter {
   private readonly index: ArchiveIndexPort;
 
   constructor(
-    options: ArchiveOptions,
+    options: ArchiveWriterOptions,
     private readonly logger: Logger,
   ) {
     this.store = options.store;
@@ -180,34 +182,19 @@ export class ArchiveWriter {
     return this.queued;
   }
 
-  /** One valid frame from the station's own source. Copies it; allocates only when the station's buffer grows. */
-  frame(mountpoint: string, data: Buffer, messageType: number): void {
-    if (this.closed) return;
-    let station = this.stations.get(mountpoint);
-    if (!station) {
-      station = new Station(mountpoint);
-      this.stations.set(mountpoint, station);
-    }
-    const now = this.clock();
-    const hour = now - (now % HOUR_MS);
-    let pending = station.pending;
-    if (pending && pending.hour !== hour) {
-      this.cut(station);
-      pending = null;
-    }
-    if (!pending) {
-      // Both are taken only while one batch waits for the store and the next was cut already (a slow disk).
-      pending = (station.spare ?? new Pending()).reset(hour);
-      station.spare = null;
-      station.pending = pending;
-    }
-    station.lastFrameAt = now;
+  /**
+   * One valid frame from the station's own source, arrived at `at`. Copies it; allocates only when the station's
+   * buffer grows.
+   */
+  frame(mountpoint: string, data: Buffer, messageType: number, at = this.clock()): void {
+    const pending = this.pendingOf(mountpoint, at);
+    if (!pending) return;
     if (this.queued + data.length > this.limits.queueBytes) {
       pending.dropped++;
       this.counts.dropped++;
       this.droppedSinceLog++;
-      if (now - this.lastDropLogAt >= LOG_EVERY_MS) {
-        this.lastDropLogAt = now;
+      if (at - this.lastDropLogAt >= LOG_EVERY_MS) {
+        this.lastDropLogAt = at;
         this.logger.warn(
           { queuedBytes: this.queued, dropped: this.droppedSinceLog, mountpoint },
           'archive queue full: frames dropped from the archive (the relay is not affected)',
@@ -225,11 +212,46 @@ export class ArchiveWriter {
     pending.used += data.length;
     pending.frames++;
     pending.types.add(messageType);
-    if (pending.firstAt === 0) pending.firstAt = now;
-    pending.lastAt = now;
+    if (pending.firstAt === 0) pending.firstAt = at;
+    pending.lastAt = at;
     this.queued += data.length;
     this.counts.frames++;
-    if (pending.used >= MAX_MEMBER_INPUT) this.cut(station);
+    if (pending.used >= MAX_MEMBER_INPUT) this.cut(this.stations.get(mountpoint) as Station);
+  }
+
+  /**
+   * `count` frames of the station that arrived at `at` never reached the writer: the ring from the relay was full
+   * (the relay's thread logged it). They count as dropped in the hour's index.
+   */
+  dropped(mountpoint: string, count: number, at: number): void {
+    const pending = this.pendingOf(mountpoint, at);
+    if (!pending) return;
+    pending.dropped += count;
+    this.counts.dropped += count;
+  }
+
+  /** The station's batch for the hour of `at`; null once closed. */
+  private pendingOf(mountpoint: string, at: number): Pending | null {
+    if (this.closed) return null;
+    let station = this.stations.get(mountpoint);
+    if (!station) {
+      station = new Station(mountpoint);
+      this.stations.set(mountpoint, station);
+    }
+    const hour = at - (at % HOUR_MS);
+    let pending = station.pending;
+    if (pending && pending.hour !== hour) {
+      this.cut(station);
+      pending = null;
+    }
+    if (!pending) {
+      // Both are taken only while one batch waits for the store and the next was cut already (a slow disk).
+      pending = (station.spare ?? new Pending()).reset(hour);
+      station.spare = null;
+      station.pending = pending;
+    }
+    station.lastFrameAt = at;
+    return pending;
   }
 
   /** Hands each station's pending frames to its write chain; seals hours that are over. */
@@ -289,9 +311,10 @@ export class ArchiveWriter {
   }
 
   /**
-   * Compresses a batch, one batch per turn of the event loop, so the frames that arrive meanwhile are relayed between
-   * two compressions: all stations flush at the same moment, and their compressions in one go would hold up a
-   * fan-out. The index's epochs are read from the frames at the same time.
+   * Compresses a batch, one batch per turn of the event loop, so the frames that arrive meanwhile are taken in
+   * between two compressions: all stations flush at the same moment, and their compressions in one go would hold
+   * up whatever shares the loop (the ring's reader in the archive's thread). The index's epochs are read from the
+   * frames at the same time.
    */
   private compress(pending: Pending): Promise<void> {
     return new Promise<void>((resolve, reject) => {

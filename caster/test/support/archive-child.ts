@@ -1,22 +1,21 @@
 /**
  * A process that archives one station until it is killed: a frame every 5 ms, numbered from the start number given,
- * stored every 50 ms; it prints how many frames the store has acknowledged (`stored N`), so its parent knows what
- * a kill must not lose.
+ * through the caster's archive thread, stored every 50 ms; it prints how many frames the store has acknowledged
+ * (`stored N`), so its parent knows what a kill must not lose.
  */
 
-import { type ArchiveStore, ArchiveWriter, localArchiveStore, natsArchiveStore } from '../../src/archive/index.ts';
+import { ArchiveThread } from '../../src/archive/index.ts';
 import { encodeFrame } from '../../src/index.ts';
 
 const [kind, where, first, hour] = process.argv.slice(2) as [string, string, string, string];
 const silent = { info() {}, warn() {}, error() {} };
-const store: ArchiveStore =
-  kind === 'nats'
-    ? await natsArchiveStore({ url: process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222', bucket: where })
-    : localArchiveStore(where, silent);
 let stored = 0;
-const writer = new ArchiveWriter(
+const archive = await ArchiveThread.start(
   {
-    store,
+    store:
+      kind === 'nats'
+        ? { kind: 'nats', url: process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222', bucket: where }
+        : { kind: 'local', dir: where },
     flushMs: 50,
     indexFlushMs: 50,
     clock: () => Number(hour) + 1000,
@@ -35,5 +34,5 @@ setInterval(() => {
   payload[0] = 0x43;
   payload[1] = 0x50;
   payload.writeUInt32BE(n++, 2);
-  writer.frame('CRASH1', encodeFrame(payload), 1077);
+  archive.frame('CRASH1', encodeFrame(payload), 1077);
 }, 5);

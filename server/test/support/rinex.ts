@@ -54,7 +54,7 @@ export async function pushCaptureThroughCaster(
   const started = Date.now();
   const service = await startTestCaster(db, {
     archive: {
-      store,
+      store: store.spec,
       flushMs: 100,
       indexFlushMs: 100,
       clock: () => options.arrival + (Date.now() - started),

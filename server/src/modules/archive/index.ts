@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@portal/caster';
-import {
-  type ArchiveLease,
-  type ArchiveStore,
-  localArchiveStore,
-  natsArchiveLease,
-  natsArchiveStore,
-} from '@portal/caster/archive';
+import { type ArchiveStore, localArchiveStore, type NatsLeaseOptions, natsArchiveStore } from '@portal/caster/archive';
 import { archiveStoreOf, type Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { createArchiveRepo } from './archive.repo.ts';
@@ -26,9 +20,10 @@ export async function openArchiveStore(config: ArchiveConfig, logger: Logger): P
 }
 
 export interface CasterArchive {
+  /** This thread's connection to the store, for the sweeper and for reading; the caster's archive thread opens its own. */
   store: ArchiveStore;
-  /** With a bus: which node archives which station. */
-  lease?: ArchiveLease;
+  /** With a bus: the lease bucket that makes one node archive a station (the archive thread takes the leases). */
+  lease?: NatsLeaseOptions;
   close(): Promise<void>;
 }
 
@@ -43,26 +38,19 @@ export async function startCasterArchive(
 ): Promise<CasterArchive | null> {
   const store = await openArchiveStore(config, logger);
   if (!store) return null;
-  let lease: ArchiveLease | undefined;
-  try {
-    if (config.CASTER_BUS_URL) {
-      lease = await natsArchiveLease({
+  const lease = config.CASTER_BUS_URL
+    ? {
         url: config.CASTER_BUS_URL,
         bucket: `${config.ARCHIVE_NATS_BUCKET}-leases`,
         node: config.CASTER_NODE_ID ?? randomUUID(),
-      });
-    }
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+      }
+    : undefined;
   const stopSweeper = startArchiveSweeper(store, createArchiveRepo(db), logger);
   return {
     store,
     lease,
     async close() {
       stopSweeper();
-      await lease?.close();
       await store.close();
     },
   };
