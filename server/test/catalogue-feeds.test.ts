@@ -1,7 +1,8 @@
 import type { Feed, Network, Station } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FEED_SECRET_KEY } from '../src/config.ts';
-import { createFeedCipher, verifySourcePassword } from '../src/modules/catalogue/feed-secrets.ts';
+import { createFeedCipher } from '../src/modules/catalogue/feed-secrets.ts';
+import { verifyPassword } from '../src/shared/password-hash.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
@@ -55,8 +56,8 @@ describe(`catalogue feeds on ${testDatabaseKind()}`, () => {
     const row = await storedFeed(feed.id);
     expect(row.source_password_hash).toMatch(/^scrypt\$/);
     expect(row.source_password_hash).not.toContain('base-station-secret');
-    expect(await verifySourcePassword('base-station-secret', row.source_password_hash ?? '')).toBe(true);
-    expect(await verifySourcePassword('wrong-password', row.source_password_hash ?? '')).toBe(false);
+    expect(await verifyPassword('base-station-secret', row.source_password_hash ?? '')).toBe(true);
+    expect(await verifyPassword('wrong-password', row.source_password_hash ?? '')).toBe(false);
 
     await t.app.inject({
       method: 'PATCH',
@@ -65,8 +66,8 @@ describe(`catalogue feeds on ${testDatabaseKind()}`, () => {
       payload: { sourcePassword: 'rotated-secret-2' },
     });
     const rotated = await storedFeed(feed.id);
-    expect(await verifySourcePassword('rotated-secret-2', rotated.source_password_hash ?? '')).toBe(true);
-    expect(await verifySourcePassword('base-station-secret', rotated.source_password_hash ?? '')).toBe(false);
+    expect(await verifyPassword('rotated-secret-2', rotated.source_password_hash ?? '')).toBe(true);
+    expect(await verifyPassword('base-station-secret', rotated.source_password_hash ?? '')).toBe(false);
   });
 
   it('encrypts pull feed upstream credentials at rest and never returns them', async () => {

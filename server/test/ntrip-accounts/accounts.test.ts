@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessChangeReason } from '../../src/modules/ntrip-accounts/index.ts';
-import { verifyAccountPassword } from '../../src/modules/ntrip-accounts/ntrip-accounts.credentials.ts';
+import { verifyPassword } from '../../src/shared/password-hash.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 import {
@@ -52,7 +52,7 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
       SELECT password_hash FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db);
     const hash = stored.rows[0]?.password_hash ?? '';
     expect(hash).not.toContain(password);
-    expect(await verifyAccountPassword(password, hash)).toBe(true);
+    expect(await verifyPassword(password, hash)).toBe(true);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/ntrip-accounts', headers: user.headers });
     expect(list.statusCode).toBe(200);
@@ -104,8 +104,8 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     expect(next).not.toBe(password);
     const stored = await sql<{ password_hash: string }>`
       SELECT password_hash FROM ntrip_accounts WHERE id = ${account.id}`.execute(t.db);
-    expect(await verifyAccountPassword(next, stored.rows[0]?.password_hash ?? '')).toBe(true);
-    expect(await verifyAccountPassword(password, stored.rows[0]?.password_hash ?? '')).toBe(false);
+    expect(await verifyPassword(next, stored.rows[0]?.password_hash ?? '')).toBe(true);
+    expect(await verifyPassword(password, stored.rows[0]?.password_hash ?? '')).toBe(false);
     expect(changes).toContainEqual({ accountId: account.id, reason: 'password' });
   });
 

@@ -3,7 +3,8 @@ import type { Insertable } from 'kysely';
 import { DEV_FEED_SECRET_KEY } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { FeedsTable, StationsTable } from '../../db/schema.ts';
-import { createFeedCipher, hashSourcePassword } from './feed-secrets.ts';
+import { hashPassword } from '../../shared/password-hash.ts';
+import { createFeedCipher } from './feed-secrets.ts';
 
 /** Source password of every seeded push feed, printed nowhere else: demo base stations push with it. */
 export const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
@@ -301,7 +302,7 @@ export async function seedDemoCatalogue(
   options: { feedSecretKey?: string } = {},
 ): Promise<{ networks: number; stations: number }> {
   const cipher = createFeedCipher(options.feedSecretKey ?? DEV_FEED_SECRET_KEY);
-  const sourcePasswordHash = await hashSourcePassword(DEMO_SOURCE_PASSWORD);
+  const sourcePasswordHash = await hashPassword(DEMO_SOURCE_PASSWORD);
 
   for (const network of NETWORKS) {
     await db

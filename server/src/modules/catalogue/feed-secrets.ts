@@ -1,43 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * Secrets of feeds. A push feed's source password is only ever compared, so it is stored as a scrypt hash.
- * A pull feed's upstream password must be sent to the upstream caster, so it is stored encrypted
- * (AES-256-GCM) with FEED_SECRET_KEY, bound to its feed id so a ciphertext copied to another row fails to open.
+ * Secrets of feeds. A push feed's source password is only ever compared, so it is stored as a scrypt hash
+ * (shared/password-hash.ts). A pull feed's upstream password must be sent to the upstream caster, so it is stored
+ * encrypted (AES-256-GCM) with FEED_SECRET_KEY, bound to its feed id so a ciphertext copied to another row fails to
+ * open.
  */
-
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
-
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number) {
-  return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, salt, keyLength, { N, r, p, maxmem: 128 * N * r * 2 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
-}
-
-/** `scrypt$N$r$p$salt$hash` (base64), so the cost can be raised later without breaking stored hashes. */
-export async function hashSourcePassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
-}
-
-export async function verifySourcePassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  if (expected.length < 16) return false;
-  const actual = await scryptAsync(
-    password,
-    Buffer.from(salt, 'base64'),
-    Number(n),
-    Number(r),
-    Number(p),
-    expected.length,
-  );
-  return timingSafeEqual(actual, expected);
-}
 
 export interface FeedCipher {
   encrypt(plaintext: string, feedId: string): string;

@@ -4,10 +4,11 @@ import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { FeedsTable } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { hashPassword } from '../../shared/password-hash.ts';
 import { presentFeed } from './catalogue.presenters.ts';
 import type { CatalogueRepo, FeedFilter } from './catalogue.repo.ts';
 import { catalogueError, rethrowConflict } from './catalogue.service.ts';
-import { type FeedCipher, hashSourcePassword } from './feed-secrets.ts';
+import type { FeedCipher } from './feed-secrets.ts';
 
 type CreateFeed = z.output<typeof createFeedBodySchema>;
 type PatchFeed = z.output<typeof patchFeedBodySchema>;
@@ -60,7 +61,7 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
       const common = { id, network_id: station.network_id, station_id: station.id, enabled: body.enabled };
       const values =
         body.kind === 'push'
-          ? { ...common, kind: 'push' as const, source_password_hash: await hashSourcePassword(body.sourcePassword) }
+          ? { ...common, kind: 'push' as const, source_password_hash: await hashPassword(body.sourcePassword) }
           : {
               ...common,
               kind: 'pull' as const,
@@ -100,8 +101,7 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
         upstream_username: body.upstreamUsername,
         upstream_ntrip_version: body.upstreamNtripVersion,
       };
-      if (body.sourcePassword !== undefined)
-        values.source_password_hash = await hashSourcePassword(body.sourcePassword);
+      if (body.sourcePassword !== undefined) values.source_password_hash = await hashPassword(body.sourcePassword);
       if (body.upstreamPassword !== undefined) values.upstream_password_enc = sealPassword(body.upstreamPassword, id);
       await repo.updateFeed(id, values);
       return getFeed(id);

@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secrets.ts';
 
 /**
  * Credentials of NTRIP accounts. Only letters and digits: NTRIP 1 clients send them in Basic auth and many
@@ -25,7 +24,3 @@ export function generatePassword(): string {
 export function generateUsername(): string {
   return `rtk-${randomString(LOWER, 8)}`;
 }
-
-/** Same self-describing scrypt format (`scrypt$N$r$p$salt$hash`) as push-feed passwords. */
-export const hashAccountPassword = hashSourcePassword;
-export const verifyAccountPassword = verifySourcePassword;

@@ -19,11 +19,12 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { hashPassword } from '../../shared/password-hash.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { issueProbeToken } from '../ntrip/ntrip.probe.ts';
 import { readSettings } from '../settings/index.ts';
 import { type CasterAddress, type CasterOutcome, testCasterConnection } from './connection-test.ts';
-import { generatePassword, generateUsername, hashAccountPassword } from './ntrip-accounts.credentials.ts';
+import { generatePassword, generateUsername } from './ntrip-accounts.credentials.ts';
 import {
   accountStatus,
   activationWindow,
@@ -336,7 +337,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     async create(actor: Actor, label: string): Promise<NtripAccountWithPassword> {
       const password = generatePassword();
       // Hashed before the transaction: the owner's lock is held only for the count and the insert.
-      const passwordHash = await hashAccountPassword(password);
+      const passwordHash = await hashPassword(password);
       const row = await repo.transaction(async (trx) => {
         // Without the lock concurrent creations all count the same total and all insert (issue 16: 87 of 50).
         await repo.lockOwner(actor.userId, trx);
@@ -378,7 +379,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       body: { label: string; holderId?: string },
     ): Promise<NtripAccountWithPassword> {
       const password = generatePassword();
-      const passwordHash = await hashAccountPassword(password);
+      const passwordHash = await hashPassword(password);
       const holderId = body.holderId ?? actor.userId;
       const { row, view } = await repo.transaction(async (trx) => {
         const membership = await repo.organizationRole(orgId, actor.userId, trx, true);
@@ -431,7 +432,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     async regeneratePassword(actor: Actor, id: string): Promise<NtripAccountWithPassword> {
       const { org } = await access(actor, id, 'password');
       const password = generatePassword();
-      const row = await repo.update(id, { passwordHash: await hashAccountPassword(password) }, clock());
+      const row = await repo.update(id, { passwordHash: await hashPassword(password) }, clock());
       if (!row) throw notFound('NTRIP account');
       await notify(row, 'password');
       return { account: await presentOne(row, org), password };
@@ -703,7 +704,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     ): Promise<NtripAccountWithPassword> {
       if (!canAdministerAccounts(actor)) throw forbidden();
       const password = generatePassword();
-      const passwordHash = await hashAccountPassword(password);
+      const passwordHash = await hashPassword(password);
       const row = await repo.transaction(async (trx) => {
         if (!(await repo.lockUser(body.ownerUserId, trx))) throw notFound('User');
         const settings = await readSettings(trx);
@@ -737,7 +738,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     async adminRegeneratePassword(actor: Actor, id: string, who: AuditWho): Promise<NtripAccountWithPassword> {
       if (!canAdministerAccounts(actor)) throw forbidden();
       const password = generatePassword();
-      const passwordHash = await hashAccountPassword(password);
+      const passwordHash = await hashPassword(password);
       const row = await repo.transaction(async (trx) => {
         if (!(await repo.find(id, trx, true))) throw notFound('NTRIP account');
         const changed = await repo.update(id, { passwordHash }, clock(), trx);

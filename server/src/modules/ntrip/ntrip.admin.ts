@@ -1,7 +1,8 @@
 import { createFeedBodySchema, nearMountpoint } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
+import { hashPassword } from '../../shared/password-hash.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
-import { createFeedCipher, hashSourcePassword } from '../catalogue/feed-secrets.ts';
+import { createFeedCipher } from '../catalogue/feed-secrets.ts';
 import { createFeedsService } from '../catalogue/feeds.service.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
 
@@ -58,7 +59,7 @@ export async function createAccountWithGrant(
     .executeTakeFirst();
   if (taken) throw new OperatorError(`The NTRIP username '${input.username}' is taken.`);
 
-  const passwordHash = await hashSourcePassword(input.password);
+  const passwordHash = await hashPassword(input.password);
   const validUntil = new Date(now.getTime() + input.days * 86_400_000);
   const accountId = await db.transaction().execute(async (trx) => {
     const account = await trx

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AuthDecision, AuthDenial, AuthorizePort } from '@portal/caster';
 import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
-import { hashSourcePassword, verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import { hashPassword, verifyPassword } from '../../shared/password-hash.ts';
 import { looksLikeProbeToken } from './ntrip.probe.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
@@ -40,7 +40,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const { repo } = options;
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 50_000;
-  const verify = options.verify ?? verifySourcePassword;
+  const verify = options.verify ?? verifyPassword;
   const secret = randomBytes(32);
   const cache = new Map<string, Entry>();
   const inflight = new Map<string, Promise<AuthDecision>>();
@@ -49,7 +49,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   let generation = 0;
   let decoy: Promise<string> | null = null;
   const decoyHash = () => {
-    decoy ??= hashSourcePassword(randomBytes(16).toString('hex'));
+    decoy ??= hashPassword(randomBytes(16).toString('hex'));
     return decoy;
   };
 

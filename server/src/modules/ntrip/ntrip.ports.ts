@@ -1,5 +1,6 @@
 import type { CasterPorts, PullFeedConfig, RefusalRecord } from '@portal/caster';
-import { createFeedCipher, verifySourcePassword } from '../catalogue/feed-secrets.ts';
+import { verifyPassword } from '../../shared/password-hash.ts';
+import { createFeedCipher } from '../catalogue/feed-secrets.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
@@ -53,7 +54,7 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
       },
       async verifySourcePassword(mountpoint, password) {
         const hash = await repo.pushFeedHash(mountpoint);
-        return hash !== null && verifySourcePassword(password, hash);
+        return hash !== null && verifyPassword(password, hash);
       },
       async pullFeeds() {
         const feeds: PullFeedConfig[] = [];
