@@ -45,6 +45,8 @@ export const errorCodes = [
   'invite_revoked',
   'invite_not_open',
   'invite_link_invalid',
+  // sign-up by invitation only (docs/adr/0033)
+  'sign_up_invite_only',
 ] as const;
 
 /**

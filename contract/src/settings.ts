@@ -7,7 +7,16 @@ import { MAX_ORGANIZATIONS_PER_USER } from './organizations.ts';
  * enforced by the code named beside it, inside the transaction that spends it; a key missing from the database
  * has the default below, which is what the portal did before the setting existed.
  */
+export const SIGN_UP_MODES = ['open', 'invite-only'] as const;
+export const signUpModeSchema = z.enum(SIGN_UP_MODES);
+export type SignUpMode = z.infer<typeof signUpModeSchema>;
+
 export const portalSettingsSchema = z.strictObject({
+  /**
+   * Who may become a portal user (the first authenticated call creates the user, docs/adr/0033): anyone, or only
+   * someone an organisation invited (a verified address with an open invite, or the holder of an open invite link).
+   */
+  signUp: signUpModeSchema,
   /** Organisations one user may own (organisation creation). */
   organizationsPerUser: z.number().int().min(0).max(100),
   /** Days an organisation invite can be accepted after it was sent; null: invites do not expire. */
@@ -24,6 +33,7 @@ export type PortalSettingKey = keyof PortalSettings;
 export const PORTAL_SETTING_KEYS = Object.keys(portalSettingsSchema.shape) as PortalSettingKey[];
 
 export const PORTAL_SETTINGS_DEFAULTS: PortalSettings = {
+  signUp: 'open',
   organizationsPerUser: MAX_ORGANIZATIONS_PER_USER,
   inviteLifetimeDays: null,
   defaultConnectionsPerAccount: 1,
@@ -41,3 +51,7 @@ export const adminPortalSettingsSchema = z.object({
   changes: z.array(z.object({ key: z.string(), updatedAt: z.string(), updatedBy: z.string().nullable() })),
 });
 export type AdminPortalSettings = z.infer<typeof adminPortalSettingsSchema>;
+
+/** `GET /sign-up` (public): whether the sign-up form is open to anyone, so the form can say when it is not. */
+export const signUpPolicySchema = z.object({ signUp: signUpModeSchema });
+export type SignUpPolicy = z.infer<typeof signUpPolicySchema>;

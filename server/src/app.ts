@@ -47,7 +47,7 @@ import { createOrganizationsRepo } from './modules/organizations/organizations.r
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createRinexModule, type RinexOptions } from './modules/rinex/index.ts';
-import { createSettingsModule } from './modules/settings/index.ts';
+import { createSettingsModule, createSignUpGate } from './modules/settings/index.ts';
 import { createAccountRepo } from './modules/users/account.repo.ts';
 import { createAccountService } from './modules/users/account.service.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
@@ -139,7 +139,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorate('audit', createAuditor(deps.db));
   const users = createUsersRepo(deps.db);
-  registerAuth(app, { verifier: deps.verifier, users });
+  registerAuth(app, {
+    verifier: deps.verifier,
+    users,
+    // Bound late: the organisations module is built below, and asked only on a new person's first call.
+    signUp: createSignUpGate(deps.db, (who, token) => organizations.invitedToSignUp(who, token)),
+  });
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
   const mail = createMailModule(
     deps.db,

@@ -12,3 +12,17 @@ export function setTokenSource(source: TokenSource): void {
 export function currentToken(): Promise<string | null> {
   return tokenSource();
 }
+
+let inviteTokenSource: () => string | undefined = () => undefined;
+
+/**
+ * The invite link this tab holds rides along with signed-in calls, so that a portal whose sign-up is invite-only
+ * admits its holder on their first authenticated call (docs/adr/0033); the server reads it for nobody else.
+ */
+export function setInviteTokenSource(source: () => string | undefined): void {
+  inviteTokenSource = source;
+}
+
+export function currentInviteToken(): string | undefined {
+  return inviteTokenSource();
+}

@@ -1,8 +1,9 @@
-import type { ApiError } from '@portal/contract';
-import axios, { type AxiosError } from 'axios';
-import { currentToken } from './api-token';
+import { INVITE_TOKEN_HEADER } from '@portal/contract/invite-link';
+import axios from 'axios';
+import { currentInviteToken, currentToken } from './api-token';
 
-export { setTokenSource } from './api-token';
+export { apiError } from './api-error';
+export { setInviteTokenSource, setTokenSource } from './api-token';
 
 function serializeParams(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
@@ -24,18 +25,10 @@ export const api = axios.create({
 api.interceptors.request.use(async (config) => {
   const token = await currentToken();
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  const invite = token ? currentInviteToken() : undefined;
+  if (invite) config.headers.set(INVITE_TOKEN_HEADER, invite);
   return config;
 });
-
-/** The API's `{code, message}` of a failed call, or undefined when the failure was not an API answer. */
-export function apiError(error: unknown): (ApiError & { status: number }) | undefined {
-  const e = error as AxiosError<ApiError>;
-  const data = e?.response?.data;
-  if (e?.isAxiosError && e.response && data && typeof data.code === 'string') {
-    return { ...data, status: e.response.status };
-  }
-  return undefined;
-}
 
 /** Files need the bearer credential, so they are fetched and handed to the browser. */
 export async function download(path: string, params: object | undefined, fallbackName: string): Promise<void> {

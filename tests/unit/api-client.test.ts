@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, apiError, setTokenSource } from '../../src/lib/api';
+import { api, apiError, setInviteTokenSource, setTokenSource } from '../../src/lib/api';
 
 const seen: Request[] = [];
 const server = setupServer(
@@ -16,6 +16,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   seen.length = 0;
   setTokenSource(async () => null);
+  setInviteTokenSource(() => undefined);
 });
 afterAll(() => server.close());
 
@@ -33,6 +34,18 @@ describe('the portal API client', () => {
     setTokenSource(async () => 'id-token-123');
     await api.get('/echo');
     expect(seen[1]?.headers.get('authorization')).toBe('Bearer id-token-123');
+  });
+
+  it('sends the invite link the tab holds with signed-in calls only, for an invite-only sign-up', async () => {
+    setInviteTokenSource(() => 'invite-secret');
+    await api.get('/echo');
+    expect(seen[0]?.headers.get('x-invite-token')).toBeNull();
+    setTokenSource(async () => 'id-token-123');
+    await api.get('/echo');
+    expect(seen[1]?.headers.get('x-invite-token')).toBe('invite-secret');
+    setInviteTokenSource(() => undefined);
+    await api.get('/echo');
+    expect(seen[2]?.headers.get('x-invite-token')).toBeNull();
   });
 
   it('exposes the code and status of an API error', async () => {

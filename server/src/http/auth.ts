@@ -1,7 +1,8 @@
+import { INVITE_TOKEN_HEADER } from '@portal/contract/invite-link';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UsersRepo } from '../modules/users/users.repo.ts';
 import { AppError, forbidden, unauthenticated } from './errors.ts';
-import type { IdentityVerifier, VerifiedIdentity } from './identity.ts';
+import type { IdentityVerifier, SignUpGate, VerifiedIdentity } from './identity.ts';
 
 /** The authenticated caller as every service sees it. */
 export interface Actor {
@@ -56,7 +57,10 @@ function bearer(request: FastifyRequest): string | null {
  * against the address they share with others; then whether they may, so a missing or failed token spends its
  * address's budget before it is answered 401.
  */
-export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVerifier; users: UsersRepo }): void {
+export function registerAuth(
+  app: FastifyInstance,
+  deps: { verifier: IdentityVerifier; users: UsersRepo; signUp: SignUpGate },
+): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('identity', null);
 
@@ -79,7 +83,10 @@ export function registerAuth(app: FastifyInstance, deps: { verifier: IdentityVer
       if (level === 'optional' && !bearer(request)) return;
       throw unauthenticated();
     }
-    const user = await deps.users.upsertFromIdentity(identity);
+    const user = await deps.users.upsertFromIdentity(identity, async () => {
+      const header = request.headers[INVITE_TOKEN_HEADER];
+      await deps.signUp.admit(identity, typeof header === 'string' && header !== '' ? header : undefined);
+    });
     if (user.disabled) throw new AppError(403, 'account_disabled', 'This account has been disabled.');
     request.actor = {
       userId: user.id,

@@ -18,3 +18,11 @@ export interface IdentityVerifier {
   /** Deletes the identity-provider account (account deletion). Absent in verifiers that cannot. */
   deleteAccount?(uid: string): Promise<void>;
 }
+
+/**
+ * Port: whether someone the portal has never seen may become a user, asked on their first authenticated call with
+ * the invite link's token their browser holds, if any. Throws the refusal (docs/adr/0033).
+ */
+export interface SignUpGate {
+  admit(identity: VerifiedIdentity, inviteToken: string | undefined): Promise<void>;
+}

@@ -4,18 +4,20 @@ import {
   type PortalSettings,
   type PortalSettingsPatch,
   portalSettingsSchema,
+  SIGN_UP_MODES,
+  type SignUpMode,
 } from '@portal/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
-import { TextField, ToggleSwitch } from '../../components/form';
+import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { usePortalSettings, useSavePortalSettings } from './admin-settings.hooks';
 
-type NumberKey = Exclude<PortalSettingKey, 'inviteLifetimeDays'>;
+type NumberKey = Exclude<PortalSettingKey, 'inviteLifetimeDays' | 'signUp'>;
 /** The form keeps what is typed; it becomes numbers only when saved. */
-type Draft = Record<NumberKey, string> & { inviteLifetimeDays: string; invitesExpire: boolean };
+type Draft = Record<NumberKey, string> & { inviteLifetimeDays: string; invitesExpire: boolean; signUp: SignUpMode };
 
 const NUMBER_KEYS: NumberKey[] = [
   'organizationsPerUser',
@@ -26,6 +28,7 @@ const NUMBER_KEYS: NumberKey[] = [
 
 function draftOf(values: PortalSettings): Draft {
   return {
+    signUp: values.signUp,
     organizationsPerUser: String(values.organizationsPerUser),
     ntripAccountsPerUser: String(values.ntripAccountsPerUser),
     defaultConnectionsPerAccount: String(values.defaultConnectionsPerAccount),
@@ -43,6 +46,7 @@ function changesOf(
   values: PortalSettings,
 ): { patch: PortalSettingsPatch } | { invalid: PortalSettingKey } {
   const next: PortalSettings = {
+    signUp: draft.signUp,
     organizationsPerUser: toNumber(draft.organizationsPerUser),
     ntripAccountsPerUser: toNumber(draft.ntripAccountsPerUser),
     defaultConnectionsPerAccount: toNumber(draft.defaultConnectionsPerAccount),
@@ -114,6 +118,25 @@ export function AccountManagementPage() {
           className="flex flex-col gap-6 rounded-2xl border border-line bg-panel p-5 sm:p-6"
           noValidate
         >
+          <div className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
+            <div className="min-w-0">
+              <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.signUp.title')}</p>
+              <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.signUp.help')}</p>
+              <p className="mt-1 text-xs text-subtle">
+                <LastChange settings={settings.data} settingKey="signUp" />
+              </p>
+            </div>
+            <SelectField
+              label={t('accountManagement.fields.signUp.label')}
+              name="signUp"
+              value={draft.signUp}
+              onChange={(e) => setDraft({ ...draft, signUp: e.target.value as SignUpMode })}
+              options={SIGN_UP_MODES.map((mode) => ({
+                value: mode,
+                label: t(`accountManagement.fields.signUp.modes.${mode}`),
+              }))}
+            />
+          </div>
           {NUMBER_KEYS.map((key) => (
             <div key={key} className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
               <div className="min-w-0">

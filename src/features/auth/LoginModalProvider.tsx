@@ -1,7 +1,9 @@
+import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
 import { useQuery } from '@tanstack/react-query';
 import i18n from 'i18next';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { track } from '../../lib/analytics';
+import { apiError } from '../../lib/api-error';
 import { mayHaveSession } from '../../lib/firebase-loader';
 import { userInfoQueryKey } from './AuthProvider';
 import { useUser } from './auth-context';
@@ -35,6 +37,27 @@ function useLoginEvent(pending: boolean, done: () => void) {
 }
 
 /**
+ * A first sign-in the portal refused because sign-up is invite-only (a Google account, or an e-mail sign-up whose
+ * own handling lost the race): the user is signed out again and `show` tells them why (docs/adr/0033).
+ */
+function useSignUpRefusal(show: (message: AuthMessage) => void) {
+  const user = useUser();
+  const uid = user?.uid ?? '';
+  const userInfo = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
+  const refused = apiError(userInfo.error)?.code === SIGN_UP_INVITE_ONLY;
+  const handled = useRef<string>(undefined);
+  useEffect(() => {
+    if (!user || !refused || handled.current === user.uid) return;
+    handled.current = user.uid;
+    void (async () => {
+      await user.logout();
+      await i18n.loadNamespaces('auth').catch(() => undefined);
+      show(authErrorMessage(userInfo.error, i18n.getFixedT(null, 'auth')));
+    })();
+  }, [refused, user, userInfo.error, show]);
+}
+
+/**
  * Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). The children
  * wait for the terms (TermsGate) but not while the modal is busy, since an e-mail sign-up records them itself.
  */
@@ -50,6 +73,12 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   const loginReported = useCallback(() => setPendingLogin(false), []);
 
   useLoginEvent(pendingLogin, loginReported);
+  const showRefusal = useCallback((message: AuthMessage) => {
+    setInitialMessage(message);
+    setView('login');
+    setOpen(true);
+  }, []);
+  useSignUpRefusal(showRefusal);
 
   // A Google redirect returning to the app: Firebase signs the user in; a failure reopens the modal with its message.
   // A browser without Firebase's keys has no redirect on its way back, and need not load Firebase to learn it.

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../components/form';
@@ -7,6 +7,7 @@ import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
 import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthFormProps } from './LoginForm';
+import { fetchSignUpPolicy } from './sign-up.api';
 import { TermsLabel } from './TermsLabel';
 import { forgetTermsIntent, rememberTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
@@ -24,6 +25,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     acceptTerms: false,
   });
   const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+  const policy = useQuery({ queryKey: ['sign-up-policy'], queryFn: fetchSignUpPolicy, staleTime: 60_000 });
   const set = (field: keyof SignUpValues) => (e: { target: HTMLInputElement }) =>
     setValues((v) => ({ ...v, [field]: field === 'acceptTerms' ? e.target.checked : e.target.value }));
 
@@ -61,6 +63,11 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
         <ModalTitle>{t('auth.register.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.register.subtitle')}</p>
       </div>
+      {policy.data?.signUp === 'invite-only' && (
+        <p data-testid="signup-invite-only" className="rounded-lg border border-line bg-raised p-3 text-sm text-ink">
+          {t('auth.register.messaging.inviteOnly')}
+        </p>
+      )}
       <TextField
         label={t('auth.email')}
         type="email"

@@ -1,3 +1,4 @@
+import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
 import {
   browserPopupRedirectResolver,
   createUserWithEmailAndPassword,
@@ -7,9 +8,11 @@ import {
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signInWithRedirect,
+  signOut,
   type UserCredential,
   updateProfile,
 } from 'firebase/auth';
+import { apiError } from '../../lib/api-error';
 import { firebaseAuth } from '../../lib/firebase';
 import { acceptTerms } from './terms.api';
 import { fetchUserInfo } from './user-info.api';
@@ -21,13 +24,19 @@ export async function logInWithEmail(email: string, password: string): Promise<U
 
 /**
  * Creates the Firebase account, sets its display name to the username, records the terms the form required
- * (POST /api/user/terms), then asks the server for the user with a fresh token that carries the name.
+ * (POST /api/user/terms), then asks the server for the user with a fresh token that carries the name. A portal
+ * whose sign-up is invite-only may refuse the new account: it is signed out again, and can log in once invited.
  */
 export async function signUpWithEmail(input: { email: string; username: string; password: string }) {
   const credential = await createUserWithEmailAndPassword(firebaseAuth(), input.email.trim(), input.password);
   await updateProfile(credential.user, { displayName: input.username.trim() });
   await credential.user.getIdToken(true);
-  await acceptTerms();
+  try {
+    await acceptTerms();
+  } catch (error) {
+    if (apiError(error)?.code === SIGN_UP_INVITE_ONLY) await signOut(firebaseAuth());
+    throw error;
+  }
   return { credential, userInfo: await fetchUserInfo() };
 }
 

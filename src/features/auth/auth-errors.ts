@@ -1,4 +1,6 @@
+import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
 import type { TFunction } from 'i18next';
+import { apiError } from '../../lib/api-error';
 
 /** What the one message area of the auth forms shows (spec §4): an error or an info line. */
 export interface AuthMessage {
@@ -47,6 +49,9 @@ export function serviceMessage(error: unknown): string {
 
 /** An authentication failure as the forms show it: a readable sentence where the code is known, else the service's message. */
 export function authErrorMessage(error: unknown, t: TFunction): AuthMessage {
+  if (apiError(error)?.code === SIGN_UP_INVITE_ONLY) {
+    return { type: 'error', text: t('auth.errors.signUpInviteOnly'), code: SIGN_UP_INVITE_ONLY };
+  }
   const code = codeOf(error);
   const mapped = code && (MAPPED_AUTH_CODES as readonly string[]).includes(code);
   return {

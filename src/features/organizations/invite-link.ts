@@ -39,6 +39,16 @@ export function inviteTokenFrom(search: URLSearchParams): string | undefined {
   return search.get(TOKEN_PARAM) || storage()?.getItem(STORAGE_KEY) || undefined;
 }
 
+/**
+ * The invite link this tab holds, for the API client's header: in the address while on the invite page, else the
+ * kept one. Another page's `token` parameter is not an invite's.
+ */
+export function heldInviteToken(location: Location = window.location): string | undefined {
+  const inAddress =
+    location.pathname === INVITE_LINK_PATH ? new URLSearchParams(location.search).get(TOKEN_PARAM) : null;
+  return inAddress || storage()?.getItem(STORAGE_KEY) || undefined;
+}
+
 /** Once the link has been used (or turned out dead) this tab stops offering it. */
 export function forgetInviteToken() {
   try {

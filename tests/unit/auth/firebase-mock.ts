@@ -7,6 +7,7 @@ export const firebaseAuthMock = {
   updateProfile: vi.fn(),
   sendPasswordResetEmail: vi.fn(),
   signInWithRedirect: vi.fn(),
+  signOut: vi.fn(),
   getRedirectResult: vi.fn(),
   browserPopupRedirectResolver: { name: 'fake-redirect-resolver' },
   GoogleAuthProvider: class {

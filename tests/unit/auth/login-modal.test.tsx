@@ -15,6 +15,9 @@ vi.mock('../../../src/lib/firebase', async () => {
   const { FAKE_AUTH } = await import('./firebase-mock');
   return { firebaseAuth: () => FAKE_AUTH };
 });
+vi.mock('../../../src/features/auth/sign-up.api', () => ({
+  fetchSignUpPolicy: async () => ({ signUp: 'open' }),
+}));
 
 const loggedIn = (isAdmin: boolean | undefined): LoggedInUser => ({
   uid: 'uid-7',

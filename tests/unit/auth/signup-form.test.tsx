@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
+import { fetchSignUpPolicy } from '../../../src/features/auth/sign-up.api';
 import { acceptTerms } from '../../../src/features/auth/terms.api';
 import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
 import { fetchUserInfo } from '../../../src/features/auth/user-info.api';
@@ -16,6 +17,7 @@ vi.mock('../../../src/lib/firebase', async () => {
 });
 vi.mock('../../../src/features/auth/user-info.api', () => ({ fetchUserInfo: vi.fn() }));
 vi.mock('../../../src/features/auth/terms.api', () => ({ acceptTerms: vi.fn() }));
+vi.mock('../../../src/features/auth/sign-up.api', () => ({ fetchSignUpPolicy: vi.fn() }));
 
 const msg = en.auth.register.messaging;
 type Fields = { email: string; username: string; password: string; confirm: string; terms: boolean };
@@ -67,6 +69,7 @@ beforeAll(initTestI18n);
 beforeEach(() => {
   vi.clearAllMocks();
   sessionStorage.clear();
+  vi.mocked(fetchSignUpPolicy).mockResolvedValue({ signUp: 'open' });
 });
 
 describe('SignUpForm: submit button', () => {
@@ -192,6 +195,36 @@ describe('SignUpForm: creating the account', () => {
     await f.user.click(screen.getByTestId('auth-google'));
     await vi.waitFor(() => expect(f.message()).toHaveAttribute('data-type', 'error'));
     expect(hasTermsIntent()).toBe(false);
+  });
+
+  it('says so when sign-up is by invitation only', async () => {
+    vi.mocked(fetchSignUpPolicy).mockResolvedValue({ signUp: 'invite-only' });
+    setup();
+    expect(await screen.findByTestId('signup-invite-only')).toHaveTextContent(en.auth.register.messaging.inviteOnly);
+  });
+
+  it('shows no invitation notice while sign-up is open', async () => {
+    setup();
+    await vi.waitFor(() => expect(fetchSignUpPolicy).toHaveBeenCalled());
+    expect(screen.queryByTestId('signup-invite-only')).not.toBeInTheDocument();
+  });
+
+  it('signs a refused newcomer out again and tells them sign-up needs an invitation', async () => {
+    const firebaseUser = { uid: 'uid-2', getIdToken: vi.fn().mockResolvedValue('token') };
+    fb.createUserWithEmailAndPassword.mockResolvedValue({ user: firebaseUser });
+    fb.updateProfile.mockResolvedValue(undefined);
+    vi.mocked(acceptTerms).mockRejectedValue(
+      Object.assign(new Error('Request failed with status code 403'), {
+        isAxiosError: true,
+        response: { status: 403, data: { code: 'sign_up_invite_only', message: 'Sign-up is by invitation only.' } },
+      }),
+    );
+    const f = setup();
+    await f.submitWith(good);
+    await vi.waitFor(() => expect(f.message()).toHaveTextContent(en.auth.errors.signUpInviteOnly));
+    expect(fb.signOut).toHaveBeenCalledWith(FAKE_AUTH);
+    expect(f.onSuccess).not.toHaveBeenCalled();
+    expect(fetchUserInfo).not.toHaveBeenCalled();
   });
 
   it('switches back to log in', async () => {

@@ -268,6 +268,13 @@ function organizationsQueries(db: Database) {
         )
         .execute();
     },
+    async inviteByToken(tokenHash: string) {
+      return db
+        .selectFrom('organization_invites')
+        .select(['status', 'updated_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
     /** Locks the invite a link opens, so two uses of one link are answered one after the other. */
     async lockInviteByToken(tokenHash: string) {
       return db

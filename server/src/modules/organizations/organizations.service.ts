@@ -179,6 +179,21 @@ export function createOrganizationsService({
   }
 
   return {
+    /**
+     * The sign-up gate's question (docs/adr/0033): an invite that can still be accepted names this person, by the
+     * link they hold or by their address, which counts only once proven, as for answering an invite.
+     */
+    async invitedToSignUp(who: { email: string | null; emailVerified: boolean }, token: string | undefined) {
+      const days = await lifetime();
+      const open = (invite: { status: InviteStatus; updated_at: Date } | undefined) =>
+        invite !== undefined &&
+        (invite.status === 'pending' || invite.status === 'declined') &&
+        !inviteExpired(invite, days, clock());
+      if (token && open(await repo.inviteByToken(hashToken(token)))) return true;
+      if (!who.email || !who.emailVerified) return false;
+      return (await repo.invitesFor(who.email.toLowerCase())).some(open);
+    },
+
     /** The port other modules (billing) ask about membership; undefined means not a member. */
     roleOf: (orgId: string, userId: string) => repo.roleOf(orgId, userId),
 

@@ -4,6 +4,7 @@ import { settingsRoutes } from './settings.routes.ts';
 import { createSettingsService } from './settings.service.ts';
 
 export { accessGraceInterval, readSettings } from './settings.repo.ts';
+export { createSignUpGate } from './sign-up.ts';
 
 export function createSettingsModule(db: Database) {
   const service = createSettingsService({ repo: createSettingsRepo(db) });

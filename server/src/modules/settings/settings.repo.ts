@@ -40,6 +40,8 @@ export function createSettingsRepo(db: Database) {
   return {
     transaction: <T>(fn: (trx: Database) => Promise<T>) => db.transaction().execute(fn),
 
+    read: () => readSettings(db),
+
     /** Serialises writers, so the before and after each one records are what it really changed. */
     async lock(trx: Database): Promise<void> {
       await sql`LOCK TABLE portal_settings IN SHARE ROW EXCLUSIVE MODE`.execute(trx);

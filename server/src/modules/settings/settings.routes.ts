@@ -1,4 +1,4 @@
-import { adminPortalSettingsSchema, portalSettingsPatchSchema } from '@portal/contract';
+import { adminPortalSettingsSchema, portalSettingsPatchSchema, signUpPolicySchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
 import { auditWho } from '../audit/index.ts';
@@ -6,6 +6,10 @@ import type { SettingsService } from './settings.service.ts';
 
 export function settingsRoutes(service: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get('/sign-up', { schema: { tags: ['settings'], response: { 200: signUpPolicySchema } } }, async () =>
+      service.signUpPolicy(),
+    );
+
     app.get(
       '/admin/settings',
       { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: adminPortalSettingsSchema } } },

@@ -1,4 +1,4 @@
-import type { AdminPortalSettings, PortalSettingKey, PortalSettingsPatch } from '@portal/contract';
+import type { AdminPortalSettings, PortalSettingKey, PortalSettingsPatch, SignUpPolicy } from '@portal/contract';
 import { iso } from '../../http/iso.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { readSettings, type SettingsRepo } from './settings.repo.ts';
@@ -19,6 +19,11 @@ export function createSettingsService({ repo }: { repo: SettingsRepo }) {
 
   return {
     get: () => present(),
+
+    /** What the sign-up form needs to know before anyone has an account. */
+    async signUpPolicy(): Promise<SignUpPolicy> {
+      return { signUp: (await repo.read()).signUp };
+    },
 
     /**
      * Writes the keys given that change, and their before and after to the audit log in the same transaction; the

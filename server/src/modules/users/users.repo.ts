@@ -24,10 +24,33 @@ const adminColumns = ['id', 'email', 'display_name', 'is_admin', 'disabled', 'cr
 export function createUsersRepo(db: Database) {
   return {
     /**
-     * One statement per authenticated request: creates the row on first sight, refreshes the profile
-     * fields only when the token says something new, and returns the flags the request needs.
+     * One statement per authenticated request of a known user: refreshes the profile fields only when the token says
+     * something new, and returns the flags the request needs. A user seen for the first time is created only once
+     * `mayCreate` has passed (sign-up, docs/adr/0033); it throws to refuse.
      */
-    async upsertFromIdentity(identity: VerifiedIdentity) {
+    async upsertFromIdentity(identity: VerifiedIdentity, mayCreate: () => Promise<void> = async () => {}) {
+      const known = await db
+        .updateTable('users')
+        .set({
+          email: sql`coalesce(${identity.email ?? null}::text, users.email)`,
+          display_name: sql`coalesce(${identity.name ?? null}::text, users.display_name)`,
+          photo_url: sql`coalesce(${identity.picture ?? null}::text, users.photo_url)`,
+          updated_at: sql`now()`,
+        })
+        .where('firebase_uid', '=', identity.uid)
+        // A disabled (or deleted and anonymised) account never gets its profile back from a token.
+        .where('users.disabled', '=', false)
+        .returning(identityColumns)
+        .executeTakeFirst();
+      if (known) return known;
+      const disabled = await db
+        .selectFrom('users')
+        .select(identityColumns)
+        .where('firebase_uid', '=', identity.uid)
+        .executeTakeFirst();
+      if (disabled) return disabled;
+      await mayCreate();
+      // Two first calls at once: the second finds the row the first inserted.
       const row = await db
         .insertInto('users')
         .values({
@@ -36,26 +59,10 @@ export function createUsersRepo(db: Database) {
           display_name: identity.name ?? null,
           photo_url: identity.picture ?? null,
         })
-        .onConflict((oc) =>
-          oc
-            .column('firebase_uid')
-            .doUpdateSet({
-              email: sql`coalesce(excluded.email, users.email)`,
-              display_name: sql`coalesce(excluded.display_name, users.display_name)`,
-              photo_url: sql`coalesce(excluded.photo_url, users.photo_url)`,
-              updated_at: sql`now()`,
-            })
-            // A disabled (or deleted and anonymised) account never gets its profile back from a token.
-            .where('users.disabled', '=', false),
-        )
+        .onConflict((oc) => oc.column('firebase_uid').doUpdateSet({ updated_at: sql`now()` }))
         .returning(identityColumns)
-        .executeTakeFirst();
-      if (row) return row;
-      return db
-        .selectFrom('users')
-        .select(identityColumns)
-        .where('firebase_uid', '=', identity.uid)
         .executeTakeFirstOrThrow();
+      return row;
     },
 
     /**

@@ -1,0 +1,36 @@
+import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import type { SignUpGate, VerifiedIdentity } from '../../http/identity.ts';
+import { readSettings } from './settings.repo.ts';
+
+/** Port of the organisations module: whether an open invite (pending or declined, not expired) names this person. */
+export type InvitedToSignUp = (
+  who: { email: string | null; emailVerified: boolean },
+  inviteToken: string | undefined,
+) => Promise<boolean>;
+
+export const signUpInviteOnly = () =>
+  new AppError(
+    403,
+    SIGN_UP_INVITE_ONLY,
+    'Sign-up is by invitation only. Open the link in your invitation e-mail, or sign in with the verified address it was sent to.',
+  );
+
+/**
+ * The sign-up setting, read on the first authenticated call of someone new (never for known users), so a change
+ * applies to the next sign-up in every API process (docs/adr/0033).
+ */
+export function createSignUpGate(db: Database, invited: InvitedToSignUp): SignUpGate {
+  return {
+    async admit(identity: VerifiedIdentity, inviteToken: string | undefined) {
+      if ((await readSettings(db)).signUp === 'open') return;
+      const who = {
+        email: identity.email ?? null,
+        emailVerified: identity.email !== undefined && identity.emailVerified === true,
+      };
+      if (await invited(who, inviteToken)) return;
+      throw signUpInviteOnly();
+    },
+  };
+}
