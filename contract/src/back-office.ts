@@ -35,6 +35,8 @@ export const adminOrganizationDetailSchema = z.object({
   members: z.array(memberSchema),
   invites: z.array(orgInviteSchema),
   subscriptions: z.array(adminSubscriptionSchema),
+  /** The organisation's NTRIP accounts, each with the member who uses it; sessions are fetched per account. */
+  ntripAccounts: z.array(ntripAccountSchema),
 });
 export type AdminOrganizationDetail = z.infer<typeof adminOrganizationDetailSchema>;
 

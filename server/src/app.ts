@@ -224,7 +224,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }),
       );
       await api.register(auditRoutes(createAuditRepo(deps.db)));
-      await api.register(organizationsAdminRoutes(organizationsAdmin, billing.service.adminOrganizationSubscriptions));
+      await api.register(
+        organizationsAdminRoutes(organizationsAdmin, billing.service.adminOrganizationSubscriptions, (orgId, name) =>
+          ntripAccounts.service.accountsOfOrganization(orgId, name),
+        ),
+      );
       await api.register(billing.routes);
       await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
       await api.register(demoRoutes(createDemoRepo(deps.db)));

@@ -56,6 +56,39 @@ describe(`organisations in the back office on ${testDatabaseKind()}`, () => {
     });
   });
 
+  it("lists the organisation's NTRIP accounts with their holder; an admin resets and deletes one, audited", async () => {
+    const made = await call('POST', `/api/org/${orgId}/ntrip-accounts`, owner, { label: 'Dredger' });
+    expect(made.statusCode).toBe(201);
+    const accountId: string = made.json().account.id;
+    const listed = (await call('GET', `/api/admin/organizations/${orgId}`, admin)).json().ntripAccounts;
+    expect(listed).toMatchObject([
+      {
+        id: accountId,
+        label: 'Dredger',
+        organization: { id: orgId, holderUserId: owner.userId, holderEmail: owner.email },
+      },
+    ]);
+    // The detail stays an admin's: a member reads the organisation's accounts through /org/…
+    expect((await call('GET', `/api/admin/organizations/${orgId}`, owner)).statusCode).toBe(403);
+
+    const reset = await call('POST', `/api/admin/ntrip-accounts/${accountId}/password`, admin);
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().password).toEqual(expect.any(String));
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/ntrip-accounts/${accountId}`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await call('GET', `/api/admin/organizations/${orgId}`, admin)).json().ntripAccounts).toEqual([]);
+    const entries = (await call('GET', `/api/admin/audit?targetType=ntrip_account&targetId=${accountId}`, admin)).json()
+      .items;
+    expect(entries.map((e: { action: string }) => e.action)).toEqual([
+      'ntrip_account.delete',
+      'ntrip_account.reset_password',
+    ]);
+  });
+
   it("disabling refuses the members' organisation calls and its grants at the caster, audited; enabling restores", async () => {
     const network = await createNetwork(t.db);
     const mountpoint = `ORG${randomUUID().slice(0, 6).toUpperCase()}`;

@@ -8,6 +8,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { useFormat } from '../accounts/format';
+import { AdminNtripAccountCard } from '../users/AdminNtripAccountCard';
 import { useAdminOrganization, usePatchAdminOrganization } from './organizations.admin.api';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -26,7 +27,10 @@ const Row = ({ children }: { children: ReactNode }) => (
   <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">{children}</li>
 );
 
-/** /admin/organizations/{id}: members and roles, invitations, subscriptions; disable or enable (issue 20). */
+/**
+ * /admin/organizations/{id}: members and roles, invitations, subscriptions, NTRIP accounts with the admin's account
+ * actions; disable or enable (issue 20).
+ */
 export function AdminOrganizationPage() {
   const { orgId = '' } = useParams();
   const { t } = useTranslation('organizations');
@@ -128,6 +132,17 @@ export function AdminOrganizationPage() {
                       {t('admin.paidBy', { email: s.userEmail ?? '—', date: format.date(s.currentPeriodEnd) })}
                     </span>
                   </Row>
+                ))}
+              </ul>
+            )}
+          </Section>
+          <Section title={t('admin.ntripAccounts')}>
+            {data.ntripAccounts.length === 0 ? (
+              <p className="text-sm text-muted">{t('admin.noNtripAccounts')}</p>
+            ) : (
+              <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+                {data.ntripAccounts.map((a) => (
+                  <AdminNtripAccountCard key={a.id} account={a} />
                 ))}
               </ul>
             )}

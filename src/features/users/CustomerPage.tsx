@@ -1,4 +1,4 @@
-import { type AdminCustomer, formatMoney, type NtripAccount } from '@portal/contract';
+import { type AdminCustomer, formatMoney } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,20 +14,12 @@ import { apiError } from '../../lib/api';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { useFormat } from '../accounts/format';
-import { LiveSessions } from '../accounts/LiveSessions';
-import { RefusedAttempts } from '../accounts/RefusedAttempts';
-import { UsageList } from '../accounts/UsageList';
 import { useUser } from '../auth/auth-context';
 import { useGrantTokens } from '../billing/billing.hooks';
 import { downloadInvoicePdf } from '../billing/invoicing.api';
-import { CreateNtripAccountDialog, PasswordOnce } from './CreateNtripAccountDialog';
-import {
-  customerKey,
-  useCustomer,
-  useDeleteNtripAccount,
-  usePatchAdminUser,
-  useResetNtripPassword,
-} from './users.hooks';
+import { AdminNtripAccountCard } from './AdminNtripAccountCard';
+import { CreateNtripAccountDialog } from './CreateNtripAccountDialog';
+import { customerKey, useCustomer, usePatchAdminUser } from './users.hooks';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -110,100 +102,6 @@ function TokensDialog({ customer, onClose }: { customer: AdminCustomer; onClose:
         submitDisabled={!valid || after < 0 || grant.isPending}
       />
     </form>
-  );
-}
-
-function NtripAccountCard({ account }: { account: NtripAccount }) {
-  const { t } = useTranslation('users');
-  const { t: ta } = useTranslation('accounts');
-  const format = useFormat();
-  const modal = useModal();
-  const reset = useResetNtripPassword();
-  const remove = useDeleteNtripAccount();
-  const [open, setOpen] = useState(false);
-  const tone = { active: 'text-status-green', no_access: 'text-status-yellow', disabled: 'text-status-red' };
-  return (
-    <li
-      className="flex min-w-0 flex-col gap-3 rounded-xl border border-line bg-raised p-4"
-      data-testid="customer-ntrip"
-    >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <p className="truncate font-medium text-ink">{account.label}</p>
-          <p className="truncate font-mono text-xs text-muted">{account.username}</p>
-        </div>
-        <span className={`text-sm font-medium ${tone[account.status]}`}>{ta(`status.${account.status}`)}</span>
-      </div>
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-muted">{t('customer.ntrip.connectedNow')}</dt>
-        <dd className="text-ink tabular-nums">{account.connectedNow}</dd>
-        <dt className="text-muted">{t('customer.ntrip.lastSeen')}</dt>
-        <dd className="text-ink">{account.lastSeenAt ? format.dateTime(account.lastSeenAt) : '—'}</dd>
-        <dt className="text-muted">{t('customer.ntrip.access')}</dt>
-        <dd className="text-ink">
-          {account.grants.length === 0
-            ? ta('networksNone')
-            : account.grants.map((g) => `${g.networkName} → ${format.date(g.validUntil)}`).join(', ')}
-        </dd>
-      </dl>
-      <div className="flex flex-wrap gap-2">
-        <Button size="sm" variant="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-          {open ? t('customer.ntrip.hideSessions') : t('customer.ntrip.sessions')}
-        </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={() =>
-            modal.open(({ close }) => (
-              <ConfirmDialog
-                title={t('customer.ntrip.resetTitle', { name: account.label })}
-                confirmText={t('customer.ntrip.reset')}
-                onClose={close}
-                onConfirm={async () => {
-                  const result = await reset.mutateAsync(account.id);
-                  modal.open(({ close: done }) => (
-                    <PasswordOnce result={result} onClose={done} title={t('customer.ntrip.resetDone')} />
-                  ));
-                }}
-              >
-                {t('customer.ntrip.resetText')}
-              </ConfirmDialog>
-            ))
-          }
-        >
-          {t('customer.ntrip.reset')}
-        </Button>
-        <Button
-          size="sm"
-          variant="danger"
-          onClick={() =>
-            modal.open(({ close }) => (
-              <ConfirmDialog
-                danger
-                title={t('customer.ntrip.deleteTitle', { name: account.label })}
-                confirmText={t('customer.ntrip.delete')}
-                onClose={close}
-                onConfirm={async () => {
-                  await remove.mutateAsync(account.id);
-                  close();
-                }}
-              >
-                {t('customer.ntrip.deleteText')}
-              </ConfirmDialog>
-            ))
-          }
-        >
-          {t('customer.ntrip.delete')}
-        </Button>
-      </div>
-      {open && (
-        <div className="flex min-w-0 flex-col gap-5 border-t border-line pt-4">
-          <LiveSessions accountId={account.id} admin />
-          <UsageList account={account} admin />
-          <RefusedAttempts accountId={account.id} admin />
-        </div>
-      )}
-    </li>
   );
 }
 
@@ -356,7 +254,7 @@ export function CustomerPage() {
             ) : (
               <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
                 {data.ntripAccounts.map((a) => (
-                  <NtripAccountCard key={a.id} account={a} />
+                  <AdminNtripAccountCard key={a.id} account={a} />
                 ))}
               </ul>
             )}

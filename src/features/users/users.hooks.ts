@@ -31,14 +31,19 @@ export function useCustomer(userId: string) {
   return useQuery({ queryKey: customerKey(userId), queryFn: () => fetchCustomer(userId) });
 }
 
-/** Every write on the customer page refreshes the page's data (and the user lists) when it is done. */
+/**
+ * Every write on the customer page (or on an account of the organisation page) refreshes the pages' data and the
+ * lists when it is done.
+ */
 function useCustomerMutation<A, R>(fn: (arg: A) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: () =>
       Promise.all(
-        [['admin-users'], ['admin-ntrip-accounts']].map((queryKey) => client.invalidateQueries({ queryKey })),
+        [['admin-users'], ['admin-ntrip-accounts'], ['admin-organizations']].map((queryKey) =>
+          client.invalidateQueries({ queryKey }),
+        ),
       ),
   });
 }

@@ -696,6 +696,15 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       return present(await repo.listByOwner(ownerUserId));
     },
 
+    /** An organisation's accounts for the back office, with their holders; an admin may change each of them. */
+    async accountsOfOrganization(orgId: string, name: string): Promise<NtripAccount[]> {
+      const rows = await repo.listByOrganization(orgId);
+      return present(
+        rows,
+        new Map(rows.map((r) => [r.id, { id: orgId, name, holderEmail: r.holder_email, canManage: true }])),
+      );
+    },
+
     /** An account made by an admin for a customer, under the customer's limit; its password is shown once. */
     async adminCreate(
       actor: Actor,

@@ -3,6 +3,7 @@ import {
   type AdminSubscription,
   adminOrganizationDetailSchema,
   adminOrganizationPatchSchema,
+  type NtripAccount,
   organizationParamsSchema,
 } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
@@ -76,10 +77,14 @@ export function disabledOrganizationGuard(repo: AdminRepo) {
   };
 }
 
-/** GET and PATCH /admin/organizations/:orgId: members and roles, invites, subscriptions; disable or enable. */
+/**
+ * GET and PATCH /admin/organizations/:orgId: members and roles, invites, subscriptions, NTRIP accounts; disable or
+ * enable. The subscriptions and accounts come from the modules that own them.
+ */
 export function organizationsAdminRoutes(
   repo: AdminRepo,
   subscriptionsOf: (orgId: string) => Promise<AdminSubscription[]>,
+  accountsOf: (orgId: string, name: string) => Promise<NtripAccount[]>,
 ): FastifyPluginAsyncZod {
   const presentOrganization = (o: NonNullable<Awaited<ReturnType<AdminRepo['find']>>>) => ({
     id: o.id,
@@ -98,10 +103,11 @@ export function organizationsAdminRoutes(
         const { orgId } = request.params;
         const org = await repo.find(orgId);
         if (!org) throw notFound('Organisation');
-        const [members, invites, subscriptions, settings] = await Promise.all([
+        const [members, invites, subscriptions, ntripAccounts, settings] = await Promise.all([
           repo.members(orgId),
           repo.invites(orgId),
           subscriptionsOf(orgId),
+          accountsOf(orgId, org.name),
           repo.settings(),
         ]);
         const lifetimeDays = settings.inviteLifetimeDays;
@@ -123,6 +129,7 @@ export function organizationsAdminRoutes(
             createdAt: iso(i.created_at),
           })),
           subscriptions,
+          ntripAccounts,
         };
       },
     );
