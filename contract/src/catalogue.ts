@@ -90,11 +90,24 @@ export const networkCoverageSchema = z.object({
   center: z.tuple([longitudeSchema, latitudeSchema]),
 });
 
+/**
+ * A network's texts in a language other than the base one (English, `name` and `description`): stored per language,
+ * and answered in place of the base texts to a reader of that language (Accept-Language); empty means "the base
+ * text". The admin's calls answer the base texts with every translation, for editing.
+ */
+export const networkTextsSchema = z.object({
+  name: z.string().trim().max(120),
+  description: z.string().trim().max(2000),
+});
+export const networkTranslationsSchema = z.object({ nl: networkTextsSchema.optional() }).strict();
+export type NetworkTranslations = z.infer<typeof networkTranslationsSchema>;
+
 export const networkSchema = z.object({
   id: uuid,
   slug: z.string(),
   name: z.string(),
   description: z.string(),
+  translations: networkTranslationsSchema,
   operator: z.string(),
   region: z.string(),
   status: z.enum(networkStatuses),
@@ -121,6 +134,7 @@ const networkFields = {
   status: z.enum(networkStatuses),
   isPublic: z.boolean(),
   tokenPricePerDay: z.number().int().min(0).max(1_000_000),
+  translations: networkTranslationsSchema,
 };
 
 /** Without a slug the server derives one from the name. */
@@ -133,6 +147,7 @@ export const createNetworkBodySchema = z.object({
   status: networkFields.status.default('active'),
   isPublic: networkFields.isPublic.default(true),
   tokenPricePerDay: networkFields.tokenPricePerDay.default(0),
+  translations: networkFields.translations.default({}),
 });
 export type CreateNetworkBody = z.input<typeof createNetworkBodySchema>;
 

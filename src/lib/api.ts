@@ -1,5 +1,6 @@
 import { INVITE_TOKEN_HEADER } from '@portal/contract/invite-link';
 import axios from 'axios';
+import i18n from 'i18next';
 import { currentInviteToken, currentToken } from './api-token';
 
 export { apiError } from './api-error';
@@ -27,6 +28,9 @@ api.interceptors.request.use(async (config) => {
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
   const invite = token ? currentInviteToken() : undefined;
   if (invite) config.headers.set(INVITE_TOKEN_HEADER, invite);
+  // The app's language, not the browser's: the server answers texts an operator translated in it (networks).
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  if (language) config.headers.set('Accept-Language', language);
   return config;
 });
 

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,13 @@ describe('the portal API client', () => {
     setInviteTokenSource(() => undefined);
     await api.get('/echo');
     expect(seen[2]?.headers.get('x-invite-token')).toBeNull();
+  });
+
+  it("sends the app's language, not the browser's, so translated texts come in it", async () => {
+    if (!i18n.isInitialized) await i18n.init({ fallbackLng: 'en', resources: {} });
+    await i18n.changeLanguage('nl');
+    await api.get('/echo');
+    expect(seen[0]?.headers.get('accept-language')).toBe('nl');
   });
 
   it('exposes the code and status of an API error', async () => {

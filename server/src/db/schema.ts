@@ -1,3 +1,4 @@
+import type { NetworkTranslations } from '@portal/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of the tables the migrations create. Each module adds its tables here when it adds a migration. */
@@ -49,6 +50,8 @@ export interface NetworksTable {
   status: Generated<'active' | 'maintenance' | 'retired'>;
   is_public: Generated<boolean>;
   token_price_per_day: Generated<number>;
+  /** {"nl": {"name", "description"}}: the texts in languages besides English (contract networkTranslationsSchema). */
+  translations: ColumnType<NetworkTranslations, string | undefined, string>;
   /** Days the RTCM archive keeps this network's stations' hours. */
   archive_retention_days: Generated<number>;
   created_at: Generated<Date>;

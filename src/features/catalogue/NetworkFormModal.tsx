@@ -26,6 +26,8 @@ export function NetworkFormModal({
     status: network?.status ?? 'active',
     isPublic: network?.isPublic ?? true,
     tokenPricePerDay: String(network?.tokenPricePerDay ?? 0),
+    nameNl: network?.translations.nl?.name ?? '',
+    descriptionNl: network?.translations.nl?.description ?? '',
   });
   const form = useCatalogueForm((body) =>
     network ? updateNetwork(network.id, body) : createNetwork(body as Parameters<typeof createNetwork>[0]),
@@ -34,10 +36,12 @@ export function NetworkFormModal({
   const set = (key: keyof typeof values) => (value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
 
   const submit = () => {
+    const { nameNl, descriptionNl, ...base } = values;
     const body = {
-      ...values,
+      ...base,
       slug: values.slug.trim() || undefined,
       tokenPricePerDay: numberOrUndefined(values.tokenPricePerDay),
+      translations: { nl: { name: nameNl, description: descriptionNl } },
     };
     form.submit(network ? patchNetworkBodySchema : createNetworkBodySchema, body, (saved) => {
       onSaved?.(saved);
@@ -102,6 +106,21 @@ export function NetworkFormModal({
         onChange={(e) => set('description')(e.target.value)}
         error={errors.description}
       />
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextField
+          label={t('fields.nameNl')}
+          value={values.nameNl}
+          onChange={(e) => set('nameNl')(e.target.value)}
+          error={errors.translations}
+          hint={t('networks.translationHint')}
+          data-testid="network-name-nl"
+        />
+        <TextField
+          label={t('fields.descriptionNl')}
+          value={values.descriptionNl}
+          onChange={(e) => set('descriptionNl')(e.target.value)}
+        />
+      </div>
       <ToggleSwitch label={t('networks.isPublic')} checked={values.isPublic} onChange={set('isPublic')} />
     </CatalogueFormModal>
   );

@@ -35,6 +35,7 @@ export function network(overrides: Partial<Network> = {}): Network {
     stationCount: 2,
     onlineStationCount: 2,
     coverage: null,
+    translations: {},
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,

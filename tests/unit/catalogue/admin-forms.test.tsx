@@ -27,6 +27,7 @@ const network: Network = {
   stationCount: 0,
   onlineStationCount: 0,
   coverage: null,
+  translations: {},
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-23T12:00:00.000Z',
 };
@@ -98,6 +99,27 @@ describe('network form', () => {
     await screen.findByText('Another network already uses this slug.');
     expect(posted).toBe(1);
     expect(screen.getByLabelText('Slug:')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('edits the Dutch name and description beside the English ones, and sends them as the Dutch translation', async () => {
+    const patched: unknown[] = [];
+    server.use(
+      http.patch(`*/api/admin/networks/${network.id}`, async ({ request }) => {
+        patched.push(await request.json());
+        return HttpResponse.json(network);
+      }),
+    );
+    const translated = { ...network, translations: { nl: { name: 'Nederlands RTK-netwerk', description: '' } } };
+    renderWithProviders(<NetworkFormModal network={translated} onClose={() => {}} />);
+    const u = userEvent.setup();
+    expect(screen.getByLabelText('Name in Dutch:')).toHaveValue('Nederlands RTK-netwerk');
+    await u.type(screen.getByLabelText('Description in Dutch:'), 'Landelijk RTK-netwerk');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(patched).toHaveLength(1));
+    expect(patched[0]).toMatchObject({
+      name: 'Dutch RTK Network',
+      translations: { nl: { name: 'Nederlands RTK-netwerk', description: 'Landelijk RTK-netwerk' } },
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Feed, Network, Station, StationMarker } from '@portal/contract';
 import { iso } from '../../http/iso.ts';
+import type { ContentLanguage } from '../../http/language.ts';
 import type {
   FeedWithMountpointRow,
   Jsonified,
@@ -28,14 +29,21 @@ export function toEcef(latitude: number, longitude: number, heightM: number) {
   };
 }
 
-export function presentNetwork(row: NetworkSummaryRow): Network {
+/**
+ * `language` answers a reader in theirs where the operator wrote the text (empty falls back to the base text);
+ * without it, the base texts, as the admin edits them. The translations come along either way.
+ */
+export function presentNetwork(row: NetworkSummaryRow, language?: ContentLanguage): Network {
   const { min_lon: minLon, min_lat: minLat, max_lon: maxLon, max_lat: maxLat } = row;
   const { center_lon: centerLon, center_lat: centerLat } = row;
+  const translations = row.translations ?? {};
+  const texts = language === 'nl' ? translations.nl : undefined;
   return {
     id: row.id,
     slug: row.slug,
-    name: row.name,
-    description: row.description,
+    name: texts?.name || row.name,
+    description: texts?.description || row.description,
+    translations,
     operator: row.operator,
     region: row.region,
     status: row.status,

@@ -24,6 +24,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
+import { contentLanguage } from '../../http/language.ts';
 import { createCatalogueRepo } from './catalogue.repo.ts';
 import { createCatalogueService } from './catalogue.service.ts';
 import { createFeedCipher } from './feed-secrets.ts';
@@ -42,14 +43,19 @@ export function catalogueRoutes(deps: { db: Database; feedSecretKey: string }): 
     addEtags(app);
     const publicOnly = { publicOnly: true };
 
-    app.get('/networks', { schema: { tags: ['catalogue'], response: { 200: networkListSchema } } }, async () => ({
-      items: await catalogue.listNetworks(publicOnly),
-    }));
+    app.get(
+      '/networks',
+      { schema: { tags: ['catalogue'], response: { 200: networkListSchema } } },
+      async (request, reply) => ({
+        items: await catalogue.listNetworks({ ...publicOnly, language: contentLanguage(request, reply) }),
+      }),
+    );
 
     app.get(
       '/networks/:idOrSlug',
       { schema: { tags: ['catalogue'], params: networkRefParamsSchema, response: { 200: networkSchema } } },
-      async (request) => catalogue.getNetwork(request.params.idOrSlug, publicOnly),
+      async (request, reply) =>
+        catalogue.getNetwork(request.params.idOrSlug, { ...publicOnly, language: contentLanguage(request, reply) }),
     );
 
     app.get(

@@ -13,6 +13,8 @@ interface DemoNetwork {
   slug: string;
   name: string;
   description: string;
+  /** The Dutch texts a Dutch reader gets (issue 22). */
+  nl: { name: string; description: string };
   operator: string;
   region: string;
   tokenPricePerDay: number;
@@ -26,6 +28,10 @@ const NETWORKS: DemoNetwork[] = [
     slug: 'dutch-rtk',
     name: 'Dutch RTK Network',
     description: 'Country-wide RTK network of the Netherlands, about 30 km between reference stations.',
+    nl: {
+      name: 'Nederlands RTK-netwerk',
+      description: 'Landelijk RTK-netwerk van Nederland, met ongeveer 30 km tussen de referentiestations.',
+    },
     operator: 'GNSS Portal B.V.',
     region: 'Netherlands',
     tokenPricePerDay: 10,
@@ -57,6 +63,10 @@ const NETWORKS: DemoNetwork[] = [
     slug: 'central-europe-partner',
     name: 'Central Europe Partner Network',
     description: 'Reference stations of partner operators in Germany, the Alps, Benelux, France and Poland.',
+    nl: {
+      name: 'Centraal-Europees partnernetwerk',
+      description: 'Referentiestations van partners in Duitsland, de Alpen, de Benelux, Frankrijk en Polen.',
+    },
     operator: 'Partner consortium',
     region: 'Central Europe',
     tokenPricePerDay: 14,
@@ -108,6 +118,11 @@ const NETWORKS: DemoNetwork[] = [
     slug: 'nordic-rtk',
     name: 'Nordic RTK',
     description: 'Stations across Denmark, Norway, Sweden, Finland and the Baltics, including the Arctic coast.',
+    nl: {
+      name: 'Noord-Europees RTK',
+      description:
+        'Stations in Denemarken, Noorwegen, Zweden, Finland en de Baltische staten, tot aan de Noordpoolkust.',
+    },
     operator: 'Nordic Positioning AB',
     region: 'Nordics',
     tokenPricePerDay: 12,
@@ -149,6 +164,10 @@ const NETWORKS: DemoNetwork[] = [
     slug: 'southern-europe-rtk',
     name: 'Southern Europe RTK',
     description: 'Iberia, Italy and Greece, for agriculture and construction in the south.',
+    nl: {
+      name: 'Zuid-Europees RTK',
+      description: 'Iberië, Italië en Griekenland, voor landbouw en bouw in het zuiden.',
+    },
     operator: 'Mediterranean GNSS S.L.',
     region: 'Southern Europe',
     tokenPricePerDay: 9,
@@ -314,6 +333,7 @@ export async function seedDemoCatalogue(
         operator: network.operator,
         region: network.region,
         token_price_per_day: network.tokenPricePerDay,
+        translations: JSON.stringify({ nl: network.nl }),
       })
       .onConflict((oc) => oc.column('slug').doNothing())
       .execute();

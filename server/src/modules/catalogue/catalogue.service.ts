@@ -17,6 +17,7 @@ import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { StationsTable } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import type { ContentLanguage } from '../../http/language.ts';
 import { isPubliclyListed } from './catalogue.policy.ts';
 import { presentNetwork, presentStation, presentStationMarker, summariseNewNetwork } from './catalogue.presenters.ts';
 import { type CatalogueQueries, type CatalogueRepo, databaseError, type StationFilter } from './catalogue.repo.ts';
@@ -148,12 +149,13 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
   }
 
   return {
-    async listNetworks(options: { publicOnly: boolean }): Promise<Network[]> {
-      return (await repo.listNetworks(options)).map(presentNetwork);
+    /** `language`: the reader's (public calls); without it the base texts, as the admin edits them. */
+    async listNetworks(options: { publicOnly: boolean; language?: ContentLanguage }): Promise<Network[]> {
+      return (await repo.listNetworks(options)).map((row) => presentNetwork(row, options.language));
     },
 
-    async getNetwork(idOrSlug: string, options: { publicOnly: boolean }): Promise<Network> {
-      return presentNetwork(await networkSummary(idOrSlug, options));
+    async getNetwork(idOrSlug: string, options: { publicOnly: boolean; language?: ContentLanguage }): Promise<Network> {
+      return presentNetwork(await networkSummary(idOrSlug, options), options.language);
     },
 
     async createNetwork(body: CreateNetwork): Promise<Network> {
@@ -168,6 +170,7 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
           status: body.status,
           is_public: body.isPublic,
           token_price_per_day: body.tokenPricePerDay,
+          translations: JSON.stringify(body.translations),
         })
         .catch(rethrowConflict);
       return presentNetwork(summariseNewNetwork(row));
@@ -183,6 +186,7 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
         status: body.status,
         is_public: body.isPublic,
         token_price_per_day: body.tokenPricePerDay,
+        translations: body.translations && JSON.stringify(body.translations),
       });
     },
 
