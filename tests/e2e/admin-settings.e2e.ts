@@ -31,6 +31,40 @@ describe('admin settings in Chromium', () => {
     await browser.close();
   });
 
+  // Before the terms publication below, which would ask the seeded admin to accept it first.
+  it('with sign-up by invitation only, the sign-up form says so and a newcomer nobody invited is turned away', async () => {
+    const admin = await newSession(browser);
+    await logIn(admin, DEMO_ADMIN);
+    await admin.goto('/admin/settings/account-management');
+    await admin.page.getByTestId('account-management-form').getByLabel('Who may sign up:').selectOption('invite-only');
+    await admin.page.getByTestId('account-management-save').click();
+    await admin.page.getByText('Saved. The new values apply from now on.').waitFor();
+    try {
+      const visitor = await newSession(browser);
+      await visitor.goto('/signup');
+      const form = visitor.page.getByTestId('signup-form');
+      await form.getByTestId('signup-invite-only').getByText('Sign-up is by invitation only.').waitFor();
+      const id = randomUUID().slice(0, 8);
+      await form.getByTestId('auth-email').fill(`uninvited-${id}@example.test`);
+      await form.getByTestId('auth-username').fill(`rover-${id}`);
+      await form.getByTestId('auth-password').fill(`pw-${id}-secret`);
+      await form.getByTestId('auth-confirm-password').fill(`pw-${id}-secret`);
+      await form.getByTestId('auth-terms').check();
+      await form.getByTestId('auth-submit').click();
+      await visitor.page.getByText('New accounts are by invitation only').waitFor();
+      // Signed out again, with no portal user behind the Firebase account.
+      await visitor.page
+        .getByRole('banner')
+        .getByRole('button', { name: /log in/i })
+        .waitFor();
+      await visitor.context.close();
+    } finally {
+      const reset = await apiAs(admin, '/admin/settings', { method: 'PATCH', body: { signUp: 'open' } });
+      await admin.context.close();
+      expect(reset.status).toBe(200);
+    }
+  });
+
   it('an admin publishes a terms version and a logged-in user must accept it before continuing', async () => {
     const customer = await newSession(browser);
     await signUp(customer);

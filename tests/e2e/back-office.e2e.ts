@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from './support/auth';
+import { apiAs, signUp } from './support/auth';
 import { DESKTOP, launchBrowser, MOBILE, newSession } from './support/browser';
 import { DEMO_ADMIN, logInThroughStorage } from './support/storage-login';
 
@@ -18,6 +18,10 @@ const ADMIN_LISTS = [
   '/admin/networks',
   '/admin/feed',
   '/admin/rinex',
+  '/admin/outbox',
+  '/admin/map',
+  '/admin/products/billable-subscriptions',
+  '/admin/products/non-billable-subscriptions',
 ];
 
 describe('the back office in Chromium (issue 20)', () => {
@@ -97,10 +101,34 @@ describe('the back office in Chromium (issue 20)', () => {
       });
       expect(customer.errors).toEqual([]);
 
-      // Item 7: every admin list fits a 375 px phone without sideways page scroll.
+      // The customer's organisation has an NTRIP account of its own; its back-office page lists it.
+      const org = await apiAs(customer, '/organization', {
+        method: 'POST',
+        body: { name: `Dredging ${customerId.slice(0, 6)}` },
+      });
+      const orgId = new URL((org.body as { value: string }).value, 'http://portal').searchParams.get('org');
+      const made = await apiAs(customer, `/org/${orgId}/ntrip-accounts`, {
+        method: 'POST',
+        body: { label: 'Dredger 1' },
+      });
+      expect(made.status).toBe(201);
+      await admin.goto(`/admin/organizations/${orgId}`);
+      const orgAccounts = admin.page.getByRole('region', { name: 'NTRIP accounts' });
+      await orgAccounts.getByTestId('customer-ntrip').getByText('Dredger 1').waitFor();
+      await orgAccounts.getByRole('link', { name: account.email }).waitFor();
+
+      // Item 7: every admin page fits a 375 px phone without sideways page scroll.
+      const networks = await apiAs(admin, '/admin/networks');
+      const networkId = (networks.body as { items: Array<{ id: string }> }).items[0]?.id;
+      expect(networkId).toBeDefined();
       await admin.page.setViewportSize(MOBILE);
       const wide: string[] = [];
-      for (const path of ADMIN_LISTS) {
+      for (const path of [
+        ...ADMIN_LISTS,
+        `/admin/organizations/${orgId}`,
+        `/admin/networks/${networkId}`,
+        `/admin/feed/${networkId}`,
+      ]) {
         await admin.goto(path);
         await admin.page.getByRole('heading', { level: 1 }).first().waitFor();
         await admin.page.waitForLoadState('networkidle');
