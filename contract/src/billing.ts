@@ -36,8 +36,20 @@ export const priceIdQuerySchema = z.object({ priceId: z.string().min(1).max(200)
 /** `POST /checkout/subscription`: `orgId` buys the subscription for that organisation (docs/adr/0010). */
 export const subscriptionCheckoutQuerySchema = priceIdQuerySchema.extend({ orgId: z.uuid().optional() });
 
-/** Answer of `POST /checkout/subscription` and `POST /checkout/product`: the page to open. */
-export const checkoutCreatedSchema = z.object({ url: z.string(), checkoutSessionId: z.string() });
+export const paymentProviderSchema = z.enum(['sandbox', 'stripe']);
+export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
+
+/**
+ * Answer of `POST /checkout/subscription` and `POST /checkout/product`. The portal pays in its own page with
+ * `clientSecret` (Stripe's embedded checkout, or the sandbox's card form, docs/adr/0031); `url` is the provider's
+ * own page for the same session where it has one (the sandbox's; Stripe's embedded sessions have none).
+ */
+export const checkoutCreatedSchema = z.object({
+  url: z.string().nullable(),
+  checkoutSessionId: z.string(),
+  provider: paymentProviderSchema,
+  clientSecret: z.string(),
+});
 export type CheckoutCreated = z.infer<typeof checkoutCreatedSchema>;
 
 export const checkoutSessionQuerySchema = z.object({ checkoutSessionId: z.string().uuid() });
@@ -174,13 +186,55 @@ export type Payment = z.infer<typeof paymentSchema>;
 export const paymentHistorySchema = z.object({ payments: z.array(paymentSchema) });
 export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
 
-/** `GET /getCustomerSecret`: a customer session for the payment provider's embedded widgets. */
-export const customerSecretSchema = z.object({
-  provider: z.enum(['sandbox', 'stripe']),
-  customerSessionClientSecret: z.string(),
-  expiresAt: z.string(),
-});
+/**
+ * `GET /getCustomerSecret`: the client secret of a SetupIntent of the caller's provider customer, with which the
+ * Payment Element (or the sandbox's card form) saves a card for later payments (docs/adr/0031).
+ */
+export const customerSecretSchema = z.object({ provider: paymentProviderSchema, clientSecret: z.string() });
 export type CustomerSecret = z.infer<typeof customerSecretSchema>;
+
+/** A saved card as `/settings/billing` lists it; never more of the number than its last four digits. */
+export const paymentMethodSchema = z.object({
+  id: z.string(),
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number().int(),
+  expYear: z.number().int(),
+  isDefault: z.boolean(),
+});
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+
+/** `GET /billing/payment-methods` and the answer of every change to them. */
+export const paymentMethodsSchema = z.object({ paymentMethods: z.array(paymentMethodSchema) });
+export type PaymentMethods = z.infer<typeof paymentMethodsSchema>;
+
+/** Provider ids are letters, digits and underscores (`pm_…`, `card_sbx_…`). */
+export const paymentMethodParamsSchema = z.object({
+  paymentMethodId: z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9_]+$/),
+});
+
+/**
+ * The sandbox provider's card form (docs/adr/0031): a card number (spaces and dashes allowed), MM/YY and a CVC.
+ * Only the test numbers mean anything to the sandbox; the rest is checked for shape, as a card form would.
+ */
+export const sandboxCardSchema = z.object({
+  clientSecret: z.string().min(1).max(200),
+  card: z
+    .string()
+    .max(40)
+    .regex(/^[\d\s-]+$/)
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/)),
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/),
+  cvc: z.string().regex(/^\d{3,4}$/),
+});
+export type SandboxCard = z.input<typeof sandboxCardSchema>;
+
+/** Answer of the sandbox's in-portal payment: the session to follow on the return page. */
+export const sandboxPaidSchema = z.object({ checkoutSessionId: z.string() });
 
 /** Admin product management. */
 export const productSchema = z.object({

@@ -32,6 +32,10 @@ export const errorCodes = [
   'invalid_signature',
   'not_refundable',
   'refund_failed',
+  // the sandbox provider's card form (docs/adr/0031): a refused card, and a session or SetupIntent already used
+  'card_declined',
+  'invalid_card',
+  'not_open',
   // organisations: membership and invitations
   'already_invited',
   'already_member',

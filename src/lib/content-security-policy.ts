@@ -10,7 +10,24 @@ export interface CspBuildEnv {
   VITE_FIREBASE_AUTH_EMULATOR_URL?: string | undefined;
   VITE_DEMO_WEBHOOK_URL?: string | undefined;
   VITE_MAP_STYLE_URL?: string | undefined;
+  VITE_STRIPE_PUBLISHABLE_KEY?: string | undefined;
 }
+
+/**
+ * Stripe's documented sources for Stripe.js with embedded Checkout and the Payment Element; only a build with a
+ * publishable key (the Stripe provider) allows them, so a sandbox build reaches no other site.
+ */
+const STRIPE = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: [
+    'https://js.stripe.com',
+    'https://*.js.stripe.com',
+    'https://hooks.stripe.com',
+    'https://checkout.stripe.com',
+  ],
+  connect: ['https://api.stripe.com', 'https://checkout.stripe.com'],
+  img: ['https://*.stripe.com'],
+};
 
 /** Google's documented sources for a Tag Manager container with Google Analytics 4. */
 const TAG_MANAGER = {
@@ -33,9 +50,16 @@ export function spaContentSecurityPolicy(env: CspBuildEnv, options: { tagManager
   const authDomain = env.VITE_FIREBASE_AUTH_DOMAIN?.trim();
   const authFrames = emulator.length ? emulator : authDomain ? [`https://${authDomain}`] : [];
   const gtm = options.tagManager;
+  const stripe = Boolean(env.VITE_STRIPE_PUBLISHABLE_KEY?.trim());
+  const frames = [...authFrames, ...(stripe ? STRIPE.frame : [])];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", 'https://apis.google.com', ...(gtm ? TAG_MANAGER.script : [])],
+    'script-src': [
+      "'self'",
+      'https://apis.google.com',
+      ...(gtm ? TAG_MANAGER.script : []),
+      ...(stripe ? STRIPE.script : []),
+    ],
     // Tailwind's stylesheet is a file; MapLibre and React set element styles through the DOM, which CSP allows.
     'style-src': ["'self'"],
     // MapLibre draws its markers from data: and blob: images; Google accounts bring their avatar from Google.
@@ -46,6 +70,7 @@ export function spaContentSecurityPolicy(env: CspBuildEnv, options: { tagManager
       'https://*.googleusercontent.com',
       ...originOf(env.VITE_MAP_STYLE_URL),
       ...(gtm ? TAG_MANAGER.img : []),
+      ...(stripe ? STRIPE.img : []),
     ],
     'font-src': ["'self'", 'data:'],
     'connect-src': [
@@ -57,10 +82,11 @@ export function spaContentSecurityPolicy(env: CspBuildEnv, options: { tagManager
       ...originOf(env.VITE_DEMO_WEBHOOK_URL),
       ...originOf(env.VITE_MAP_STYLE_URL),
       ...(gtm ? TAG_MANAGER.connect : []),
+      ...(stripe ? STRIPE.connect : []),
     ],
     // MapLibre runs its tile workers from a blob: URL.
     'worker-src': ["'self'", 'blob:'],
-    'frame-src': authFrames.length ? authFrames : ["'none'"],
+    'frame-src': frames.length ? frames : ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

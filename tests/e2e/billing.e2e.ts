@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession } from './support/browser';
+import { fillCard, payInPortal } from './support/checkout';
 
 /** Seeded by seedDemoProducts (server/src/modules/billing/billing.seed.ts) in every e2e run. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
@@ -11,32 +12,7 @@ type DataLayerEntry = { event?: string; value?: number; currency?: string; trans
 const dataLayer = (page: Page) =>
   page.evaluate(() => (window as { dataLayer?: DataLayerEntry[] }).dataLayer ?? []) as Promise<DataLayerEntry[]>;
 
-/**
- * Clicks Buy and pays on the sandbox checkout page with the card. The page opens in a new tab, or in this window
- * when the browser blocks the tab (spec §4); answers the page that shows the checkout.
- */
-async function buyInSandbox(page: Page, priceId: string, card: string): Promise<Page> {
-  const button = page.getByTestId(`buy-${priceId}`).first();
-  await button.waitFor();
-  const newTab = page
-    .context()
-    .waitForEvent('page', { timeout: 20_000 })
-    .catch(() => undefined);
-  const sameWindow = page
-    .waitForURL(/\/api\/sandbox\/checkout\//, { timeout: 20_000 })
-    .then(() => page)
-    .catch(() => undefined);
-  await button.click();
-  const checkout = await Promise.race([newTab, sameWindow]);
-  if (!checkout) throw new Error(`no checkout page opened; still at ${page.url()}`);
-  await checkout.waitForLoadState();
-  if (!checkout.url().includes('/api/sandbox/checkout/')) await checkout.waitForURL(/\/api\/sandbox\/checkout\//);
-  await checkout.locator('#card').fill(card);
-  await checkout.locator('#pay').click();
-  return checkout;
-}
-
-describe('billing in Chromium (sandbox checkout)', () => {
+describe('billing in Chromium (sandbox provider, paid in the portal)', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -47,10 +23,10 @@ describe('billing in Chromium (sandbox checkout)', () => {
     const s = await newSession(browser);
     await signUp(s);
 
-    // Token pack from /credits.
+    // Token pack from /credits, paid in the same tab.
     await s.goto('/credits');
-    const tokenTab = await buyInSandbox(s.page, TOKENS_100, '4242 4242 4242 4242');
-    await tokenTab.waitForURL(/\/checkout\?checkoutSessionId=/);
+    await payInPortal(s.page, TOKENS_100);
+    const tokenTab = s.page;
     await tokenTab.getByTestId('checkout-success').waitFor();
     expect(await tokenTab.getByTestId('checkout-success').textContent()).toContain('100 tokens');
     await tokenTab.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
@@ -70,7 +46,8 @@ describe('billing in Chromium (sandbox checkout)', () => {
 
     // Subscription from /subscriptions.
     await s.goto('/subscriptions');
-    const subTab = await buyInSandbox(s.page, RTK_MONTHLY, '4242424242424242');
+    await payInPortal(s.page, RTK_MONTHLY, '4242424242424242');
+    const subTab = s.page;
     await subTab.getByTestId('checkout-success').waitFor();
     const subEvents = (await dataLayer(subTab)).filter((e) => e.event === 'subscriptionPurchase');
     expect(subEvents).toEqual([expect.objectContaining({ value: 49, currency: 'EUR' })]);
@@ -85,9 +62,33 @@ describe('billing in Chromium (sandbox checkout)', () => {
     await subTab.getByText('Active', { exact: true }).first().waitFor();
     await subTab.screenshot({ path: 'artifacts/screenshots/billing-subscriptions-1440.png' }).catch(() => undefined);
 
-    // The header of the first tab shows the balance too once it refreshes.
     await s.goto('/credits');
     await s.page.getByTestId('credits-balance').getByText('100', { exact: true }).waitFor();
+
+    // Saved cards: add two (the declining one is refused), make the second the default, remove the first.
+    await s.goto('/settings/billing');
+    const cards = s.page.getByTestId('payment-methods');
+    await cards.getByText('No saved cards yet.').waitFor();
+    const addCard = async (card: string, expiry: string) => {
+      await cards.getByRole('button', { name: 'Add card' }).click();
+      await fillCard(s.page, card, expiry);
+      await cards.getByRole('button', { name: 'Save card' }).click();
+    };
+    await addCard('4000 0000 0000 0002', '12/34');
+    await cards.getByText('Your card was declined. Try another card.').waitFor();
+    await cards.getByRole('button', { name: 'Cancel' }).click();
+    await addCard('4242 4242 4242 4242', '12/34');
+    await cards.getByText('Visa ending in 4242').waitFor();
+    await addCard('5555 5555 5555 4444', '01/35');
+    await cards.getByText('Mastercard ending in 4444').waitFor();
+    await cards.getByRole('button', { name: 'Make Mastercard ending in 4444 the default card' }).click();
+    const mastercard = cards.getByTestId('payment-method').filter({ hasText: 'Mastercard ending in 4444' });
+    await mastercard.getByText('Default', { exact: true }).waitFor();
+    await cards.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
+    await cards.getByText('Visa ending in 4242').waitFor({ state: 'detached' });
+    expect(await cards.getByTestId('payment-method').count()).toBe(1);
+    await s.page.reload();
+    await mastercard.getByText('Default', { exact: true }).waitFor();
     await s.context.close();
   });
 
@@ -95,10 +96,10 @@ describe('billing in Chromium (sandbox checkout)', () => {
     const s = await newSession(browser);
     await signUp(s);
     await s.goto('/credits');
-    const tab = await buyInSandbox(s.page, TOKENS_100, '4000 0000 0000 0002');
-    await tab.getByText('Your card was declined.').waitFor();
-    expect(tab.url()).toContain('/api/sandbox/checkout/');
-    await s.page.reload();
+    await payInPortal(s.page, TOKENS_100, '4000 0000 0000 0002');
+    await s.page.getByText('Your card was declined. Try another card.').waitFor();
+    expect(s.page.url()).toContain('/checkout?checkoutSessionId=');
+    await s.goto('/credits');
     await s.page.getByTestId('credits-balance').getByText('0', { exact: true }).waitFor();
     await s.page.getByText('No token activity yet.').waitFor();
     await s.goto('/subscriptions');

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, DEMO_ADMIN, logIn, signUp } from './support/auth';
 import { DESKTOP, launchBrowser, MOBILE, newSession, SCREENSHOT_DIR } from './support/browser';
+import { payInPortal } from './support/checkout';
 
 /** Seeded by seedDemoProducts in every e2e run. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
@@ -81,18 +82,13 @@ describe('billing a business can run on, in Chromium (sandbox provider)', () => 
     await second.goto('/dashboard');
     await second.getByTestId('token-balance').getByText('0', { exact: true }).waitFor();
 
+    // Paid in the same tab, in the portal's own checkout page.
     await customer.goto('/credits');
-    const newTab = customer.context.waitForEvent('page');
-    await page.getByTestId(`buy-${TOKENS_100}`).first().click();
-    const checkout = await newTab;
-    await checkout.waitForURL(/\/api\/sandbox\/checkout\//);
-    await checkout.locator('#card').fill('4242 4242 4242 4242');
-    await checkout.locator('#pay').click();
-    await checkout.getByTestId('checkout-success').waitFor();
-    // Neither the buying tab nor the second one was reloaded: the purchase reached them.
+    await payInPortal(page, TOKENS_100);
+    await page.getByTestId('checkout-success').waitFor();
+    // The second tab was not reloaded: the purchase reached it.
     await second.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
     await page.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
-    await checkout.close();
 
     // The invoice: seller, company, VAT number, the reverse charged VAT line and the total.
     await customer.goto('/settings/billing');

@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { capturePosition, readObservationFile, unzip } from '../../server/test/support/rinex';
 import { signUp } from './support/auth';
 import { DESKTOP, launchBrowser, MOBILE, newSession, type Session } from './support/browser';
+import { payInPortal } from './support/checkout';
 import { retimeCapture } from './support/rinex';
 
 /** A real base-station capture (NovAtel OEM729, Hiroshima; 60 epochs at 1 Hz, with its 1005 position). */
@@ -16,7 +17,6 @@ const CAPTURE = new URL('../../gnss/test/fixtures/oem729_hiroshima_20221213_msm7
 /** Source password of every seeded push feed (server/src/modules/catalogue/catalogue.seed.ts). */
 const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
-const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
 const H = 3_600_000;
 
 const sources: net.Socket[] = [];
@@ -47,25 +47,11 @@ async function pushCapture(capture: Buffer, mountpoint: string): Promise<void> {
   sources.push(socket);
 }
 
-/** 100 tokens through the sandbox checkout (card 4242…), in a new tab or this one. */
+/** 100 tokens, paid in the portal's own checkout page with 4242…. */
 async function buyTokens(session: Session): Promise<void> {
-  const { page, context } = session;
   await session.goto('/credits');
-  const tab = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
-  const created = page.waitForResponse((r) => r.url().includes('/api/checkout/product') && r.status() === 200);
-  await page.getByTestId(`buy-${TOKENS_100}`).first().click();
-  const { url } = (await (await created).json()) as { url: string };
-  let checkout: Page | null = await tab;
-  if (!checkout && !SANDBOX_CHECKOUT.test(page.url())) await page.goto(url);
-  checkout ??= page;
-  await checkout.waitForURL(SANDBOX_CHECKOUT);
-  await checkout.locator('#card').fill('4242 4242 4242 4242');
-  await checkout.locator('#pay').click();
-  await checkout.getByTestId('checkout-success').waitFor();
-  if (checkout !== page) {
-    await checkout.close();
-    await page.bringToFront();
-  }
+  await payInPortal(session.page, TOKENS_100);
+  await session.page.getByTestId('checkout-success').waitFor();
 }
 
 /** Screenshots of the page at 1440 and 375 px wide, scrolled to the element with `id` when given. */

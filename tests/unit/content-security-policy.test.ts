@@ -29,6 +29,17 @@ describe("the SPA's Content Security Policy", () => {
     expect(directive(emulator, 'connect-src')).toContain('http://127.0.0.1:9099');
   });
 
+  it('allows Stripe.js, its frames and its API only in a build with a Stripe publishable key', () => {
+    const sandbox = spaContentSecurityPolicy({ VITE_STRIPE_PUBLISHABLE_KEY: '' }, { tagManager: false });
+    expect(sandbox).not.toContain('stripe');
+    const stripe = spaContentSecurityPolicy({ VITE_STRIPE_PUBLISHABLE_KEY: 'pk_test_123' }, { tagManager: false });
+    expect(directive(stripe, 'script-src')).toContain('https://js.stripe.com');
+    expect(directive(stripe, 'frame-src')).toEqual(
+      expect.arrayContaining(['https://js.stripe.com', 'https://checkout.stripe.com']),
+    );
+    expect(directive(stripe, 'connect-src')).toContain('https://api.stripe.com');
+  });
+
   it('lets the page reach a separate API, the demo webhook and the map style host, by origin', () => {
     const policy = spaContentSecurityPolicy(
       {

@@ -162,7 +162,7 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
     vi.spyOn(stripe.customers, 'create').mockImplementation(() => resolved({ id: `cus_${++counter}` }));
     vi.spyOn(stripe.checkout.sessions, 'create').mockImplementation(() => {
       const id = `cs_test_${++counter}`;
-      return resolved({ id, url: `https://checkout.stripe.com/c/pay/${id}` });
+      return resolved({ id, url: null, ui_mode: 'embedded_page', client_secret: `${id}_secret_x` });
     });
     vi.spyOn(stripe.checkout.sessions, 'retrieve').mockImplementation(((id: string) =>
       resolved(sessions.get(id))) as never);
@@ -192,8 +192,8 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
   async function subscribe(user: TestUser) {
     const res = await call(t, user, 'POST', `/api/checkout/subscription?priceId=${monthlyPrice}`);
     expect(res.statusCode, res.body).toBe(200);
-    const { url, checkoutSessionId } = res.json();
-    const csId = url.split('/').at(-1) as string;
+    const { clientSecret, checkoutSessionId } = res.json();
+    const csId = clientSecret.split('_secret_')[0] as string;
     const now = Math.floor(Date.now() / 1000);
     subscriptions.set(`sub_${csId}`, {
       id: `sub_${csId}`,

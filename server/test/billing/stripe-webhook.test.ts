@@ -27,7 +27,7 @@ function fakeStripe() {
   vi.spyOn(stripe.customers, 'create').mockImplementation(() => resolved({ id: `cus_${state.prices++}` }));
   vi.spyOn(stripe.checkout.sessions, 'create').mockImplementation(() => {
     const id = `cs_test_${++state.sessionsCreated}`;
-    return resolved({ id, url: `https://checkout.stripe.com/c/pay/${id}` });
+    return resolved({ id, url: null, ui_mode: 'embedded_page', client_secret: `${id}_secret_abc` });
   });
   vi.spyOn(stripe.checkout.sessions, 'retrieve').mockImplementation(((id: string) => {
     const s = state.sessions.get(id);
@@ -49,8 +49,8 @@ function fakeStripe() {
     return resolved(next);
   }) as never);
   vi.spyOn(stripe.invoices, 'retrieve').mockImplementation(((id: string) => resolved(state.invoices.get(id))) as never);
-  vi.spyOn(stripe.customerSessions, 'create').mockImplementation(() =>
-    resolved({ client_secret: 'cuss_secret_123', expires_at: Math.floor(Date.now() / 1000) + 1800 }),
+  vi.spyOn(stripe.setupIntents, 'create').mockImplementation(() =>
+    resolved({ id: 'seti_123', object: 'setup_intent', client_secret: 'seti_123_secret_456' }),
   );
   return { stripe, state };
 }
@@ -153,8 +153,9 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       headers: user.headers,
     });
     expect(res.statusCode).toBe(200);
-    const { url, checkoutSessionId } = res.json();
-    const id = url.split('/').at(-1) as string;
+    const { clientSecret, checkoutSessionId } = res.json();
+    // The embedded session's client secret is `<session id>_secret_…`.
+    const id = clientSecret.split('_secret_')[0] as string;
     fake.state.sessions.set(id, {
       id,
       object: 'checkout.session',
@@ -179,14 +180,21 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       url: `/api/checkout/product?priceId=${tokenPrice}`,
       headers: user.headers,
     });
-    expect(res.json().url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    expect(res.json()).toEqual({
+      url: null,
+      checkoutSessionId: expect.any(String),
+      provider: 'stripe',
+      clientSecret: expect.stringMatching(/^cs_test_\d+_secret_abc$/),
+    });
     const call = vi.mocked(fake.stripe.checkout.sessions.create).mock.calls.at(-1)?.[0];
     expect(call).toMatchObject({
+      ui_mode: 'embedded_page',
       mode: 'payment',
       client_reference_id: res.json().checkoutSessionId,
       line_items: [{ price: tokenPrice, quantity: 1 }],
-      success_url: `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}`,
+      return_url: `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}`,
     });
+    expect(call).not.toHaveProperty('success_url');
     const tables = await t.app.inject({ method: 'GET', url: '/api/stripe/subscription-pricing-tables' });
     expect(tables.json()).toEqual([
       { name: 'RTK', data: [expect.objectContaining({ priceId: monthlyPrice, currency: 'GBP' })] },
@@ -211,8 +219,7 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
     const returnUrl = `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}&orgId=${orgId}`;
     expect(vi.mocked(fake.stripe.checkout.sessions.create).mock.calls.at(-1)?.[0]).toMatchObject({
       mode: 'subscription',
-      success_url: returnUrl,
-      cancel_url: `${returnUrl}&cancelled=true`,
+      return_url: returnUrl,
     });
   });
 
@@ -312,8 +319,9 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
       headers: user.headers,
     });
-    const { url, checkoutSessionId } = res.json();
-    const csId = url.split('/').at(-1) as string;
+    const { clientSecret, checkoutSessionId } = res.json();
+    // The embedded session's client secret is `<session id>_secret_…`.
+    const csId = clientSecret.split('_secret_')[0] as string;
     const subId = `sub_${csId}`;
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
     fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));
@@ -402,8 +410,9 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
       headers: user.headers,
     });
-    const { url, checkoutSessionId } = res.json();
-    const csId = url.split('/').at(-1) as string;
+    const { clientSecret, checkoutSessionId } = res.json();
+    // The embedded session's client secret is `<session id>_secret_…`.
+    const csId = clientSecret.split('_secret_')[0] as string;
     const subId = `sub_${csId}`;
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
     fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));
@@ -455,11 +464,15 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
     expect(res.json()).toEqual({ received: true, result: 'ignored' });
   });
 
-  it('answers a customer session for the signed-in user only', async () => {
+  it('answers a SetupIntent of the signed-in user only', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/getCustomerSecret' });
     expect(anonymous.statusCode).toBe(401);
     const user = await t.buildUser();
     const res = await t.app.inject({ method: 'GET', url: '/api/getCustomerSecret', headers: user.headers });
-    expect(res.json()).toMatchObject({ provider: 'stripe', customerSessionClientSecret: 'cuss_secret_123' });
+    expect(res.json()).toEqual({ provider: 'stripe', clientSecret: 'seti_123_secret_456' });
+    expect(vi.mocked(fake.stripe.setupIntents.create).mock.calls.at(-1)?.[0]).toMatchObject({
+      usage: 'off_session',
+      allowed_payment_method_types: ['card'],
+    });
   });
 });

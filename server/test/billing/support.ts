@@ -66,7 +66,7 @@ export async function startCheckout(t: TestContext, user: TestUser, kind: 'subsc
     headers: user.headers,
   });
   if (res.statusCode !== 200) throw new Error(`checkout not created: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { url: string; checkoutSessionId: string };
+  const body = res.json() as { url: string; checkoutSessionId: string; provider: string; clientSecret: string };
   const sandboxId = new URL(body.url).pathname.split('/').at(-1) ?? '';
   return { ...body, sandboxId };
 }

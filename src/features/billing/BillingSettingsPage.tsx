@@ -12,9 +12,11 @@ import { usePayments, useSubscriptions } from './billing.hooks';
 import { useDateFormat } from './format';
 import { downloadInvoicePdf } from './invoicing.api';
 import { useInvoices } from './invoicing.hooks';
+import { PaymentMethodsSection } from './PaymentMethodsSection';
+import { RenewalFailedBanner } from './RenewalFailedBanner';
 
 /**
- * /settings/billing: payment history with invoices. A failed read shows 'Could Not Retrieve Billing Details';
+ * /settings/billing: saved cards, payment history with invoices, billing details. A failed read shows 'Could Not Retrieve Billing Details';
  * no payments and no subscriptions shows 'No Billing History' (spec §8).
  */
 export function BillingSettingsPage() {
@@ -45,6 +47,8 @@ export function BillingSettingsPage() {
 
   return (
     <Page name="settings-billing" title={t('settings.title')} subtitle={t('settings.subtitle')}>
+      <RenewalFailedBanner />
+      <PaymentMethodsSection />
       {payments.isPending ? (
         <Preloader />
       ) : (

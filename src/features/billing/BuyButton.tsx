@@ -1,29 +1,13 @@
 import type { PricingProduct } from '@portal/contract';
 import { createContext, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { useModal } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { createCheckout } from './billing.api';
-
-/**
- * Opens a URL in a new tab; when the browser blocks the tab, in this window (spec §4). No 'noopener' feature:
- * with it window.open always answers null and a blocked tab could not be told apart; the opener is cut instead.
- */
-export function openCheckoutUrl(url: string, win: Pick<Window, 'open' | 'location'> = window): 'tab' | 'window' {
-  const tab = win.open(url, '_blank');
-  if (tab) {
-    try {
-      tab.opener = null;
-    } catch {
-      // a cross-origin tab may refuse; it is already open
-    }
-    return 'tab';
-  }
-  win.location.assign(url);
-  return 'window';
-}
+import { checkoutPath, type PaymentState } from './payment-state';
 
 /**
  * Set around the pricing tables an organisation's owner or admin opened on its settings page: the buy buttons inside
@@ -33,8 +17,8 @@ export function openCheckoutUrl(url: string, win: Pick<Window, 'open' | 'locatio
 export const CheckoutOrganization = createContext<string | undefined>(undefined);
 
 /**
- * Spec §4 buy button: a loading label while the checkout link is fetched, then the URL opens in a new tab
- * (the current window if the tab is blocked); a failure shows an error modal.
+ * Spec §4 buy button: a loading label while the checkout session is created; a failure shows an error modal. The
+ * payment then happens in this tab, on the checkout page of the portal (docs/adr/0031), not in a second tab.
  */
 export function BuyButton({
   product,
@@ -45,21 +29,23 @@ export function BuyButton({
   product: Pick<PricingProduct, 'priceId' | 'type' | 'name'>;
   disabled?: boolean;
   /** After the checkout page opened (e.g. close the pricing modal). */
-  onOpened?: (where: 'tab' | 'window') => void;
+  onOpened?: () => void;
   className?: string;
 }) {
   const { t } = useTranslation('billing');
   const modal = useModal();
   const orgId = useContext(CheckoutOrganization);
   const [loading, setLoading] = useState(false);
+  const navigate = useNavigate();
 
   const buy = async () => {
     setLoading(true);
     try {
-      const { url } = await createCheckout(product.type, product.priceId, orgId);
-      // Not `onOpened?.(openCheckoutUrl(url))`: without a callback that would skip opening the page altogether.
-      const where = openCheckoutUrl(url);
-      onOpened?.(where);
+      const created = await createCheckout(product.type, product.priceId, orgId);
+      // The client secret goes in the history entry, not the address: it stays out of logs and shared links.
+      const state: PaymentState = { pay: { provider: created.provider, clientSecret: created.clientSecret } };
+      navigate(checkoutPath(created.checkoutSessionId, orgId), { state });
+      onOpened?.();
     } catch (error) {
       const reason = apiError(error);
       modal.open(({ close }) => (

@@ -1,9 +1,10 @@
 import type { CheckoutSession } from '@portal/contract';
 import { formatMoney } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ButtonLink } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
@@ -11,7 +12,13 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
 import { announceBillingChange } from '../../lib/billing-channel';
-import { useCheckoutSession, useRefreshBilling } from './billing.hooks';
+import { paySandboxCheckout } from './billing.api';
+import { billingKeys, useCheckoutSession, useRefreshBilling } from './billing.hooks';
+import type { PaymentState } from './payment-state';
+import { SandboxCardForm } from './SandboxCardForm';
+
+/** Stripe's code is fetched only when the Stripe provider's session is paid (docs/adr/0031). */
+const StripeEmbeddedCheckout = lazy(() => import('./StripeEmbeddedCheckout'));
 
 const reportedKey = (id: string) => `checkout-reported-${id}`;
 
@@ -33,19 +40,36 @@ export function reportPurchase(session: CheckoutSession, storage: Storage = wind
 }
 
 /**
- * /checkout?checkoutSessionId=…: the return page of a checkout. A purchase for an organisation returns with its
- * `orgId` (docs/adr/0010), is read through the organisation and leads back to the organisation's page.
+ * /checkout?checkoutSessionId=…: where a purchase is paid and confirmed, in the tab it started in. Coming from a buy
+ * button, an open session shows the payment form (Stripe's embedded checkout, or the sandbox's card form, docs/adr/
+ * 0031); once paid, or back from a provider's page, the session is followed until the provider confirms it. A
+ * purchase for an organisation carries its `orgId` (docs/adr/0010), is read through the organisation and leads back
+ * to the organisation's page.
  */
 export function CheckoutPage() {
   const { t } = useTranslation('billing');
   const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const checkoutSessionId = params.get('checkoutSessionId');
   const orgId = params.get('orgId') ?? undefined;
   const cancelled = params.get('cancelled') === 'true';
-  const session = useCheckoutSession(checkoutSessionId, orgId);
+  const [paid, setPaid] = useState(false);
+  const pay = paid || cancelled ? undefined : (location.state as PaymentState | null)?.pay;
+  const paying = pay !== undefined;
+  const session = useCheckoutSession(checkoutSessionId, orgId, !paying);
   const refresh = useRefreshBilling(orgId);
   const data = session.data;
   const organizationPage = orgId && `/settings/organization?${new URLSearchParams({ org: orgId })}`;
+  const backTo = organizationPage || (data?.type === 'Subscription' ? '/subscriptions' : '/credits');
+
+  /** Paid in the form: the form's history entry is replaced, so a reload or Back does not offer it again. */
+  const onPaid = () => {
+    setPaid(true);
+    navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+    void queryClient.resetQueries({ queryKey: billingKeys.checkout(checkoutSessionId ?? '', orgId) });
+  };
 
   useEffect(() => {
     if (data?.status !== 'complete') return;
@@ -106,6 +130,35 @@ export function CheckoutPage() {
         )}
       </MessageDialog>
     );
+  } else if (data.status === 'open' && pay) {
+    const price = formatMoney(data.amount, data.currency, i18next.language);
+    body = (
+      <div data-testid="checkout-pay">
+        <h2 className="text-base font-semibold text-ink">{data.productName}</h2>
+        <p className="mb-4 text-2xl font-bold text-ink" data-testid="checkout-amount">
+          {price}
+        </p>
+        {pay.provider === 'stripe' ? (
+          <>
+            <Suspense fallback={<Preloader label={t('pay.loading')} />}>
+              <StripeEmbeddedCheckout clientSecret={pay.clientSecret} onComplete={onPaid} />
+            </Suspense>
+            <ButtonLink to={backTo} variant="ghost" className="mt-4">
+              {t('actions.cancel')}
+            </ButtonLink>
+          </>
+        ) : (
+          <SandboxCardForm
+            submitLabel={t('pay.submit', { price })}
+            onSubmit={async (card) => {
+              await paySandboxCheckout({ ...card, clientSecret: pay.clientSecret });
+              onPaid();
+            }}
+            onCancel={() => navigate(backTo)}
+          />
+        )}
+      </div>
+    );
   } else if (data.status === 'open' && !cancelled) {
     body = <Preloader label={t('checkout.waiting')} />;
   } else {
@@ -115,10 +168,7 @@ export function CheckoutPage() {
         tone="yellow"
         title={t('checkout.notCompletedTitle')}
         actions={
-          <ButtonLink
-            to={organizationPage || (data.type === 'Subscription' ? '/subscriptions' : '/credits')}
-            variant="secondary"
-          >
+          <ButtonLink to={backTo} variant="secondary">
             {t('checkout.back')}
           </ButtonLink>
         }
@@ -130,7 +180,11 @@ export function CheckoutPage() {
 
   return (
     <Page name="checkout" title={t('checkout.title')}>
-      <div className="mx-auto w-full max-w-md rounded-xl border border-line bg-surface p-6">{body}</div>
+      <div
+        className={`mx-auto w-full rounded-xl border border-line bg-surface p-6 ${pay?.provider === 'stripe' ? 'max-w-4xl' : 'max-w-md'}`}
+      >
+        {body}
+      </div>
     </Page>
   );
 }

@@ -10,13 +10,7 @@ export function PriceTag({ amount, currency }: { amount: number; currency: strin
 }
 
 /** Spec §3 pricing card: name, price, interval or credits, badges (recommended, test mode), attributes, Buy. */
-export function PricingCard({
-  product,
-  onOpened,
-}: {
-  product: PricingProduct;
-  onOpened?: (where: 'tab' | 'window') => void;
-}) {
+export function PricingCard({ product, onOpened }: { product: PricingProduct; onOpened?: () => void }) {
   const { t } = useTranslation('billing');
   const taxInfo = useTaxInfo();
   return (

@@ -10,7 +10,7 @@ export function PricingGrid({
   showName = true,
 }: {
   table: PricingTable;
-  onOpened?: (where: 'tab' | 'window') => void;
+  onOpened?: () => void;
   showName?: boolean;
 }) {
   const products = sortByAmount(table.data);
@@ -31,13 +31,7 @@ export function PricingGrid({
 }
 
 /** Every table, or a note when there is nothing for sale. */
-export function PricingTables({
-  tables,
-  onOpened,
-}: {
-  tables: PricingTable[];
-  onOpened?: (where: 'tab' | 'window') => void;
-}) {
+export function PricingTables({ tables, onOpened }: { tables: PricingTable[]; onOpened?: () => void }) {
   const { t } = useTranslation('billing');
   const nonEmpty = tables.filter((table) => table.data.length > 0);
   if (nonEmpty.length === 0) return <p className="text-sm text-muted">{t('pricing.empty')}</p>;

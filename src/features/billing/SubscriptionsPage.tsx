@@ -18,6 +18,7 @@ import {
 import { useDateFormat } from './format';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
+import { RenewalFailedBanner } from './RenewalFailedBanner';
 
 export const STATUS_COLOR: Record<Subscription['status'], StatusColor> = {
   active: 'green',
@@ -88,6 +89,7 @@ export function SubscriptionsPage() {
         </Button>
       }
     >
+      <RenewalFailedBanner />
       {subscriptions.isPending ? (
         <Preloader />
       ) : subscriptions.isError ? (

@@ -4,10 +4,14 @@ import type {
   CheckoutCreated,
   CheckoutSession,
   CreateProduct,
+  CustomerSecret,
   OrgSubscriptions,
   Payment,
+  PaymentMethod,
+  PaymentMethods,
   PricingTable,
   Product,
+  SandboxCard,
   Subscription,
   TokenHistory,
   UpdateProduct,
@@ -25,7 +29,10 @@ export async function fetchTokenProducts(): Promise<PricingTable[]> {
   return (await api.get<PricingTable[]>('/tokenProducts')).data;
 }
 
-/** Creates a checkout session and answers the URL to open; `orgId` buys a subscription for that organisation. */
+/**
+ * Creates a checkout session, paid in the portal's own page with its client secret (docs/adr/0031); `orgId` buys a
+ * subscription for that organisation.
+ */
 export async function createCheckout(
   kind: 'Subscription' | 'Token',
   priceId: string,
@@ -42,6 +49,34 @@ export async function fetchCheckout(checkoutSessionId: string): Promise<Checkout
 /** `GET /org/{orgId}/checkout`: a session bought for the organisation, readable by all of its members. */
 export async function fetchOrganizationCheckout(orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
   return (await api.get<CheckoutSession>(`/org/${orgId}/checkout`, { params: { checkoutSessionId } })).data;
+}
+
+/** The sandbox provider's card form: pays an open session with a test card; the answer says which session. */
+export async function paySandboxCheckout(card: SandboxCard): Promise<{ checkoutSessionId: string }> {
+  return (await api.post<{ checkoutSessionId: string }>('/sandbox/checkout/pay', card)).data;
+}
+
+/** `GET /getCustomerSecret`: a SetupIntent's client secret for saving a card. */
+export async function fetchCustomerSecret(): Promise<CustomerSecret> {
+  return (await api.get<CustomerSecret>('/getCustomerSecret')).data;
+}
+
+/** The sandbox provider's card form: saves a test card on the SetupIntent of `GET /getCustomerSecret`. */
+export async function saveSandboxCard(card: SandboxCard): Promise<PaymentMethod> {
+  return (await api.post<PaymentMethod>('/sandbox/setup-intents/confirm', card)).data;
+}
+
+export async function fetchPaymentMethods(): Promise<PaymentMethods> {
+  return (await api.get<PaymentMethods>('/billing/payment-methods')).data;
+}
+
+export async function setDefaultPaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
+  const path = `/billing/payment-methods/${encodeURIComponent(paymentMethodId)}/default`;
+  return (await api.put<PaymentMethods>(path)).data;
+}
+
+export async function removePaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
+  return (await api.delete<PaymentMethods>(`/billing/payment-methods/${encodeURIComponent(paymentMethodId)}`)).data;
 }
 
 export async function fetchSubscriptions(): Promise<UserSubscriptions> {

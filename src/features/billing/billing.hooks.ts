@@ -13,13 +13,16 @@ import {
   fetchCheckout,
   fetchOrganizationCheckout,
   fetchOrganizationSubscriptions,
+  fetchPaymentMethods,
   fetchPayments,
   fetchSubscriptionPricingTables,
   fetchSubscriptions,
   fetchTokenHistory,
   fetchTokenProducts,
   grantTokens,
+  removePaymentMethod,
   resumeSubscription,
+  setDefaultPaymentMethod,
   updateProduct,
 } from './billing.api';
 
@@ -29,6 +32,7 @@ export const billingKeys = {
   subscriptions: ['subscriptions'] as const,
   history: ['token-history'] as const,
   payments: ['payments'] as const,
+  paymentMethods: ['payment-methods'] as const,
   checkout: (id: string, orgId?: string) => ['checkout', id, orgId ?? 'personal'] as const,
   adminSubscriptions: ['admin-subscriptions'] as const,
   organizationSubscriptions: (orgId: string) => ['org', orgId, 'subscriptions'] as const,
@@ -82,18 +86,34 @@ export function usePayments() {
   return useQuery({ queryKey: billingKeys.payments, queryFn: fetchPayments, enabled: !!user });
 }
 
+export function usePaymentMethods() {
+  const user = useUser();
+  return useQuery({ queryKey: billingKeys.paymentMethods, queryFn: fetchPaymentMethods, enabled: !!user });
+}
+
+/** Make default or remove a saved card; the answer is the new list. */
+export function usePaymentMethodAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, paymentMethodId }: { action: 'default' | 'remove'; paymentMethodId: string }) =>
+      action === 'default' ? setDefaultPaymentMethod(paymentMethodId) : removePaymentMethod(paymentMethodId),
+    onSuccess: (list) => queryClient.setQueryData(billingKeys.paymentMethods, list),
+  });
+}
+
 /**
- * The return page's session; polled while the provider has not confirmed it yet (at most about a minute). An
- * organisation's purchase is read through the organisation, where its members may read it too.
+ * The return page's session; polled while the provider has not confirmed it yet (at most about a minute), but not
+ * while `poll` is off (the portal's own payment form is still showing). An organisation's purchase is read through
+ * the organisation, where its members may read it too.
  */
-export function useCheckoutSession(checkoutSessionId: string | null, orgId?: string) {
+export function useCheckoutSession(checkoutSessionId: string | null, orgId?: string, poll = true) {
   return useQuery({
     queryKey: billingKeys.checkout(checkoutSessionId ?? '', orgId),
     queryFn: () =>
       orgId ? fetchOrganizationCheckout(orgId, checkoutSessionId ?? '') : fetchCheckout(checkoutSessionId ?? ''),
     enabled: !!checkoutSessionId,
     refetchInterval: (query) =>
-      query.state.data?.status === 'open' && query.state.dataUpdateCount < 30 ? 2_000 : false,
+      poll && query.state.data?.status === 'open' && query.state.dataUpdateCount < 30 ? 2_000 : false,
   });
 }
 

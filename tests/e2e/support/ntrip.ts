@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Session } from './browser';
+import { payInPortal } from './checkout';
 
 /** A real base-station capture (NovAtel OEM729, Hiroshima), pushed as a station's feed. */
 export const CAPTURE = new URL(
@@ -92,30 +92,10 @@ export function ntripRover(port: number, mountpoint: string, username: string, p
 
 /** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
-const SANDBOX_CHECKOUT = /\/api\/sandbox\/checkout\//;
 
-/**
- * Buys 100 tokens on /credits: Buy creates a checkout session and opens the sandbox checkout page, paid there with
- * 4242…. The page is taken from the new tab, or this window; if neither shows it (a blocked tab under load), the
- * checkout URL the API answered is opened here, as the Buy button's fallback does.
- */
+/** Buys 100 tokens on /credits, paid in the portal's own checkout page with 4242…. */
 export async function buyTokens(session: Session): Promise<void> {
-  const { page, context } = session;
   await session.goto('/credits');
-  const tab = context.waitForEvent('page', { timeout: 10_000 }).catch(() => null);
-  const created = page.waitForResponse((r) => r.url().includes('/api/checkout/product') && r.status() === 200);
-  await page.getByTestId(`buy-${TOKENS_100}`).first().click();
-  const { url } = (await (await created).json()) as { url: string };
-  expect(url).toMatch(SANDBOX_CHECKOUT);
-  let checkout: Page | null = await tab;
-  if (!checkout && !SANDBOX_CHECKOUT.test(page.url())) await page.goto(url);
-  checkout ??= page;
-  await checkout.waitForURL(SANDBOX_CHECKOUT);
-  await checkout.locator('#card').fill('4242 4242 4242 4242');
-  await checkout.locator('#pay').click();
-  await checkout.getByTestId('checkout-success').waitFor();
-  if (checkout !== page) {
-    await checkout.close();
-    await page.bringToFront();
-  }
+  await payInPortal(session.page, TOKENS_100);
+  await session.page.getByTestId('checkout-success').waitFor();
 }

@@ -1,10 +1,14 @@
-import type { CheckoutSession, UserSubscriptions } from '@portal/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import type { CheckoutSession, PaymentMethod, Subscription, UserSubscriptions } from '@portal/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { BillingSettingsPage } from '../../../src/features/billing/BillingSettingsPage';
 import * as billingApi from '../../../src/features/billing/billing.api';
 import { CheckoutPage } from '../../../src/features/billing/CheckoutPage';
+import { PaymentMethodsSection } from '../../../src/features/billing/PaymentMethodsSection';
+import { RenewalFailedBanner } from '../../../src/features/billing/RenewalFailedBanner';
+import * as stripeModule from '../../../src/features/billing/stripe';
 import { api } from '../../../src/lib/api';
 import { renderWithProviders } from '../support/render';
 import { fakeUser } from '../support/shell';
@@ -128,5 +132,201 @@ describe('/checkout return page', () => {
     });
     expect(await screen.findByTestId('checkout-not-completed')).toBeInTheDocument();
     expect(window.dataLayer).toEqual([]);
+  });
+});
+
+/** An answer of the API as axios rejects with it. */
+const refusal = (status: number, code: string) =>
+  Object.assign(new Error(code), { isAxiosError: true, response: { status, data: { code, message: code } } });
+
+describe('/checkout paying in the portal (docs/adr/0031)', () => {
+  const open: CheckoutSession = {
+    id: '7a1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
+    transactionId: 'cs_sbx_7',
+    status: 'open',
+    type: 'Token',
+    productName: '100 Tokens',
+    priceId: 'price_tokens',
+    amount: 1000,
+    currency: 'EUR',
+    value: 10,
+    creditsAmount: 100,
+    createdAt: '2026-11-23T12:00:00Z',
+  };
+  const route = (provider: 'sandbox' | 'stripe') => ({
+    pathname: '/checkout',
+    search: `?checkoutSessionId=${open.id}`,
+    state: { pay: { provider, clientSecret: `${provider}_cs_secret_1` } },
+  });
+
+  it('pays with the sandbox card form in the same page, then confirms the purchase; Stripe.js is never loaded', async () => {
+    window.sessionStorage.clear();
+    const stripe = vi.spyOn(stripeModule, 'stripeJs');
+    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(open);
+    const pay = vi
+      .spyOn(billingApi, 'paySandboxCheckout')
+      .mockRejectedValueOnce(refusal(402, 'card_declined'))
+      .mockImplementationOnce(async () => {
+        fetched.mockResolvedValue({ ...open, status: 'complete', completedAt: '2026-11-23T12:01:00Z' });
+        return { checkoutSessionId: open.id };
+      });
+    renderWithProviders(<CheckoutPage />, { route: route('sandbox'), wrapper: signedIn });
+    const form = await screen.findByTestId('sandbox-card-form');
+    expect(screen.getByTestId('checkout-amount')).toHaveTextContent('€10.00');
+    await userEvent.type(within(form).getByLabelText(/Card number/), '4000 0000 0000 0002');
+    await userEvent.type(within(form).getByLabelText(/Expiry date/), '12/34');
+    await userEvent.type(within(form).getByLabelText(/CVC/), '123');
+    await userEvent.click(within(form).getByRole('button', { name: 'Pay €10.00' }));
+    expect(await within(form).findByText('Your card was declined. Try another card.')).toBeInTheDocument();
+
+    const card = within(form).getByLabelText(/Card number/);
+    await userEvent.clear(card);
+    await userEvent.type(card, '4242 4242 4242 4242');
+    await userEvent.click(within(form).getByRole('button', { name: 'Pay €10.00' }));
+    expect(await screen.findByTestId('checkout-success')).toHaveTextContent('100 tokens (€10.00) have been added');
+    expect(pay).toHaveBeenLastCalledWith({
+      card: '4242 4242 4242 4242',
+      expiry: '12/34',
+      cvc: '123',
+      clientSecret: 'sandbox_cs_secret_1',
+    });
+    expect(stripe).not.toHaveBeenCalled();
+  });
+
+  it("mounts Stripe's embedded checkout with the session's client secret and follows the session once Stripe completes it", async () => {
+    window.sessionStorage.clear();
+    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(open);
+    const mount = vi.fn();
+    let complete: (() => void) | undefined;
+    const createEmbeddedCheckoutPage = vi.fn(async (options: { clientSecret?: string; onComplete?: () => void }) => {
+      complete = options.onComplete;
+      return { mount, unmount: vi.fn(), destroy: vi.fn() };
+    });
+    vi.spyOn(stripeModule, 'stripeJs').mockResolvedValue({ createEmbeddedCheckoutPage } as never);
+    renderWithProviders(<CheckoutPage />, { route: route('stripe'), wrapper: signedIn });
+    await waitFor(() => expect(mount).toHaveBeenCalledWith(expect.any(HTMLDivElement)));
+    expect(createEmbeddedCheckoutPage).toHaveBeenCalledWith(
+      expect.objectContaining({ clientSecret: 'stripe_cs_secret_1' }),
+    );
+    expect(screen.queryByTestId('sandbox-card-form')).toBeNull();
+    fetched.mockResolvedValue({ ...open, status: 'complete' });
+    await act(async () => complete?.());
+    expect(await screen.findByTestId('checkout-success')).toBeInTheDocument();
+  });
+});
+
+describe('saved cards on /settings/billing', () => {
+  const visa: PaymentMethod = {
+    id: 'pm_1',
+    brand: 'visa',
+    last4: '4242',
+    expMonth: 12,
+    expYear: 2034,
+    isDefault: true,
+  };
+  const mastercard: PaymentMethod = {
+    id: 'pm_2',
+    brand: 'mastercard',
+    last4: '4444',
+    expMonth: 1,
+    expYear: 2035,
+    isDefault: false,
+  };
+
+  it('lists the cards with the default marked, makes another the default and removes one', async () => {
+    vi.spyOn(billingApi, 'fetchPaymentMethods').mockResolvedValue({ paymentMethods: [visa, mastercard] });
+    const setDefault = vi.spyOn(billingApi, 'setDefaultPaymentMethod').mockResolvedValue({
+      paymentMethods: [
+        { ...visa, isDefault: false },
+        { ...mastercard, isDefault: true },
+      ],
+    });
+    const remove = vi
+      .spyOn(billingApi, 'removePaymentMethod')
+      .mockResolvedValue({ paymentMethods: [{ ...mastercard, isDefault: true }] });
+    renderWithProviders(<PaymentMethodsSection />, { wrapper: signedIn });
+    const rows = await screen.findAllByTestId('payment-method');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Visa ending in 4242Expires 12/2034Default'),
+      expect.stringContaining('Mastercard ending in 4444Expires 01/2035'),
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Make Mastercard ending in 4444 the default card' }));
+    expect(setDefault).toHaveBeenCalledWith('pm_2');
+    await screen.findByRole('button', { name: 'Make Visa ending in 4242 the default card' });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Visa ending in 4242' }));
+    expect(remove).toHaveBeenCalledWith('pm_1');
+    await waitFor(() => expect(screen.getAllByTestId('payment-method')).toHaveLength(1));
+  });
+
+  it('adds a card with the sandbox form on the client secret of GET /getCustomerSecret', async () => {
+    const list = vi.spyOn(billingApi, 'fetchPaymentMethods').mockResolvedValue({ paymentMethods: [] });
+    vi.spyOn(billingApi, 'fetchCustomerSecret').mockResolvedValue({
+      provider: 'sandbox',
+      clientSecret: 'seti_1_secret_2',
+    });
+    const save = vi.spyOn(billingApi, 'saveSandboxCard').mockResolvedValue(visa);
+    renderWithProviders(<PaymentMethodsSection />, { wrapper: signedIn });
+    expect(await screen.findByText('No saved cards yet.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add card' }));
+    const form = await screen.findByTestId('sandbox-card-form');
+    await userEvent.type(within(form).getByLabelText(/Card number/), '4242424242424242');
+    await userEvent.type(within(form).getByLabelText(/Expiry date/), '12/34');
+    await userEvent.type(within(form).getByLabelText(/CVC/), '123');
+    list.mockResolvedValue({ paymentMethods: [visa] });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save card' }));
+    expect(save).toHaveBeenCalledWith({
+      card: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+      clientSecret: 'seti_1_secret_2',
+    });
+    expect(await screen.findByText('Visa ending in 4242')).toBeInTheDocument();
+    expect(screen.queryByTestId('sandbox-card-form')).toBeNull();
+  });
+});
+
+describe('failed renewal banner', () => {
+  const subscription = (status: Subscription['status']): Subscription => ({
+    id: `s-${status}`,
+    userId: 'u',
+    organizationId: null,
+    productName: 'RTK Monthly',
+    priceId: 'price_1',
+    amount: 4900,
+    currency: 'EUR',
+    interval: 'MONTHLY',
+    billable: true,
+    status,
+    networkIds: [],
+    currentPeriodStart: '2026-10-23T12:00:00Z',
+    currentPeriodEnd: '2026-11-23T12:00:00Z',
+    cancelAtPeriodEnd: false,
+    canCancel: true,
+    canResume: false,
+    createdAt: '2026-10-23T12:00:00Z',
+    endedAt: null,
+  });
+
+  it('offers "Update card", leading to the saved cards, while a renewal has failed', async () => {
+    vi.spyOn(billingApi, 'fetchSubscriptions').mockResolvedValue({
+      subscriptions: [subscription('active'), subscription('past_due')],
+      tokenAmount: 0,
+    });
+    renderWithProviders(<RenewalFailedBanner />, { wrapper: signedIn });
+    const banner = await screen.findByTestId('renewal-failed');
+    expect(banner).toHaveTextContent('The renewal of RTK Monthly failed.');
+    expect(within(banner).getByRole('link', { name: 'Update card' })).toHaveAttribute(
+      'href',
+      '/settings/billing#cards',
+    );
+  });
+
+  it('shows nothing while every renewal went through', async () => {
+    const fetched = vi
+      .spyOn(billingApi, 'fetchSubscriptions')
+      .mockResolvedValue({ subscriptions: [subscription('active')], tokenAmount: 0 });
+    renderWithProviders(<RenewalFailedBanner />, { wrapper: signedIn });
+    await waitFor(() => expect(fetched).toHaveBeenCalled());
+    expect(screen.queryByTestId('renewal-failed')).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
-import type { CheckoutSession, PricingProduct, PricingTable } from '@portal/contract';
+import type { CheckoutCreated, CheckoutSession, PricingProduct, PricingTable } from '@portal/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BuyButton, openCheckoutUrl } from '../../../src/features/billing/BuyButton';
+import { BuyButton } from '../../../src/features/billing/BuyButton';
 import * as billingApi from '../../../src/features/billing/billing.api';
 import { reportPurchase } from '../../../src/features/billing/CheckoutPage';
 import * as invoicingApi from '../../../src/features/billing/invoicing.api';
@@ -121,6 +122,14 @@ describe('sorting and grid', () => {
   });
 });
 
+/** Where the router is, with the history entry's state, as the page after navigation would read it. */
+function LocationProbe() {
+  const location = useLocation();
+  return (
+    <output data-testid="location">{`${location.pathname}${location.search} ${JSON.stringify(location.state)}`}</output>
+  );
+}
+
 describe('Buy button', () => {
   let open: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -128,8 +137,8 @@ describe('Buy button', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('shows a loading label while the checkout link is fetched, then opens it in a new tab', async () => {
-    let resolve!: (v: { url: string; checkoutSessionId: string }) => void;
+  it('shows a loading label while the session is created, then goes to the portal’s checkout page in this tab', async () => {
+    let resolve!: (v: CheckoutCreated) => void;
     const created = vi.spyOn(billingApi, 'createCheckout').mockReturnValue(
       new Promise((r) => {
         resolve = r;
@@ -137,36 +146,26 @@ describe('Buy button', () => {
     );
     const onOpened = vi.fn();
     const p = product({ type: 'Token', priceId: 'price_tokens' });
-    renderWithProviders(<BuyButton product={p} onOpened={onOpened} />);
+    renderWithProviders(
+      <>
+        <BuyButton product={p} onOpened={onOpened} />
+        <LocationProbe />
+      </>,
+      { route: '/credits' },
+    );
     const button = screen.getByRole('button', { name: 'Buy' });
     await userEvent.click(button);
     expect(button).toHaveTextContent('Opening checkout...');
     expect(button).toBeDisabled();
     expect(created).toHaveBeenCalledWith('Token', 'price_tokens', undefined);
-    await act(async () => resolve({ url: 'https://pay.example/cs_1', checkoutSessionId: 'x' }));
-    expect(open).toHaveBeenCalledWith('https://pay.example/cs_1', '_blank');
-    expect(onOpened).toHaveBeenCalledWith('tab');
-    expect(button).toHaveTextContent('Buy');
-    expect(button).toBeEnabled();
-  });
-
-  it('opens the checkout also when nobody listens for it', async () => {
-    vi.spyOn(billingApi, 'createCheckout').mockResolvedValue({
-      url: 'https://pay.example/cs_4',
-      checkoutSessionId: 'y',
-    });
-    renderWithProviders(<BuyButton product={product()} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Buy' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith('https://pay.example/cs_4', '_blank'));
-  });
-
-  it('uses the current window when the new tab is blocked', () => {
-    const fake = { open: vi.fn().mockReturnValue(null), location: { assign: vi.fn() } };
-    expect(openCheckoutUrl('https://pay.example/cs_2', fake as unknown as Window)).toBe('window');
-    expect(fake.location.assign).toHaveBeenCalledWith('https://pay.example/cs_2');
-    const allowed = { open: vi.fn().mockReturnValue({}), location: { assign: vi.fn() } };
-    expect(openCheckoutUrl('https://pay.example/cs_3', allowed as unknown as Window)).toBe('tab');
-    expect(allowed.location.assign).not.toHaveBeenCalled();
+    await act(async () =>
+      resolve({ url: null, checkoutSessionId: 'x', provider: 'sandbox', clientSecret: 'cs_sbx_1_secret_2' }),
+    );
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      '/checkout?checkoutSessionId=x {"pay":{"provider":"sandbox","clientSecret":"cs_sbx_1_secret_2"}}',
+    );
+    expect(open).not.toHaveBeenCalled();
+    expect(onOpened).toHaveBeenCalled();
   });
 
   it('shows an error modal when the checkout cannot be created', async () => {

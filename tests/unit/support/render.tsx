@@ -5,7 +5,7 @@ import { render } from '@testing-library/react';
 import i18n from 'i18next';
 import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { type InitialEntry, MemoryRouter } from 'react-router';
 import { ModalProvider } from '../../../src/components/modal';
 
 const localesDir = join(import.meta.dirname, '../../../public/locales/en');
@@ -31,7 +31,7 @@ void testI18n.use(initReactI18next).init({
 /** Renders inside the providers every page has: i18n, React Query (no retries), the modal host and a router. */
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', wrapper }: { route?: string; wrapper?: (c: ReactNode) => ReactNode } = {},
+  { route = '/', wrapper }: { route?: InitialEntry; wrapper?: (c: ReactNode) => ReactNode } = {},
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const tree = (

@@ -10,6 +10,8 @@ import {
   orgParamsSchema,
   orgSubscriptionsSchema,
   paymentHistorySchema,
+  paymentMethodParamsSchema,
+  paymentMethodsSchema,
   priceIdQuerySchema,
   pricingTablesSchema,
   productListQuerySchema,
@@ -117,6 +119,31 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       '/getCustomerSecret',
       { config: { auth: 'user' }, schema: { tags, response: { 200: customerSecretSchema } } },
       async (request) => service.customerSecret(actorOf(request)),
+    );
+
+    // --- saved cards (docs/adr/0031) ---
+    app.get(
+      '/billing/payment-methods',
+      { config: { auth: 'user' }, schema: { tags, response: { 200: paymentMethodsSchema } } },
+      async (request) => service.paymentMethods(actorOf(request)),
+    );
+
+    app.put(
+      '/billing/payment-methods/:paymentMethodId/default',
+      {
+        config: { auth: 'user' },
+        schema: { tags, params: paymentMethodParamsSchema, response: { 200: paymentMethodsSchema } },
+      },
+      async (request) => service.setDefaultPaymentMethod(actorOf(request), request.params.paymentMethodId),
+    );
+
+    app.delete(
+      '/billing/payment-methods/:paymentMethodId',
+      {
+        config: { auth: 'user' },
+        schema: { tags, params: paymentMethodParamsSchema, response: { 200: paymentMethodsSchema } },
+      },
+      async (request) => service.removePaymentMethod(actorOf(request), request.params.paymentMethodId),
     );
 
     // --- subscriptions ---

@@ -7,6 +7,7 @@ import type {
   CustomerSecret,
   OrganizationRole,
   Payment,
+  PaymentMethods,
   PricingProduct,
   PricingTable,
   Product,
@@ -49,6 +50,7 @@ import type {
   ProviderEvent,
   SubscriptionSnapshot,
 } from './providers/provider.ts';
+import { UnknownPaymentMethodError } from './providers/provider.ts';
 
 type ProductRow = {
   [K in keyof ProductsTable]: ProductsTable[K] extends { __select__: infer S } ? S : ProductsTable[K];
@@ -82,6 +84,7 @@ export type BillingService = ReturnType<typeof createBillingService>;
 const productNotFound = () => new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
 const subscriptionNotFound = () => notFound('Subscription');
 const organizationNotFound = () => notFound('Organisation');
+const paymentMethodNotFound = () => notFound('Payment method');
 const invalidTransition = (status: string, action: string) =>
   new AppError(409, 'invalid_transition', `A subscription that is ${status.replace('_', ' ')} cannot be ${action}.`);
 
@@ -619,6 +622,25 @@ export function createBillingService(deps: BillingServiceDeps) {
     return repo.saveCustomerId(actor.userId, provider.name, created);
   }
 
+  /** A card that is not the caller's is 404 like a missing one; any other provider failure is 502. */
+  async function askProvider<T>(context: object, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof UnknownPaymentMethodError) throw paymentMethodNotFound();
+      log.warn({ err, ...context }, 'payment provider refused a payment method call');
+      throw providerUnavailable();
+    }
+  }
+
+  /** The caller's saved cards; someone who never bought has no provider customer and no cards. */
+  async function paymentMethods(actor: Actor): Promise<PaymentMethods> {
+    const customerId = await repo.findCustomerId(actor.userId, provider.name);
+    if (!customerId) return { paymentMethods: [] };
+    const methods = await askProvider({ userId: actor.userId }, () => provider.listPaymentMethods(customerId));
+    return { paymentMethods: methods };
+  }
+
   function forSale(product: ProductRow | undefined, actor: Actor | null): product is ProductRow {
     return (
       product !== undefined &&
@@ -711,7 +733,12 @@ export function createBillingService(deps: BillingServiceDeps) {
         cancelUrl: `${returnUrl}&cancelled=true`,
       });
       await repo.updateCheckout(row.id, { provider_session_id: created.providerSessionId, url: created.url });
-      return { url: created.url, checkoutSessionId: row.id };
+      return {
+        url: created.url,
+        checkoutSessionId: row.id,
+        provider: provider.name,
+        clientSecret: created.clientSecret,
+      };
     },
 
     async getCheckout(actor: Actor, checkoutSessionId: string): Promise<CheckoutSession> {
@@ -951,14 +978,36 @@ export function createBillingService(deps: BillingServiceDeps) {
       }));
     },
 
+    /** `GET /getCustomerSecret`: a SetupIntent of the caller's customer, for saving a card (docs/adr/0031). */
     async customerSecret(actor: Actor): Promise<CustomerSecret> {
       const customerId = await ensureCustomer(actor);
-      const session = await provider.createCustomerSession(customerId);
-      return {
-        provider: provider.name,
-        customerSessionClientSecret: session.clientSecret,
-        expiresAt: session.expiresAt.toISOString(),
-      };
+      const intent = await askProvider({ userId: actor.userId }, () => provider.createSetupIntent(customerId));
+      return { provider: provider.name, clientSecret: intent.clientSecret };
+    },
+
+    paymentMethods,
+
+    /** The caller's customer at this portal's provider, if they have one yet. */
+    async customerIdOf(actor: Actor): Promise<string | undefined> {
+      return (await repo.findCustomerId(actor.userId, provider.name)) ?? undefined;
+    },
+
+    async setDefaultPaymentMethod(actor: Actor, paymentMethodId: string): Promise<PaymentMethods> {
+      const customerId = await repo.findCustomerId(actor.userId, provider.name);
+      if (!customerId) throw paymentMethodNotFound();
+      await askProvider({ userId: actor.userId, paymentMethodId }, () =>
+        provider.setDefaultPaymentMethod(customerId, paymentMethodId),
+      );
+      return paymentMethods(actor);
+    },
+
+    async removePaymentMethod(actor: Actor, paymentMethodId: string): Promise<PaymentMethods> {
+      const customerId = await repo.findCustomerId(actor.userId, provider.name);
+      if (!customerId) throw paymentMethodNotFound();
+      await askProvider({ userId: actor.userId, paymentMethodId }, () =>
+        provider.detachPaymentMethod(customerId, paymentMethodId),
+      );
+      return paymentMethods(actor);
     },
 
     // --- admin product management ---

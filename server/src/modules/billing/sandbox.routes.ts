@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { formatMoney } from '@portal/contract';
+import { formatMoney, paymentMethodSchema, sandboxCardSchema, sandboxPaidSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { BillingService } from './billing.service.ts';
 import type { SandboxProvider } from './providers/sandbox.ts';
 
@@ -37,6 +39,13 @@ function page(title: string, body: string): string {
 }
 
 const paramsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** A refused card in the portal's own card form: what the sandbox said, as Stripe.js reports a refusal. */
+function cardRefused(result: { code: 'card_declined' | 'invalid_card' | 'not_open'; message: string }): AppError {
+  if (result.code === 'card_declined') return new AppError(402, 'card_declined', result.message, 'card');
+  if (result.code === 'invalid_card') return new AppError(400, 'invalid_card', result.message, 'card');
+  return new AppError(409, 'not_open', result.message);
+}
 
 /**
  * The sandbox provider's hosted pages: its checkout page (a card form; 4242 4242 4242 4242 pays,
@@ -107,6 +116,42 @@ ${error ? `<div class="error" role="alert" data-testid="error">${escapeHtml(erro
         }
         await service.handleEvent(result.event);
         return reply.redirect(result.successUrl, 303);
+      },
+    );
+
+    // The portal's own card form (docs/adr/0031): the same session paid with its client secret, as Stripe's embedded
+    // checkout pays one, by the signed-in buyer only.
+    app.post(
+      '/sandbox/checkout/pay',
+      {
+        config: { auth: 'user' },
+        schema: { tags: ['billing'], hide: true, body: sandboxCardSchema, response: { 200: sandboxPaidSchema } },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const session = await sandbox.checkoutBySecret(request.body.clientSecret);
+        if (session?.userId !== actor.userId) throw notFound('Checkout session');
+        const result = await sandbox.pay(session.id, request.body.card);
+        if (!result.ok) throw cardRefused(result);
+        await service.handleEvent(result.event);
+        return { checkoutSessionId: session.checkoutSessionId };
+      },
+    );
+
+    // Saving a card on the SetupIntent of `GET /getCustomerSecret`, as Stripe's confirmSetup does.
+    app.post(
+      '/sandbox/setup-intents/confirm',
+      {
+        config: { auth: 'user' },
+        schema: { tags: ['billing'], hide: true, body: sandboxCardSchema, response: { 201: paymentMethodSchema } },
+      },
+      async (request, reply) => {
+        const intent = await sandbox.setupIntentBySecret(request.body.clientSecret);
+        const customerId = await service.customerIdOf(actorOf(request));
+        if (!intent || intent.customerId !== customerId) throw notFound('Card form');
+        const result = await sandbox.confirmSetup(request.body.clientSecret, request.body.card, request.body.expiry);
+        if (!result.ok) throw cardRefused(result);
+        return reply.status(201).send(result.card);
       },
     );
 

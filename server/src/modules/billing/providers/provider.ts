@@ -34,9 +34,23 @@ export interface CreateCheckoutInput {
   customerId: string;
   userId: string;
   email: string | null;
+  /** Where the provider sends the customer after paying (its own page, or a redirect-based payment method). */
   successUrl: string;
   cancelUrl: string;
 }
+
+/** A saved card of a provider customer. */
+export interface ProviderPaymentMethod {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  isDefault: boolean;
+}
+
+/** The payment method is not the customer's (or does not exist): the caller answers 404. */
+export class UnknownPaymentMethodError extends Error {}
 
 export interface CheckoutSnapshot {
   providerSessionId: string;
@@ -125,7 +139,13 @@ export interface PaymentProvider {
   createPrice(price: ProviderPrice): Promise<{ priceId: string; providerProductId: string | null }>;
   archivePrice(priceId: string): Promise<void>;
   createCustomer(user: { userId: string; email: string | null }): Promise<string>;
-  createCheckout(input: CreateCheckoutInput): Promise<{ providerSessionId: string; url: string }>;
+  /**
+   * A session the portal's own page pays with `clientSecret` (Stripe: an embedded Checkout Session); `url` is the
+   * provider's own page for it, where there is one.
+   */
+  createCheckout(
+    input: CreateCheckoutInput,
+  ): Promise<{ providerSessionId: string; url: string | null; clientSecret: string }>;
   fetchCheckout(providerSessionId: string): Promise<CheckoutSnapshot>;
   fetchSubscription(providerSubscriptionId: string): Promise<SubscriptionSnapshot>;
   fetchInvoice(providerInvoiceId: string): Promise<InvoiceSnapshot>;
@@ -133,7 +153,14 @@ export interface PaymentProvider {
   setCancelAtPeriodEnd(providerSubscriptionId: string, cancel: boolean): Promise<SubscriptionSnapshot>;
   /** End now. */
   cancelNow(providerSubscriptionId: string): Promise<SubscriptionSnapshot>;
-  createCustomerSession(customerId: string): Promise<{ clientSecret: string; expiresAt: Date }>;
+  /** A SetupIntent for the customer: its client secret lets the portal's page save a card for later payments. */
+  createSetupIntent(customerId: string): Promise<{ clientSecret: string }>;
+  /** The customer's saved cards, the one later payments use marked default. */
+  listPaymentMethods(customerId: string): Promise<ProviderPaymentMethod[]>;
+  /** Makes the card the one renewals charge; throws UnknownPaymentMethodError when it is not the customer's. */
+  setDefaultPaymentMethod(customerId: string, paymentMethodId: string): Promise<void>;
+  /** Removes a saved card; throws UnknownPaymentMethodError when it is not the customer's. */
+  detachPaymentMethod(customerId: string, paymentMethodId: string): Promise<void>;
   updateCustomer(customerId: string, details: CustomerDetails): Promise<void>;
   /** Refunds (part of) a payment; the idempotency key makes a retried request refund once. */
   refund(input: {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../../../db/client.ts';
 import { addInterval } from '../billing.policy.ts';
@@ -8,16 +8,22 @@ import type {
   InvoiceSnapshot,
   PaymentProvider,
   ProviderEvent,
+  ProviderPaymentMethod,
   SubscriptionSnapshot,
 } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { UnknownPaymentMethodError, WebhookSignatureError } from './provider.ts';
 
 /** Test cards of the sandbox (the same numbers Stripe's test mode uses). */
 export const SANDBOX_CARD_SUCCESS = '4242424242424242';
 export const SANDBOX_CARD_DECLINED = '4000000000000002';
+/** The cards the sandbox accepts, by brand; any other number is not a card it knows. */
+const SANDBOX_CARDS: Record<string, string> = { [SANDBOX_CARD_SUCCESS]: 'visa', '5555555555554444': 'mastercard' };
+const UNKNOWN_CARD_MESSAGE = 'Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline).';
 
 interface SandboxCheckout extends CreateCheckoutInput {
   id: string;
+  /** What the portal's card form pays with, as Stripe's embedded checkout takes a session's client secret. */
+  clientSecret: string;
   status: 'open' | 'complete' | 'expired';
   paid: boolean;
   subscriptionId: string | null;
@@ -59,6 +65,28 @@ interface SandboxRefund {
   createdAt: string;
 }
 
+interface SandboxCard {
+  id: string;
+  customerId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+interface SandboxSetupIntent {
+  id: string;
+  customerId: string;
+  clientSecret: string;
+  status: 'requires_payment_method' | 'succeeded';
+}
+
+export type SetupResult =
+  | { ok: true; card: ProviderPaymentMethod }
+  | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open'; message: string };
+
 export type PayResult =
   | { ok: true; event: ProviderEvent; successUrl: string }
   | { ok: false; code: 'card_declined' | 'invalid_card' | 'not_open'; message: string };
@@ -66,11 +94,35 @@ export type PayResult =
 export type SandboxProvider = PaymentProvider & {
   readonly name: 'sandbox';
   checkoutPage(id: string): Promise<SandboxCheckout | undefined>;
+  /** The open or closed session a client secret belongs to; undefined for a wrong or unknown secret. */
+  checkoutBySecret(clientSecret: string): Promise<SandboxCheckout | undefined>;
+  /** The SetupIntent a client secret belongs to. */
+  setupIntentBySecret(clientSecret: string): Promise<SandboxSetupIntent | undefined>;
+  /** Saves a test card on the SetupIntent's customer, as Stripe's confirmSetup would. */
+  confirmSetup(clientSecret: string, card: string, expiry: string): Promise<SetupResult>;
   pay(id: string, card: string): Promise<PayResult>;
   invoice(id: string, secret: string): Promise<SandboxInvoice | undefined>;
 };
 
+const asMethod = ({ id, brand, last4, expMonth, expYear, isDefault }: SandboxCard): ProviderPaymentMethod => ({
+  id,
+  brand,
+  last4,
+  expMonth,
+  expYear,
+  isDefault,
+});
+
 const newId = (prefix: string) => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
+/** `<object id>_secret_<random>`, the shape of Stripe's client secrets. */
+const newSecret = (id: string) => `${id}_secret_${randomBytes(16).toString('hex')}`;
+/** Sessions created before the sandbox had client secrets have none, and match nothing. */
+function sameSecret(stored: string | undefined, given: string): boolean {
+  if (stored === undefined) return false;
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /**
  * An offline payment provider with its own records (table sandbox_objects), its own checkout page (served by
@@ -110,6 +162,25 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       checkoutSessionId: s.checkoutSessionId,
     };
   }
+  async function bySecret<T extends { clientSecret: string }>(secret: string, kind: string): Promise<T | undefined> {
+    const id = secret.split('_secret_')[0] ?? '';
+    const value = id ? await get<T>(id, kind) : undefined;
+    return value && sameSecret(value.clientSecret, secret) ? value : undefined;
+  }
+  async function cardsOf(customerId: string, trx = db): Promise<SandboxCard[]> {
+    const rows = await trx
+      .selectFrom('sandbox_objects')
+      .select('data')
+      .where('kind', '=', 'card')
+      .where(sql<boolean>`data->>'customerId' = ${customerId}`)
+      .execute();
+    return rows.map((r) => r.data as SandboxCard).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+  async function ownCard(customerId: string, id: string, trx = db): Promise<SandboxCard> {
+    const card = await get<SandboxCard>(id, 'card', trx, true);
+    if (card?.customerId !== customerId) throw new UnknownPaymentMethodError(id);
+    return card;
+  }
   const invoiceUrl = (inv: SandboxInvoice) => `${deps.publicUrl}/api/sandbox/invoices/${inv.id}?key=${inv.secret}`;
 
   return {
@@ -128,6 +199,7 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       const session: SandboxCheckout = {
         ...input,
         id,
+        clientSecret: newSecret(id),
         status: 'open',
         paid: false,
         subscriptionId: null,
@@ -135,7 +207,11 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
         invoiceId: null,
       };
       await put(id, 'checkout', session);
-      return { providerSessionId: id, url: `${deps.publicUrl}/api/sandbox/checkout/${id}` };
+      return {
+        providerSessionId: id,
+        url: `${deps.publicUrl}/api/sandbox/checkout/${id}`,
+        clientSecret: session.clientSecret,
+      };
     },
 
     async fetchCheckout(id) {
@@ -189,11 +265,37 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       return subscriptionSnapshot(next);
     },
 
-    async createCustomerSession(customerId) {
-      return {
-        clientSecret: `cuss_sbx_${customerId}_secret_${randomBytes(12).toString('hex')}`,
-        expiresAt: new Date(clock().getTime() + 30 * 60_000),
+    async createSetupIntent(customerId) {
+      const id = newId('seti');
+      const intent: SandboxSetupIntent = {
+        id,
+        customerId,
+        clientSecret: newSecret(id),
+        status: 'requires_payment_method',
       };
+      await put(id, 'setup_intent', intent);
+      return { clientSecret: intent.clientSecret };
+    },
+
+    async listPaymentMethods(customerId) {
+      return (await cardsOf(customerId)).map(asMethod);
+    },
+
+    async setDefaultPaymentMethod(customerId, paymentMethodId) {
+      await db.transaction().execute(async (trx) => {
+        await ownCard(customerId, paymentMethodId, trx);
+        for (const card of await cardsOf(customerId, trx)) {
+          const isDefault = card.id === paymentMethodId;
+          if (card.isDefault !== isDefault) await put(card.id, 'card', { ...card, isDefault }, trx);
+        }
+      });
+    },
+
+    async detachPaymentMethod(customerId, paymentMethodId) {
+      await db.transaction().execute(async (trx) => {
+        await ownCard(customerId, paymentMethodId, trx);
+        await trx.deleteFrom('sandbox_objects').where('id', '=', paymentMethodId).where('kind', '=', 'card').execute();
+      });
     },
 
     /** Charges the next period of an active, not cancelling subscription whose period has ended. */
@@ -288,6 +390,45 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       return get<SandboxCheckout>(id, 'checkout');
     },
 
+    async checkoutBySecret(clientSecret) {
+      return bySecret<SandboxCheckout>(clientSecret, 'checkout');
+    },
+
+    async setupIntentBySecret(clientSecret) {
+      return bySecret<SandboxSetupIntent>(clientSecret, 'setup_intent');
+    },
+
+    /** Like Stripe, the declining test card is refused when it is saved, not only when it is charged. */
+    async confirmSetup(clientSecret, rawCard, expiry) {
+      const card = rawCard.replace(/[\s-]/g, '');
+      if (card === SANDBOX_CARD_DECLINED) {
+        return { ok: false, code: 'card_declined', message: 'Your card was declined.' };
+      }
+      const brand = SANDBOX_CARDS[card];
+      if (!brand) return { ok: false, code: 'invalid_card', message: UNKNOWN_CARD_MESSAGE };
+      const [month, year] = expiry.split('/').map(Number);
+      return db.transaction().execute(async (trx) => {
+        const id = clientSecret.split('_secret_')[0] ?? '';
+        const intent = await get<SandboxSetupIntent>(id, 'setup_intent', trx, true);
+        if (!intent || !sameSecret(intent.clientSecret, clientSecret) || intent.status !== 'requires_payment_method') {
+          return { ok: false, code: 'not_open', message: 'This card form is no longer open.' } as const;
+        }
+        const saved: SandboxCard = {
+          id: newId('card'),
+          customerId: intent.customerId,
+          brand,
+          last4: card.slice(-4),
+          expMonth: month ?? 1,
+          expYear: 2000 + (year ?? 0),
+          isDefault: false,
+          createdAt: clock().toISOString(),
+        };
+        await put(saved.id, 'card', saved, trx);
+        await put(intent.id, 'setup_intent', { ...intent, status: 'succeeded' }, trx);
+        return { ok: true, card: asMethod(saved) } as const;
+      });
+    },
+
     async invoice(id, secret) {
       const inv = await get<SandboxInvoice>(id, 'invoice');
       return inv && inv.secret === secret ? inv : undefined;
@@ -299,13 +440,7 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       if (card === SANDBOX_CARD_DECLINED) {
         return { ok: false, code: 'card_declined', message: 'Your card was declined.' };
       }
-      if (card !== SANDBOX_CARD_SUCCESS) {
-        return {
-          ok: false,
-          code: 'invalid_card',
-          message: 'Use the test card 4242 4242 4242 4242 (or 4000 0000 0000 0002 to see a decline).',
-        };
-      }
+      if (!SANDBOX_CARDS[card]) return { ok: false, code: 'invalid_card', message: UNKNOWN_CARD_MESSAGE };
       return db.transaction().execute(async (trx) => {
         const s = await get<SandboxCheckout>(id, 'checkout', trx, true);
         if (s?.status !== 'open') {

@@ -5,10 +5,11 @@ import type {
   InvoiceSnapshot,
   PaymentProvider,
   ProviderEvent,
+  ProviderPaymentMethod,
   ProviderSubscriptionStatus,
   SubscriptionSnapshot,
 } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { UnknownPaymentMethodError, WebhookSignatureError } from './provider.ts';
 
 const INTERVALS = { YEARLY: 'year', MONTHLY: 'month', WEEKLY: 'week' } as const;
 
@@ -68,7 +69,7 @@ export function createStripeClient(secretKey: string): Stripe {
 }
 
 /**
- * Stripe through its official SDK: Checkout Sessions, customers, customer sessions, and webhooks verified on
+ * Stripe through its official SDK: embedded Checkout Sessions, customers, SetupIntents and saved cards, and webhooks verified on
  * the raw body with STRIPE_WEBHOOK_SECRET. `stripe` is injected so tests can replace the calls that go out.
  */
 export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: string | undefined }): PaymentProvider {
@@ -108,6 +109,20 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
     return invoice ? [paymentIntent, invoice] : [paymentIntent];
   }
 
+  /** Another customer's card, or none at all, is the same answer: not yours. */
+  async function ownCard(customerId: string, paymentMethodId: string): Promise<Stripe.PaymentMethod> {
+    try {
+      const method = await stripe.paymentMethods.retrieve(paymentMethodId);
+      if (idOf(method.customer) !== customerId) throw new UnknownPaymentMethodError(paymentMethodId);
+      return method;
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
+        throw new UnknownPaymentMethodError(paymentMethodId);
+      }
+      throw err;
+    }
+  }
+
   return {
     name: 'stripe',
 
@@ -143,6 +158,12 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
       const metadata = { checkoutSessionId: input.checkoutSessionId, userId: input.userId };
       const session = await stripe.checkout.sessions.create(
         {
+          // Mounted in the portal's page by @stripe/stripe-js (docs/adr/0031); `embedded_page` is the API's name
+          // for it since 2026-03-25 (it was `embedded`). Completion is reported to the page, which then polls
+          // our session; Stripe only leaves the page for payment methods that redirect, and returns to ours.
+          ui_mode: 'embedded_page',
+          redirect_on_completion: 'if_required',
+          return_url: input.successUrl,
           mode: input.kind === 'subscription' ? 'subscription' : 'payment',
           customer: input.customerId,
           client_reference_id: input.checkoutSessionId,
@@ -152,8 +173,6 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
             customer_update: { address: 'auto' as const, name: 'auto' as const },
             tax_id_collection: { enabled: true },
           }),
-          success_url: input.successUrl,
-          cancel_url: input.cancelUrl,
           metadata,
           ...(input.kind === 'subscription'
             ? { subscription_data: { metadata } }
@@ -161,8 +180,9 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
         },
         { idempotencyKey: `checkout-${input.checkoutSessionId}` },
       );
-      if (!session.url) throw new Error('Stripe answered a checkout session without a URL');
-      return { providerSessionId: session.id, url: session.url };
+      if (!session.client_secret)
+        throw new Error('Stripe answered an embedded checkout session without a client secret');
+      return { providerSessionId: session.id, url: session.url ?? null, clientSecret: session.client_secret };
     },
 
     async fetchCheckout(id) {
@@ -211,12 +231,55 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
       return subscriptionSnapshot(await stripe.subscriptions.cancel(id));
     },
 
-    async createCustomerSession(customerId) {
-      const session = await stripe.customerSessions.create({
+    async createSetupIntent(customerId) {
+      // Cards only: the card section lists cards, and renewals charge them off-session.
+      const intent = await stripe.setupIntents.create({
         customer: customerId,
-        components: { pricing_table: { enabled: true } },
+        usage: 'off_session',
+        allowed_payment_method_types: ['card'],
       });
-      return { clientSecret: session.client_secret, expiresAt: new Date(session.expires_at * 1000) };
+      if (!intent.client_secret) throw new Error('Stripe answered a SetupIntent without a client secret');
+      return { clientSecret: intent.client_secret };
+    },
+
+    async listPaymentMethods(customerId) {
+      const customer = await stripe.customers.retrieve(customerId);
+      if (customer.deleted) return [];
+      const defaultId = idOf(customer.invoice_settings.default_payment_method);
+      const methods = await stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 });
+      return methods.data.flatMap((m): ProviderPaymentMethod[] =>
+        m.card
+          ? [
+              {
+                id: m.id,
+                brand: m.card.brand,
+                last4: m.card.last4,
+                expMonth: m.card.exp_month,
+                expYear: m.card.exp_year,
+                isDefault: m.id === defaultId,
+              },
+            ]
+          : [],
+      );
+    },
+
+    async setDefaultPaymentMethod(customerId, paymentMethodId) {
+      await ownCard(customerId, paymentMethodId);
+      await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
+      // Checkout gives each subscription the card it was bought with, which wins over the customer's default:
+      // those move to the new card too, or a failed renewal would be retried on the card that failed.
+      const subscriptions = await stripe.subscriptions.list({ customer: customerId, limit: 100 });
+      for (const sub of subscriptions.data) {
+        const own = idOf(sub.default_payment_method);
+        if (own && own !== paymentMethodId) {
+          await stripe.subscriptions.update(sub.id, { default_payment_method: paymentMethodId });
+        }
+      }
+    },
+
+    async detachPaymentMethod(customerId, paymentMethodId) {
+      await ownCard(customerId, paymentMethodId);
+      await stripe.paymentMethods.detach(paymentMethodId);
     },
 
     async updateCustomer(customerId, details) {
