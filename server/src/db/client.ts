@@ -17,8 +17,15 @@ export interface DatabaseHandle {
 // int8 and numeric arrive as strings from pg; counts and sums in this schema fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
-/** `memory://` keeps PGlite in memory (tests); any other value is a data directory on disk. */
-export async function openDatabase(options: { databaseUrl?: string; pgliteDataDir: string }): Promise<DatabaseHandle> {
+/**
+ * `memory://` keeps PGlite in memory (tests); any other value is a data directory on disk. `pgliteDump`, a data
+ * directory saved by PGlite's dumpDataDir, starts the in-memory database as a copy of it instead of an empty one.
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  pgliteDataDir: string;
+  pgliteDump?: Blob;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
@@ -31,6 +38,7 @@ export async function openDatabase(options: { databaseUrl?: string; pgliteDataDi
   try {
     client = await PGlite.create(inMemory ? undefined : options.pgliteDataDir, {
       parsers: { 20: (v: string) => Number.parseInt(v, 10) },
+      ...(inMemory && options.pgliteDump && { loadDataDir: options.pgliteDump }),
     });
   } catch (err) {
     unlock();
