@@ -177,6 +177,16 @@ function createCatalogueQueries(db: Database) {
       return result.numDeletedRows > 0n;
     },
 
+    /** The networks with these ids, as the NTRIP accounts module shows and charges for them. */
+    async networksByIds(ids: string[]) {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('networks')
+        .select(['id', 'slug', 'name', 'status', 'token_price_per_day'])
+        .where('id', 'in', ids)
+        .execute();
+    },
+
     // ---------- stations ----------
 
     async countStations(filter: StationFilter): Promise<number> {
@@ -253,6 +263,17 @@ function createCatalogueQueries(db: Database) {
       return result.numDeletedRows > 0n;
     },
 
+    /** The stations of these networks, for the NTRIP accounts module's nearest-station hints. */
+    async stationsOfNetworks(networkIds: string[]) {
+      if (networkIds.length === 0) return [];
+      return db
+        .selectFrom('stations')
+        .select(['network_id', 'mountpoint', 'identifier', 'status', 'latitude', 'longitude'])
+        .where('network_id', 'in', networkIds)
+        .orderBy('mountpoint')
+        .execute();
+    },
+
     // ---------- feeds ----------
 
     async countFeeds(filter: FeedFilter): Promise<number> {
@@ -273,6 +294,10 @@ function createCatalogueQueries(db: Database) {
       if (filter.kind) query = query.where('feeds.kind', '=', filter.kind);
       if (filter.enabled !== undefined) query = query.where('feeds.enabled', '=', filter.enabled);
       return query.orderBy('stations.mountpoint').limit(page.limit).offset(page.offset).execute();
+    },
+
+    async findFeedOfStation(stationId: string): Promise<Pick<FeedRow, 'id' | 'kind'> | undefined> {
+      return db.selectFrom('feeds').select(['id', 'kind']).where('station_id', '=', stationId).executeTakeFirst();
     },
 
     async findFeed(id: string): Promise<FeedWithMountpointRow | undefined> {

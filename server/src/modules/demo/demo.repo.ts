@@ -10,6 +10,11 @@ export interface NewDemoRequest extends Omit<DemoRequest, 'loggedInEmail'> {
 
 export function createDemoRepo(db: Database) {
   return {
+    /** Account deletion takes the person's requests with it. */
+    async deleteForUser(userId: string, trx: Database = db) {
+      await trx.deleteFrom('demo_requests').where('user_id', '=', userId).execute();
+    },
+
     async insert(request: NewDemoRequest, trx: Database = db) {
       return trx
         .insertInto('demo_requests')

@@ -1,11 +1,14 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
+import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizations/organizations.repo.ts';
+import { createUsersRepo, userEmailOf } from '../users/users.repo.ts';
 
 /**
- * SQL of the NTRIP accounts module on the ntrip module's tables (ntrip_accounts, access_grants, ntrip_sessions,
- * migration 202611231400_ntrip.sql) and read-only on the catalogue's networks and stations. Plain SQL on the
- * documented columns (docs/data-model.md), so this module does not depend on the ntrip module's row types.
- * Every method takes an optional transaction.
+ * SQL of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration 202611231400_ntrip.sql)
+ * and read-only on the ntrip module's session log. Plain SQL on the documented columns (docs/data-model.md).
+ * What it needs of users, organisations and the catalogue it asks of their repos, in the caller's transaction, so
+ * a lock or a count stays inside the transaction that spends it. Every method takes an optional transaction.
  */
 
 export interface AccountRow {
@@ -72,6 +75,8 @@ export interface StationRow {
   longitude: number;
 }
 
+const OWNER_EMAIL = userEmailOf(sql.ref('a.owner_user_id'));
+
 const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id,
   a.organization_id::text AS organization_id, a.username, a.label, a.enabled, a.max_connections, a.created_at,
   a.updated_at`;
@@ -85,9 +90,7 @@ const COVERS = sql`(g.account_id = a.id
   OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IS NULL
     AND g.owner_user_id = a.owner_user_id)
   OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IN (
-    SELECT m.organization_id FROM organization_members m
-    JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
-    WHERE m.user_id = a.owner_user_id))
+    ${activeOrganizationIdsOf(sql.ref('a.owner_user_id'))}))
   OR (a.organization_id IS NOT NULL AND g.account_id IS NULL AND g.organization_id = a.organization_id))`;
 
 export type NtripAccountsRepo = ReturnType<typeof createNtripAccountsRepo>;
@@ -108,7 +111,7 @@ export function createNtripAccountsRepo(db: Database) {
 
     async listByOrganization(orgId: string, trx: Database = db): Promise<(AccountRow & { holder_email: string })[]> {
       const r = await sql<AccountRow & { holder_email: string }>`
-        SELECT ${ACCOUNT_COLUMNS}, u.email AS holder_email FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
+        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS holder_email FROM ntrip_accounts a
         WHERE a.organization_id = ${orgId} AND a.deleted_at IS NULL
         ORDER BY a.created_at, a.id`.execute(trx);
       return r.rows;
@@ -132,30 +135,19 @@ export function createNtripAccountsRepo(db: Database) {
       trx: Database = db,
       lock = false,
     ): Promise<{ name: string; disabled: boolean; role: 'owner' | 'admin' | 'member' | null } | undefined> {
-      const org = await sql<{ name: string; disabled: boolean }>`
-        SELECT name, disabled_at IS NOT NULL AS disabled FROM organizations
-        WHERE id = ${orgId} ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx);
-      const row = org.rows[0];
-      if (row === undefined) return undefined;
-      const m = await sql<{ role: 'owner' | 'admin' | 'member' }>`
-        SELECT role FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`.execute(trx);
-      return { name: row.name, disabled: row.disabled, role: m.rows[0]?.role ?? null };
+      return createOrganizationsRepo(trx).membership(orgId, userId, lock);
     },
 
     async userEmail(userId: string, trx: Database = db): Promise<string | null> {
-      const r = await sql<{ email: string | null }>`SELECT email FROM users WHERE id = ${userId}`.execute(trx);
-      return r.rows[0]?.email ?? null;
+      return createUsersRepo(trx).emailOf(userId);
     },
 
-    /** Holds the owner's users row until the transaction ends: one owner's creations count one after the other. */
-    async lockOwner(ownerUserId: string, trx: Database): Promise<void> {
-      await sql`SELECT id FROM users WHERE id = ${ownerUserId} FOR UPDATE`.execute(trx);
-    },
-
-    /** Locks the user's row like `lockOwner`; false when there is no such user. */
+    /**
+     * Holds the user's row until the transaction ends: one owner's creations count one after the other; false
+     * when there is no such user.
+     */
     async lockUser(userId: string, trx: Database): Promise<boolean> {
-      const r = await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`.execute(trx);
-      return r.rows.length > 0;
+      return createUsersRepo(trx).lockUser(userId);
     },
 
     async countByOwner(ownerUserId: string, trx: Database = db): Promise<number> {
@@ -228,6 +220,20 @@ export function createNtripAccountsRepo(db: Database) {
       return Number(r.numAffectedRows ?? 0) > 0;
     },
 
+    /**
+     * Account deletion: every account the user holds (their own and the organisations' they use) is soft-deleted,
+     * so its username is never reused, and their personal grants end. An organisation's grants stay: the
+     * organisation keeps what this member once bought for it.
+     */
+    async deleteAllOfOwner(userId: string, now: Date, trx: Database = db): Promise<void> {
+      await sql`
+        UPDATE ntrip_accounts SET enabled = false, deleted_at = ${now}, updated_at = ${now}
+        WHERE owner_user_id = ${userId} AND deleted_at IS NULL`.execute(trx);
+      await sql`
+        UPDATE access_grants SET ended_at = ${now}
+        WHERE owner_user_id = ${userId} AND organization_id IS NULL AND ended_at IS NULL`.execute(trx);
+    },
+
     /** Ends every open grant of this one account (grants of all the owner's accounts stay). */
     async endGrantsOfAccount(accountId: string, now: Date, trx: Database = db): Promise<number> {
       const r = await sql`
@@ -240,16 +246,24 @@ export function createNtripAccountsRepo(db: Database) {
     async openGrants(accounts: AccountRow[], now: Date, trx: Database = db): Promise<GrantRow[]> {
       if (accounts.length === 0) return [];
       const ids = accounts.map((a) => a.id);
-      const r = await sql<GrantRow>`
+      const r = await sql<Omit<GrantRow, 'network_slug' | 'network_name'>>`
         SELECT g.id::text AS id, g.account_id::text AS account_id, a.id::text AS for_account_id,
-          g.network_id::text AS network_id, n.slug AS network_slug, n.name AS network_name,
-          g.valid_from, g.valid_until, g.source
+          g.network_id::text AS network_id, g.valid_from, g.valid_until, g.source
         FROM ntrip_accounts a
         JOIN access_grants g ON g.ended_at IS NULL AND g.valid_until > ${now} AND ${COVERS}
-        JOIN networks n ON n.id = g.network_id
         WHERE a.id::text = ANY(${ids}::text[])
         ORDER BY g.valid_until, g.id`.execute(trx);
-      return r.rows;
+      const networks = new Map(
+        (await createCatalogueRepo(trx).networksByIds([...new Set(r.rows.map((g) => g.network_id))])).map((n) => [
+          n.id,
+          n,
+        ]),
+      );
+      // A grant's network_id references its network, so every grant finds one.
+      return r.rows.flatMap((g) => {
+        const n = networks.get(g.network_id);
+        return n ? [{ ...g, network_slug: n.slug, network_name: n.name }] : [];
+      });
     },
 
     /**
@@ -288,21 +302,12 @@ export function createNtripAccountsRepo(db: Database) {
     },
 
     async network(id: string, trx: Database = db): Promise<NetworkRow | undefined> {
-      return trx
-        .selectFrom('networks')
-        .select(['id', 'slug', 'name', 'status', 'token_price_per_day'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const [network] = await createCatalogueRepo(trx).networksByIds([id]);
+      return network;
     },
 
     async stationsOf(networkIds: string[], trx: Database = db): Promise<StationRow[]> {
-      if (networkIds.length === 0) return [];
-      return trx
-        .selectFrom('stations')
-        .select(['network_id', 'mountpoint', 'identifier', 'status', 'latitude', 'longitude'])
-        .where('network_id', 'in', networkIds)
-        .orderBy('mountpoint')
-        .execute();
+      return createCatalogueRepo(trx).stationsOfNetworks(networkIds);
     },
 
     /** End of the last logged session per account. */
@@ -338,22 +343,21 @@ export function createNtripAccountsRepo(db: Database) {
       const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
       const where = pattern
         ? sql`a.deleted_at IS NULL AND (a.username ILIKE ${pattern} OR a.label ILIKE ${pattern}
-            OR u.email ILIKE ${pattern} OR a.id::text = ${search})`
+            OR ${OWNER_EMAIL} ILIKE ${pattern} OR a.id::text = ${search})`
         : sql`a.deleted_at IS NULL`;
       const rows = await sql<AdminAccountRow>`
-        SELECT ${ACCOUNT_COLUMNS}, u.email AS owner_email
-        FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
+        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS owner_email
+        FROM ntrip_accounts a
         WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT ${limit} OFFSET ${offset}`.execute(trx);
       const total = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
-        WHERE ${where}`.execute(trx);
+        SELECT count(*)::int AS n FROM ntrip_accounts a WHERE ${where}`.execute(trx);
       return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
     },
 
     async findWithOwner(id: string, trx: Database = db): Promise<AdminAccountRow | undefined> {
       const r = await sql<AdminAccountRow>`
-        SELECT ${ACCOUNT_COLUMNS}, u.email AS owner_email
-        FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
+        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS owner_email
+        FROM ntrip_accounts a
         WHERE a.id = ${id} AND a.deleted_at IS NULL`.execute(trx);
       return r.rows[0];
     },

@@ -340,7 +340,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       const passwordHash = await hashPassword(password);
       const row = await repo.transaction(async (trx) => {
         // Without the lock concurrent creations all count the same total and all insert (issue 16: 87 of 50).
-        await repo.lockOwner(actor.userId, trx);
+        await repo.lockUser(actor.userId, trx);
         const settings = await readSettings(trx);
         if ((await repo.countByOwner(actor.userId, trx)) >= settings.ntripAccountsPerUser) {
           throw conflict(

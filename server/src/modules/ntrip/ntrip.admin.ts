@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { createFeedBodySchema, nearMountpoint } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { hashPassword } from '../../shared/password-hash.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { createFeedCipher } from '../catalogue/feed-secrets.ts';
 import { createFeedsService } from '../catalogue/feeds.service.ts';
+import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
 
 /** Operator actions behind `npm run caster -- …`: an account with a manual grant, and a push feed. */
@@ -36,55 +38,48 @@ export async function createAccountWithGrant(
   }
   const user = await createUsersRepo(db).findByEmail(input.email);
   if (!user) throw new OperatorError(`No user with e-mail ${input.email}. They must log in to the portal once first.`);
-  const network = await db
-    .selectFrom('networks')
-    .select(['id', 'slug', 'status'])
-    .where('slug', '=', input.network)
-    .executeTakeFirst();
-  if (!network || network.status === 'retired') {
-    const slugs = await db
-      .selectFrom('networks')
-      .select('slug')
-      .where('status', '<>', 'retired')
-      .orderBy('slug')
-      .execute();
-    throw new OperatorError(
-      `No active network '${input.network}'. Networks: ${slugs.map((s) => s.slug).join(', ') || '(none yet)'}`,
-    );
+  const catalogue = createCatalogueRepo(db);
+  const network = await catalogue.findNetwork(input.network);
+  if (!network || network.slug !== input.network || network.status === 'retired') {
+    const slugs = (await catalogue.listNetworks({ publicOnly: false }))
+      .filter((n) => n.status !== 'retired')
+      .map((n) => n.slug)
+      .sort();
+    throw new OperatorError(`No active network '${input.network}'. Networks: ${slugs.join(', ') || '(none yet)'}`);
   }
-  const taken = await db
-    .selectFrom('ntrip_accounts')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['username']), '=', input.username.toLowerCase()))
-    .executeTakeFirst();
-  if (taken) throw new OperatorError(`The NTRIP username '${input.username}' is taken.`);
+  const accounts = createNtripAccountsRepo(db);
+  const taken = () => new OperatorError(`The NTRIP username '${input.username}' is taken.`);
+  if (await accounts.usernameExists(input.username)) throw taken();
 
   const passwordHash = await hashPassword(input.password);
   const validUntil = new Date(now.getTime() + input.days * 86_400_000);
-  const accountId = await db.transaction().execute(async (trx) => {
-    const account = await trx
-      .insertInto('ntrip_accounts')
-      .values({
-        owner_user_id: user.id,
+  const accountId = await accounts.transaction(async (trx) => {
+    const account = await accounts.insert(
+      {
+        ownerUserId: user.id,
+        organizationId: null,
         username: input.username,
-        password_hash: passwordHash,
+        passwordHash,
         label: 'Created by npm run caster',
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('access_grants')
-      .values({
-        account_id: account.id,
-        owner_user_id: user.id,
-        network_id: network.id,
-        valid_from: now,
-        valid_until: validUntil,
+        maxConnections: 1,
+      },
+      trx,
+    );
+    if (!account) throw taken();
+    await accounts.insertGrant(
+      {
+        id: randomUUID(),
+        accountId: account.id,
+        ownerUserId: user.id,
+        organizationId: null,
+        networkId: network.id,
+        validFrom: now,
+        validUntil,
         source: 'manual',
-        reference_id: 'cli',
-      })
-      .execute();
+        referenceId: 'cli',
+      },
+      trx,
+    );
     return account.id;
   });
   return {
@@ -113,11 +108,7 @@ export async function setPushFeed(
   const [station] = await repo.findStationsByMountpoints([input.mountpoint]);
   if (!station) throw new OperatorError(`No station with mountpoint '${input.mountpoint}' in the catalogue.`);
   const feeds = createFeedsService({ repo, cipher: createFeedCipher(feedSecretKey) });
-  const existing = await db
-    .selectFrom('feeds')
-    .select(['id', 'kind'])
-    .where('station_id', '=', station.id)
-    .executeTakeFirst();
+  const existing = await repo.findFeedOfStation(station.id);
   if (existing?.kind === 'pull') {
     throw new OperatorError(`${station.mountpoint} is fed by a pull feed; delete it in the admin pages first.`);
   }

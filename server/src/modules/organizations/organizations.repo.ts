@@ -1,5 +1,5 @@
 import type { InviteStatus } from '@portal/contract';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { OrganizationMembersTable } from '../../db/schema.ts';
 import { readSettings } from '../settings/index.ts';
@@ -7,6 +7,16 @@ import { readSettings } from '../settings/index.ts';
 type Role = OrganizationMembersTable['role'];
 export type OrganizationsQueries = ReturnType<typeof organizationsQueries>;
 export type OrganizationsRepo = ReturnType<typeof createOrganizationsRepo>;
+
+/**
+ * The organisations `userId` is a member of and that are not disabled, as a subquery of ids: their all-accounts
+ * grants cover the member's personal NTRIP accounts (docs/adr/0010, 0026).
+ */
+export function activeOrganizationIdsOf(userId: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`SELECT m.organization_id FROM organization_members m
+    JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
+    WHERE m.user_id = ${userId}`;
+}
 
 export function createOrganizationsRepo(db: Database) {
   return {
@@ -102,6 +112,32 @@ function organizationsQueries(db: Database) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    /** Organisations the user owns, with how many other members and other owners each has. */
+    async ownedWithOthers(userId: string) {
+      return db
+        .selectFrom('organization_members as mine')
+        .innerJoin('organizations', 'organizations.id', 'mine.organization_id')
+        .leftJoin('organization_members as other', (join) =>
+          join.onRef('other.organization_id', '=', 'mine.organization_id').on('other.user_id', '!=', userId),
+        )
+        .select((eb) => [
+          'organizations.id',
+          'organizations.name',
+          eb.fn.count<string>('other.user_id').as('otherMembers'),
+          eb.fn.count<string>(eb.case().when('other.role', '=', 'owner').then(1).end()).as('otherOwners'),
+        ])
+        .where('mine.user_id', '=', userId)
+        .where('mine.role', '=', 'owner')
+        .groupBy(['organizations.id', 'organizations.name'])
+        .execute();
+    },
+    /** Account deletion: the user leaves every organisation, and invites to their address go. */
+    async deleteForUser(userId: string, email: string | null) {
+      await db.deleteFrom('organization_members').where('user_id', '=', userId).execute();
+      if (email) {
+        await db.deleteFrom('organization_invites').where(sql`lower(email)`, '=', email.toLowerCase()).execute();
+      }
+    },
     async deleteOrganization(orgId: string) {
       await db.deleteFrom('organizations').where('id', '=', orgId).execute();
     },
@@ -173,6 +209,30 @@ function organizationsQueries(db: Database) {
         .set({ token_balance: entry.balanceAfter })
         .where('id', '=', entry.orgId)
         .execute();
+    },
+    /**
+     * The organisation's name and whether it is disabled, with the user's role in it (null: not a member).
+     * `lock` takes the organisation's row lock first, as every membership change does, so a demotion or removal is
+     * wholly before or after the caller's change.
+     */
+    async membership(
+      orgId: string,
+      userId: string,
+      lock = false,
+    ): Promise<{ name: string; disabled: boolean; role: Role | null } | undefined> {
+      const q = db
+        .selectFrom('organizations')
+        .select(['name', sql<boolean>`disabled_at IS NOT NULL`.as('disabled')])
+        .where('id', '=', orgId);
+      const org = await (lock ? q.forUpdate() : q).executeTakeFirst();
+      if (org === undefined) return undefined;
+      const member = await db
+        .selectFrom('organization_members')
+        .select('role')
+        .where('organization_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return { name: org.name, disabled: org.disabled, role: member?.role ?? null };
     },
     async roleOf(orgId: string, userId: string): Promise<Role | undefined> {
       const row = await db

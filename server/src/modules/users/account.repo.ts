@@ -1,6 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
+import { createDemoRepo } from '../demo/demo.repo.ts';
+import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
+import { createOrganizationsRepo } from '../organizations/organizations.repo.ts';
 
 export type AccountRepo = ReturnType<typeof createAccountRepo>;
 type Executor = Database | Transaction<DB>;
@@ -55,57 +58,27 @@ export function createAccountRepo(db: Database) {
 
     /** Organisations the user owns, with how many other members and other owners each has. */
     async ownedOrganizations(userId: string, trx: Executor = db) {
-      return trx
-        .selectFrom('organization_members as mine')
-        .innerJoin('organizations', 'organizations.id', 'mine.organization_id')
-        .leftJoin('organization_members as other', (join) =>
-          join.onRef('other.organization_id', '=', 'mine.organization_id').on('other.user_id', '!=', userId),
-        )
-        .select((eb) => [
-          'organizations.id',
-          'organizations.name',
-          eb.fn.count<string>('other.user_id').as('otherMembers'),
-          eb.fn.count<string>(eb.case().when('other.role', '=', 'owner').then(1).end()).as('otherOwners'),
-        ])
-        .where('mine.user_id', '=', userId)
-        .where('mine.role', '=', 'owner')
-        .groupBy(['organizations.id', 'organizations.name'])
-        .execute();
+      return createOrganizationsRepo(trx).ownedWithOthers(userId);
     },
 
     async deleteOrganization(organizationId: string, trx: Executor = db) {
-      await trx.deleteFrom('organizations').where('id', '=', organizationId).execute();
+      await createOrganizationsRepo(trx).deleteOrganization(organizationId);
     },
 
     /**
      * Removes the person from the portal and keeps only what must be kept: the users row stays (payments,
      * subscriptions and the token ledger point at it, and accounting keeps them) with no e-mail, name, photo or
      * Firebase uid, and disabled. Memberships, invites to the address, NTRIP accounts (soft-deleted, so their
-     * usernames are never reused), open personal access grants and demo requests go.
+     * usernames are never reused), open personal access grants and demo requests go, each by the module that owns
+     * them, in this transaction.
      */
     async anonymise(userId: string, trx: Executor = db) {
       const now = new Date();
       const user = await trx.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirst();
       await trx.deleteFrom('user_photos').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('organization_members').where('user_id', '=', userId).execute();
-      if (user?.email) {
-        await trx.deleteFrom('organization_invites').where(sql`lower(email)`, '=', user.email.toLowerCase()).execute();
-      }
-      await trx
-        .updateTable('ntrip_accounts')
-        .set({ enabled: false, deleted_at: now, updated_at: now })
-        .where('owner_user_id', '=', userId)
-        .where('deleted_at', 'is', null)
-        .execute();
-      // An organisation's grants stay: the organisation keeps what this member once bought for it.
-      await trx
-        .updateTable('access_grants')
-        .set({ ended_at: now })
-        .where('owner_user_id', '=', userId)
-        .where('organization_id', 'is', null)
-        .where('ended_at', 'is', null)
-        .execute();
-      await trx.deleteFrom('demo_requests').where('user_id', '=', userId).execute();
+      await createOrganizationsRepo(trx).deleteForUser(userId, user?.email ?? null);
+      await createNtripAccountsRepo(trx).deleteAllOfOwner(userId, now);
+      await createDemoRepo(trx).deleteForUser(userId);
       await trx
         .updateTable('users')
         .set({

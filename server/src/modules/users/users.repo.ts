@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { VerifiedIdentity } from '../../http/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
@@ -20,6 +20,11 @@ const identityColumns = [
 ] as const;
 
 const adminColumns = ['id', 'email', 'display_name', 'is_admin', 'disabled', 'created_at'] as const;
+
+/** The e-mail of the user `userId` names, as an expression other modules put beside their own rows. */
+export function userEmailOf(userId: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT email FROM users WHERE id = ${userId})`;
+}
 
 export function createUsersRepo(db: Database) {
   return {
@@ -100,6 +105,20 @@ export function createUsersRepo(db: Database) {
         }
         return acceptedAt;
       });
+    },
+
+    async emailOf(userId: string): Promise<string | null> {
+      const row = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+      return row?.email ?? null;
+    },
+
+    /**
+     * Holds the user's row until the transaction ends, so one user's changes that count something (their NTRIP
+     * accounts, the organisations they own) run one after the other; false when there is no such user.
+     */
+    async lockUser(userId: string): Promise<boolean> {
+      const row = await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+      return row !== undefined;
     },
 
     async findByEmail(email: string) {
