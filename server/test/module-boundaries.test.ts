@@ -51,8 +51,6 @@ const READS: Record<string, string[]> = {
     'stations',
     'users',
   ],
-  // An account's connection log, written by the caster's usage port.
-  'ntrip-accounts': ['ntrip_sessions'],
   // Diagnostics of one account: its refusals and login failures, and who may see them.
   'ntrip-diagnostics': ['ntrip_accounts', 'ntrip_login_failures', 'ntrip_refusals', 'organization_members'],
   // The operator dashboard's figures across the portal (docs/adr/0027).

@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
+import { createNtripSessionsRepo, type SessionRow } from '../ntrip/ntrip-sessions.repo.ts';
 import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizations/organizations.repo.ts';
 import { createUsersRepo, userEmailOf } from '../users/users.repo.ts';
 
 /**
- * SQL of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration 202611231400_ntrip.sql)
- * and read-only on the ntrip module's session log. Plain SQL on the documented columns (docs/data-model.md).
- * What it needs of users, organisations and the catalogue it asks of their repos, in the caller's transaction, so
- * a lock or a count stays inside the transaction that spends it. Every method takes an optional transaction.
+ * SQL of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration 202611231400_ntrip.sql).
+ * Plain SQL on the documented columns (docs/data-model.md). What it needs of users, organisations, the catalogue
+ * and the session log it asks of their repos, in the caller's transaction, so a lock or a count stays inside the
+ * transaction that spends it. Every method takes an optional transaction.
  */
 
 export interface AccountRow {
@@ -47,23 +48,6 @@ export interface NetworkRow {
   name: string;
   status: 'active' | 'maintenance' | 'retired';
   token_price_per_day: number;
-}
-
-export interface SessionRow {
-  id: string;
-  mountpoint: string;
-  remote_address: string | null;
-  started_at: Date;
-  ended_at: Date | null;
-  bytes_sent: number | string;
-  end_reason: string | null;
-  last_gga_lat: number | null;
-  last_gga_lon: number | null;
-  user_agent: string | null;
-  served_station: string | null;
-  distance_km: number | null;
-  fixed_share: number | null;
-  float_share: number | null;
 }
 
 export interface StationRow {
@@ -310,28 +294,16 @@ export function createNtripAccountsRepo(db: Database) {
       return createCatalogueRepo(trx).stationsOfNetworks(networkIds);
     },
 
-    /** End of the last logged session per account. */
     async lastSeen(accountIds: string[], trx: Database = db): Promise<Map<string, Date>> {
-      if (accountIds.length === 0) return new Map();
-      const r = await sql<{ account_id: string; last: Date }>`
-        SELECT account_id::text AS account_id, max(coalesce(ended_at, started_at)) AS last FROM ntrip_sessions
-        WHERE account_id::text = ANY(${accountIds}::text[]) GROUP BY account_id`.execute(trx);
-      return new Map(r.rows.map((row) => [row.account_id, new Date(row.last)]));
+      return createNtripSessionsRepo(trx).lastSeen(accountIds);
     },
 
     async sessions(accountId: string, limit: number, offset: number, trx: Database = db): Promise<SessionRow[]> {
-      const r = await sql<SessionRow>`
-        SELECT id::text AS id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason,
-          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share
-        FROM ntrip_sessions WHERE account_id = ${accountId}
-        ORDER BY started_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(trx);
-      return r.rows;
+      return createNtripSessionsRepo(trx).sessions(accountId, limit, offset);
     },
 
     async countSessions(accountId: string, trx: Database = db): Promise<number> {
-      const r = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_sessions WHERE account_id = ${accountId}`.execute(trx);
-      return Number(r.rows[0]?.n ?? 0);
+      return createNtripSessionsRepo(trx).countSessions(accountId);
     },
 
     async adminSearch(

@@ -22,6 +22,7 @@ import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../../shared/password-hash.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { issueProbeToken } from '../ntrip/ntrip.probe.ts';
+import type { SessionRow } from '../ntrip/ntrip-sessions.repo.ts';
 import { readSettings } from '../settings/index.ts';
 import { type CasterAddress, type CasterOutcome, testCasterConnection } from './connection-test.ts';
 import { generatePassword, generateUsername } from './ntrip-accounts.credentials.ts';
@@ -33,7 +34,7 @@ import {
   canManageAccount,
   canManageOrganizationAccount,
 } from './ntrip-accounts.policy.ts';
-import type { AccountRow, GrantRow, NtripAccountsRepo, SessionRow } from './ntrip-accounts.repo.ts';
+import type { AccountRow, GrantRow, NtripAccountsRepo } from './ntrip-accounts.repo.ts';
 
 /** The token ledger as this module uses it: billing's `TokenLedger.spend`, inside our transaction. */
 export interface TokenSpender {

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+
+/** Reads of the connection log the caster's usage port writes (ntrip_sessions), for the NTRIP accounts pages. */
+
+export interface SessionRow {
+  id: string;
+  mountpoint: string;
+  remote_address: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  bytes_sent: number | string;
+  end_reason: string | null;
+  last_gga_lat: number | null;
+  last_gga_lon: number | null;
+  user_agent: string | null;
+  served_station: string | null;
+  distance_km: number | null;
+  fixed_share: number | null;
+  float_share: number | null;
+}
+
+export function createNtripSessionsRepo(db: Database) {
+  return {
+    /** End of the last logged session per account. */
+    async lastSeen(accountIds: string[]): Promise<Map<string, Date>> {
+      if (accountIds.length === 0) return new Map();
+      const r = await sql<{ account_id: string; last: Date }>`
+        SELECT account_id::text AS account_id, max(coalesce(ended_at, started_at)) AS last FROM ntrip_sessions
+        WHERE account_id::text = ANY(${accountIds}::text[]) GROUP BY account_id`.execute(db);
+      return new Map(r.rows.map((row) => [row.account_id, new Date(row.last)]));
+    },
+
+    async sessions(accountId: string, limit: number, offset: number): Promise<SessionRow[]> {
+      const r = await sql<SessionRow>`
+        SELECT id::text AS id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason,
+          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share
+        FROM ntrip_sessions WHERE account_id = ${accountId}
+        ORDER BY started_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      return r.rows;
+    },
+
+    async countSessions(accountId: string): Promise<number> {
+      const r = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM ntrip_sessions WHERE account_id = ${accountId}`.execute(db);
+      return Number(r.rows[0]?.n ?? 0);
+    },
+  };
+}
