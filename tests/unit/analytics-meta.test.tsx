@@ -1,18 +1,20 @@
 import { renderHook, waitFor } from '@testing-library/react';
 import Cookies from 'js-cookie';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { injectGtm, readGclid, resetGtmInjection, track, trackPageView } from '../../src/lib/analytics';
 import { DEFAULT_DESCRIPTION, formatTitle, usePageMeta } from '../../src/lib/page-meta';
+import { server } from './support/server';
 import { Wrapper } from './support/shell';
 
-const server = setupServer(
-  http.get('*/api/meta/pages/stored', () => HttpResponse.json({ title: 'Coverage map', description: 'All stations.' })),
-  http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: 'no' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/meta/pages/stored', () =>
+      HttpResponse.json({ title: 'Coverage map', description: 'All stations.' }),
+    ),
+    http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: 'no' }, { status: 404 })),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
 
 describe('page meta', () => {
   it("formats titles as 'brand | page title' and falls back to the product name", () => {

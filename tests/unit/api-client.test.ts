@@ -1,25 +1,25 @@
 import i18n from 'i18next';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, apiError, setInviteTokenSource, setTokenSource } from '../../src/lib/api';
+import { server } from './support/server';
 
 const seen: Request[] = [];
-const server = setupServer(
-  http.get('*/api/echo', ({ request }) => {
-    seen.push(request);
-    return HttpResponse.json({ ok: true });
-  }),
-  http.get('*/api/fails', () => HttpResponse.json({ code: 'forbidden', message: 'No.' }, { status: 403 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/echo', ({ request }) => {
+      seen.push(request);
+      return HttpResponse.json({ ok: true });
+    }),
+    http.get('*/api/fails', () => HttpResponse.json({ code: 'forbidden', message: 'No.' }, { status: 403 })),
+  ),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   seen.length = 0;
   setTokenSource(async () => null);
   setInviteTokenSource(() => undefined);
 });
-afterAll(() => server.close());
 
 describe('the portal API client', () => {
   it('repeats the key for array query parameters and drops empty ones', async () => {

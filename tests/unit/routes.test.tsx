@@ -1,23 +1,23 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { switchProfilePath } from '../../src/app/navigation';
 import { routes } from '../../src/app/routes';
+import { server } from './support/server';
 import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
 
-const server = setupServer(
-  http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
-  http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
-  http.get('*/api/user', () =>
-    HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: '2026-01-01T00:00:00.000Z' }),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
+    http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
+    http.get('*/api/user', () =>
+      HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: '2026-01-01T00:00:00.000Z' }),
+    ),
+    // Pages of other features may load their own data; the shell tests do not care about it.
+    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
   ),
-  // Pages of other features may load their own data; the shell tests do not care about it.
-  http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
 beforeEach(() => {
   localStorage.clear();
   setViewportWidth(1440);

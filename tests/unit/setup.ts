@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { server } from './support/server';
 
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// After-hooks run last-registered first: the page unmounts before its handlers go, so a late request still finds one.
+afterEach(() => server.resetHandlers());
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => cleanup());
+afterAll(() => server.close());

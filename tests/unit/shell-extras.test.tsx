@@ -1,8 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LayoutWithoutSidebar } from '../../src/app/layout/AppLayout';
 import { Header } from '../../src/app/layout/Header';
 import { UserInfoLayout } from '../../src/app/layout/UserInfoLayout';
@@ -10,18 +9,19 @@ import { routes } from '../../src/app/routes';
 import { Modal } from '../../src/components/modal';
 import { userInfoQueryKey } from '../../src/features/auth/AuthProvider';
 import { fetchUserInfo } from '../../src/features/auth/user-info.api';
+import { server } from './support/server';
 import { fakeUser, initTestI18n, renderRoutes, setViewportWidth, testQueryClient } from './support/shell';
 
-const server = setupServer(
-  http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 7 })),
-  http.get('*/api/user', () => HttpResponse.json({ code: 'internal', message: 'down' }, { status: 500 })),
-  http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 7 })),
+    http.get('*/api/user', () => HttpResponse.json({ code: 'internal', message: 'down' }, { status: 500 })),
+    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
+  ),
 );
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
   initTestI18n();
 });
-afterAll(() => server.close());
 beforeEach(() => {
   localStorage.clear();
   setViewportWidth(1440);

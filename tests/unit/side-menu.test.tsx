@@ -1,8 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppLayout } from '../../src/app/layout/AppLayout';
 import {
   CLOSE_SIDEBAR_EVENT,
@@ -10,16 +9,17 @@ import {
   SIDEMENU_STORAGE_KEY,
   submenuStorageKey,
 } from '../../src/app/layout/side-menu-state';
+import { server } from './support/server';
 import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
 
-const server = setupServer(
-  http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
-  http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
-  // Pages of other features may load their own data; the shell tests do not care about it.
-  http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
+    http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
+    // Pages of other features may load their own data; the shell tests do not care about it.
+    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
 
 const page = (name: string) => ({ path: name, element: <h1>{name}</h1> });
 const routes = [

@@ -1,20 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COPY_CONFIRMATION_MS } from '../../../src/components/CopyControl';
 import { ModalProvider } from '../../../src/components/modal';
 import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { account, mountpoints, NETWORK_ID, network, user } from './fixtures';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function setup(handlers: Parameters<typeof server.use> = [], route = '/accounts') {
   server.use(

@@ -1,20 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import type { ReactElement } from 'react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AdminAccountsPage } from '../../../src/features/accounts/AdminAccountsPage';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { account, adminAccount, NETWORK_ID, network, user } from './fixtures';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function renderAs(ui: ReactElement, isAdmin = false) {
   renderWithProviders(ui, {

@@ -1,15 +1,10 @@
 import type { LoginFailure } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoginFailuresSection } from '../../../src/features/accounts/AdminDiagnostics';
 import { renderWithProviders } from '../support/render';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+import { server } from '../support/server';
 
 const failure = (overrides: Partial<LoginFailure>): LoginFailure => ({
   id: '1',

@@ -9,8 +9,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionCard } from '../../../src/features/accounts/ConnectionCard';
 import {
   EMLID_GGA_CHECKBOX,
@@ -23,15 +22,12 @@ import {
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { account, mountpoints, user } from './fixtures';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   vi.unstubAllGlobals();
 });
-afterAll(() => server.close());
 
 const { host, port } = relayAddress();
 

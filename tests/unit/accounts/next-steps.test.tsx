@@ -2,8 +2,7 @@ import { type CheckoutSession, checkoutSessionSchema, ntripAccountListSchema } f
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
 import { suggestNetwork } from '../../../src/features/accounts/ActivateTokensDialog';
@@ -11,15 +10,12 @@ import { AuthContext } from '../../../src/features/auth/auth-context';
 import { CheckoutPage } from '../../../src/features/billing/CheckoutPage';
 import { setActiveOrganization } from '../../../src/features/organizations/active-organization';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { account, NETWORK_ID, network, OTHER_NETWORK_ID, user } from './fixtures';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   vi.unstubAllGlobals();
 });
-afterAll(() => server.close());
 
 /** Two activatable networks: the Dutch one (first by default) and a Belgian one. */
 const networks = [

@@ -1,16 +1,12 @@
 import type { Refusal } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RefusedAttempts } from '../../../src/features/accounts/RefusedAttempts';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const ACCOUNT = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 let next = 0;
 function refusal(reason: Refusal['reason'], overrides: Partial<Refusal> = {}): Refusal {

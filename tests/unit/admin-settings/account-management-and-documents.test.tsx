@@ -2,11 +2,11 @@ import { PORTAL_SETTINGS_DEFAULTS } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountManagementPage } from '../../../src/features/admin-settings/AccountManagementPage';
 import { DocumentsPage } from '../../../src/features/admin-settings/DocumentsPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const patches: unknown[] = [];
 const published: unknown[] = [];
@@ -23,43 +23,42 @@ const terms = {
   acceptances: 12,
 };
 
-const server = setupServer(
-  // The page's title and description: none stored, so the defaults.
-  http.get('*/api/meta/pages/:page', () =>
-    HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
-  ),
-  http.get('*/api/admin/settings', () =>
-    HttpResponse.json({
-      values,
-      changes: [{ key: 'ntripAccountsPerUser', updatedAt: '2026-11-25T08:00:00Z', updatedBy: 'ops@example.test' }],
+beforeEach(() =>
+  server.use(
+    // The page's title and description: none stored, so the defaults.
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/settings', () =>
+      HttpResponse.json({
+        values,
+        changes: [{ key: 'ntripAccountsPerUser', updatedAt: '2026-11-25T08:00:00Z', updatedBy: 'ops@example.test' }],
+      }),
+    ),
+    http.patch('*/api/admin/settings', async ({ request }) => {
+      const patch = (await request.json()) as object;
+      patches.push(patch);
+      values = { ...values, ...patch };
+      return HttpResponse.json({ values, changes: [] });
+    }),
+    http.get('*/api/admin/documents/:kind', ({ params }) =>
+      HttpResponse.json({ items: params.kind === 'terms' ? [terms, { ...terms, id: 'd0', version: 1 }] : [] }),
+    ),
+    http.post('*/api/admin/documents/:kind', async ({ request, params }) => {
+      const body = (await request.json()) as { title: string; body: string };
+      published.push({ kind: params.kind, ...body });
+      return HttpResponse.json(
+        { id: 'd3', kind: params.kind, version: 3, ...body, publishedAt: '2026-11-27T00:00:00Z' },
+        { status: 201 },
+      );
     }),
   ),
-  http.patch('*/api/admin/settings', async ({ request }) => {
-    const patch = (await request.json()) as object;
-    patches.push(patch);
-    values = { ...values, ...patch };
-    return HttpResponse.json({ values, changes: [] });
-  }),
-  http.get('*/api/admin/documents/:kind', ({ params }) =>
-    HttpResponse.json({ items: params.kind === 'terms' ? [terms, { ...terms, id: 'd0', version: 1 }] : [] }),
-  ),
-  http.post('*/api/admin/documents/:kind', async ({ request, params }) => {
-    const body = (await request.json()) as { title: string; body: string };
-    published.push({ kind: params.kind, ...body });
-    return HttpResponse.json(
-      { id: 'd3', kind: params.kind, version: 3, ...body, publishedAt: '2026-11-27T00:00:00Z' },
-      { status: 201 },
-    );
-  }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   patches.length = 0;
   published.length = 0;
   values = { ...PORTAL_SETTINGS_DEFAULTS };
 });
-afterAll(() => server.close());
 
 describe('/admin/settings/account-management', () => {
   it('shows the values in force with who changed them, and saves only what the admin changed', async () => {

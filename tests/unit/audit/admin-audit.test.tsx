@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminAuditPage } from '../../../src/features/audit/AdminAuditPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const USER = '55555555-5555-4555-8555-555555555555';
 const grant = {
@@ -21,24 +21,23 @@ const grant = {
 };
 const queries: URLSearchParams[] = [];
 
-const server = setupServer(
-  // The page's title and description: none stored, so the defaults.
-  http.get('*/api/meta/pages/:page', () =>
-    HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+beforeEach(() =>
+  server.use(
+    // The page's title and description: none stored, so the defaults.
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/audit', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      queries.push(params);
+      const items = params.get('action') === 'settings.' ? [] : [grant];
+      return HttpResponse.json({ items, total: items.length });
+    }),
   ),
-  http.get('*/api/admin/audit', ({ request }) => {
-    const params = new URL(request.url).searchParams;
-    queries.push(params);
-    const items = params.get('action') === 'settings.' ? [] : [grant];
-    return HttpResponse.json({ items, total: items.length });
-  }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   queries.length = 0;
 });
-afterAll(() => server.close());
 
 describe('/admin/audit', () => {
   it('shows who did what to which record, from where, with before and after', async () => {

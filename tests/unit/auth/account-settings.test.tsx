@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { MemoryRouter } from 'react-router';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { AccountSettingsPage } from '../../../src/features/settings/AccountSettingsPage';
+import { server } from '../support/server';
 import { en, firebaseError, initTestI18n, renderWithProviders } from './support';
 
 const fb = vi.hoisted(() => ({
@@ -30,27 +30,29 @@ vi.mock('../../../src/lib/firebase', () => ({ firebaseAuth: () => ({ currentUser
 vi.mock('../../../src/lib/page-meta', () => ({ usePageMeta: () => {} }));
 
 const calls: string[] = [];
-const server = setupServer(
-  http.post('*/api/user/photo', async ({ request }) => {
-    calls.push(`POST photo ${request.headers.get('content-type')}`);
-    return HttpResponse.json({ photoURL: 'http://localhost/api/users/u1/photo?v=abc' });
-  }),
-  // The page's notifications section (tests/unit/mail) asks for its settings.
-  http.get('*/api/user/notifications', () =>
-    HttpResponse.json({
-      locale: 'en',
-      accessEnding: true,
-      lowBalance: true,
-      lowBalanceThreshold: 10,
-      renewalFailed: true,
-      rinexReady: true,
-      membership: true,
+beforeEach(() =>
+  server.use(
+    http.post('*/api/user/photo', async ({ request }) => {
+      calls.push(`POST photo ${request.headers.get('content-type')}`);
+      return HttpResponse.json({ photoURL: 'http://localhost/api/users/u1/photo?v=abc' });
+    }),
+    // The page's notifications section (tests/unit/mail) asks for its settings.
+    http.get('*/api/user/notifications', () =>
+      HttpResponse.json({
+        locale: 'en',
+        accessEnding: true,
+        lowBalance: true,
+        lowBalanceThreshold: 10,
+        renewalFailed: true,
+        rinexReady: true,
+        membership: true,
+      }),
+    ),
+    http.delete('*/api/user', () => {
+      calls.push('DELETE user');
+      return new HttpResponse(null, { status: 204 });
     }),
   ),
-  http.delete('*/api/user', () => {
-    calls.push('DELETE user');
-    return new HttpResponse(null, { status: 204 });
-  }),
 );
 
 const s = en.settings;
@@ -78,13 +80,11 @@ function setup() {
 
 beforeAll(async () => {
   await initTestI18n();
-  server.listen({ onUnhandledRequest: 'error' });
 });
 beforeEach(() => {
   vi.clearAllMocks();
   calls.length = 0;
 });
-afterAll(() => server.close());
 
 describe('AccountSettingsPage: profile', () => {
   it('shows the e-mail read-only and saves a new display name through Firebase, then refreshes the user', async () => {

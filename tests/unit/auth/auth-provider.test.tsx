@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../../src/features/auth/AuthProvider';
 import { useAuth } from '../../../src/features/auth/auth-context';
+import { server } from '../support/server';
 
 const listeners: Array<(user: unknown) => void> = [];
 vi.mock('firebase/auth', () => ({
@@ -28,11 +28,13 @@ const fakeUser = {
 };
 
 let userStatus = 200;
-const server = setupServer(
-  http.get('*/api/user', () =>
-    userStatus === 200
-      ? HttpResponse.json({ teams: [], isAdmin: true, termsAcceptedAt: '2026-01-01T00:00:00.000Z' })
-      : HttpResponse.json({ code: 'internal', message: 'down' }, { status: userStatus }),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/user', () =>
+      userStatus === 200
+        ? HttpResponse.json({ teams: [], isAdmin: true, termsAcceptedAt: '2026-01-01T00:00:00.000Z' })
+        : HttpResponse.json({ code: 'internal', message: 'down' }, { status: userStatus }),
+    ),
   ),
 );
 
@@ -65,13 +67,11 @@ function renderProvider() {
   return client;
 }
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => {
   listeners.length = 0;
   userStatus = 200;
 });
 afterEach(() => vi.restoreAllMocks());
-afterAll(() => server.close());
 
 describe('AuthProvider', () => {
   it('is loading until Firebase answers, then fetches teams and the admin flag from GET /api/user', async () => {

@@ -2,14 +2,14 @@ import type { UserInfo } from '@portal/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-actions';
 import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
 import { hasTermsIntent, rememberTermsIntent } from '../../../src/features/auth/terms-intent';
+import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
 import { en, initTestI18n, renderWithProviders } from './support';
 
@@ -22,13 +22,15 @@ vi.mock('../../../src/lib/firebase', async () => {
 const ACCEPTED_AT = '2026-11-23T19:30:00.000Z';
 let termsStatus = 200;
 const termsCalls: unknown[] = [];
-const server = setupServer(
-  http.post('*/api/user/terms', async ({ request }) => {
-    termsCalls.push(await request.json());
-    return termsStatus === 200
-      ? HttpResponse.json({ termsAcceptedAt: ACCEPTED_AT })
-      : HttpResponse.json({ code: 'internal', message: 'down' }, { status: termsStatus });
-  }),
+beforeEach(() =>
+  server.use(
+    http.post('*/api/user/terms', async ({ request }) => {
+      termsCalls.push(await request.json());
+      return termsStatus === 200
+        ? HttpResponse.json({ termsAcceptedAt: ACCEPTED_AT })
+        : HttpResponse.json({ code: 'internal', message: 'down' }, { status: termsStatus });
+    }),
+  ),
 );
 
 const logout = vi.fn(async () => {});
@@ -78,7 +80,6 @@ const dialog = () => screen.queryByTestId('terms-dialog');
 const t = en.auth.terms;
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'error' });
   await initTestI18n();
 });
 beforeEach(() => {
@@ -89,8 +90,6 @@ beforeEach(() => {
   termsStatus = 200;
   termsCalls.length = 0;
 });
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 describe('TermsGate', () => {
   it('shows the app to a user who accepted the terms', async () => {

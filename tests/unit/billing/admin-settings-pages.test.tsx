@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminInvoicesPage } from '../../../src/features/billing/AdminInvoicesPage';
 import { AdminPaymentsPage } from '../../../src/features/billing/AdminPaymentsPage';
 import { AdminTaxSettingsPage } from '../../../src/features/billing/AdminTaxSettingsPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const PAYMENT = '66666666-6666-4666-8666-666666666666';
 const INVOICE = '77777777-7777-4777-8777-777777777777';
@@ -63,63 +63,62 @@ const invoice = {
   buyerCountry: 'NL',
 };
 
-const server = setupServer(
-  // The page's title and description: none stored, so the defaults.
-  http.get('*/api/meta/pages/:page', () =>
-    HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+beforeEach(() =>
+  server.use(
+    // The page's title and description: none stored, so the defaults.
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/payments', ({ request }) => {
+      requested.push(new URL(request.url));
+      return HttpResponse.json({
+        payments: [payment],
+        health: {
+          provider: 'stripe',
+          keysConfigured: true,
+          webhookConfigured: false,
+          lastEventAt: null,
+          lastEventType: null,
+          failedEvents: 2,
+        },
+      });
+    }),
+    http.post('*/api/admin/payments/:id/refund', async ({ request, params }) => {
+      refunds.push({ id: params.id, body: await request.json() });
+      return HttpResponse.json({ id: 'r1' }, { status: 201 });
+    }),
+    http.get('*/api/admin/settings/tax', () => HttpResponse.json(tax)),
+    http.put('*/api/admin/settings/tax', async ({ request }) => {
+      const body = await request.json();
+      taxSaves.push(body);
+      return HttpResponse.json(body);
+    }),
+    http.get('*/api/admin/invoices', ({ request }) => {
+      const url = new URL(request.url);
+      requested.push(url);
+      const kind = url.searchParams.get('kind');
+      return HttpResponse.json({ invoices: kind === 'credit_note' ? [] : [invoice] });
+    }),
+    http.get('*/api/billing/invoices/:id/pdf', ({ request }) => {
+      requested.push(new URL(request.url));
+      return new HttpResponse('%PDF-1.7', {
+        headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="INV.pdf"' },
+      });
+    }),
   ),
-  http.get('*/api/admin/payments', ({ request }) => {
-    requested.push(new URL(request.url));
-    return HttpResponse.json({
-      payments: [payment],
-      health: {
-        provider: 'stripe',
-        keysConfigured: true,
-        webhookConfigured: false,
-        lastEventAt: null,
-        lastEventType: null,
-        failedEvents: 2,
-      },
-    });
-  }),
-  http.post('*/api/admin/payments/:id/refund', async ({ request, params }) => {
-    refunds.push({ id: params.id, body: await request.json() });
-    return HttpResponse.json({ id: 'r1' }, { status: 201 });
-  }),
-  http.get('*/api/admin/settings/tax', () => HttpResponse.json(tax)),
-  http.put('*/api/admin/settings/tax', async ({ request }) => {
-    const body = await request.json();
-    taxSaves.push(body);
-    return HttpResponse.json(body);
-  }),
-  http.get('*/api/admin/invoices', ({ request }) => {
-    const url = new URL(request.url);
-    requested.push(url);
-    const kind = url.searchParams.get('kind');
-    return HttpResponse.json({ invoices: kind === 'credit_note' ? [] : [invoice] });
-  }),
-  http.get('*/api/billing/invoices/:id/pdf', ({ request }) => {
-    requested.push(new URL(request.url));
-    return new HttpResponse('%PDF-1.7', {
-      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="INV.pdf"' },
-    });
-  }),
 );
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
   // jsdom has no object URLs; the download helper hands the file to the browser through one.
   URL.createObjectURL = vi.fn(() => 'blob:invoice');
   URL.revokeObjectURL = vi.fn();
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
 });
 afterEach(() => {
-  server.resetHandlers();
   refunds.length = 0;
   taxSaves.length = 0;
   requested.length = 0;
 });
 afterAll(() => {
-  server.close();
   vi.restoreAllMocks();
 });
 

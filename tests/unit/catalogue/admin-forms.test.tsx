@@ -2,17 +2,12 @@ import type { Network } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FeedFormModal } from '../../../src/features/catalogue/FeedFormModal';
 import { NetworkFormModal } from '../../../src/features/catalogue/NetworkFormModal';
 import { SourcetableImport } from '../../../src/features/catalogue/SourcetableImport';
 import { renderWithProviders } from '../support/render';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+import { server } from '../support/server';
 
 const network: Network = {
   id: '6f1c2a1e-6a47-4d0c-9f55-3b0e3c1f0a11',

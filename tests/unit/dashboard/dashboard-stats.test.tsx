@@ -1,17 +1,12 @@
 import type { Subscription } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
 import { user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+import { server } from '../support/server';
 
 const CREW = '0b7c6a2e-3f4d-4e5a-9b8c-1d2e3f4a5b6c';
 const FLEET = '6f1e2d3c-4b5a-4968-8776-655443322110';

@@ -2,10 +2,10 @@ import type { DemoRequestRecord } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminDemoRequestsPage, DEMO_REQUESTS_PAGE_SIZE } from '../../../src/features/demo/AdminDemoRequestsPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const record = (n: number): DemoRequestRecord => ({
   id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -23,23 +23,22 @@ const record = (n: number): DemoRequestRecord => ({
 const all = Array.from({ length: DEMO_REQUESTS_PAGE_SIZE + 3 }, (_, i) => record(i + 1));
 const queries: URLSearchParams[] = [];
 
-const server = setupServer(
-  // The page asks for its server-side meta; none is set.
-  http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: 'x' }, { status: 404 })),
-  http.get('*/api/admin/demo-requests', ({ request }) => {
-    const params = new URL(request.url).searchParams;
-    queries.push(params);
-    const limit = Number(params.get('limit'));
-    const offset = Number(params.get('offset'));
-    return HttpResponse.json({ items: all.slice(offset, offset + limit), total: all.length, limit, offset });
-  }),
+beforeEach(() =>
+  server.use(
+    // The page asks for its server-side meta; none is set.
+    http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: 'x' }, { status: 404 })),
+    http.get('*/api/admin/demo-requests', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      queries.push(params);
+      const limit = Number(params.get('limit'));
+      const offset = Number(params.get('offset'));
+      return HttpResponse.json({ items: all.slice(offset, offset + limit), total: all.length, limit, offset });
+    }),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   queries.length = 0;
 });
-afterAll(() => server.close());
 
 describe('admin demo requests view', () => {
   it('lists the requests a page at a time, newest first as the API answers', async () => {

@@ -2,12 +2,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { DemoRequestFlow } from '../../../src/features/demo/DemoRequestFlow';
 import { DEMO_SUBMITTED_COOKIE } from '../../../src/features/demo/demo-cookie';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 // Typing through user-event is slow on a shared CI machine; the default 5 s is too tight under load.
 vi.setConfig({ testTimeout: 20_000 });
@@ -20,16 +20,13 @@ const accept = http.post('*/api/demo-requests', async ({ request }) => {
     { status: 201 },
   );
 });
-const server = setupServer(accept);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeEach(() => server.use(accept));
 afterEach(() => {
-  server.resetHandlers();
   posted.length = 0;
   Cookies.remove(DEMO_SUBMITTED_COOKIE);
   window.localStorage.clear();
   vi.unstubAllEnvs();
 });
-afterAll(() => server.close());
 
 const user: LoggedInUser = {
   uid: 'u1',

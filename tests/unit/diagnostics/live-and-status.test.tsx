@@ -1,18 +1,14 @@
 import type { LiveSession, Station } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LiveSessions } from '../../../src/features/accounts/LiveSessions';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
 import { station as fixtureStation, network, STATION_ID } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const ACCOUNT = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 const session = (overrides: Partial<LiveSession>): LiveSession => ({
   id: 'node-a:1',

@@ -2,12 +2,12 @@ import type { NotificationPreferences, OutboxMail } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminOutboxPage } from '../../../src/features/mail/AdminOutboxPage';
 import { NotificationsSection } from '../../../src/features/mail/NotificationsSection';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 vi.mock('../../../src/lib/page-meta', () => ({ usePageMeta: () => {} }));
 
@@ -39,34 +39,40 @@ const mail = (n: number, over: Partial<OutboxMail> = {}): OutboxMail => ({
 const outboxPages: Array<{ page: number }> = [];
 let smtp = false;
 
-const server = setupServer(
-  http.get('*/api/user/notifications', () => HttpResponse.json(stored)),
-  http.put('*/api/user/notifications', async ({ request }) => {
-    const body = (await request.json()) as Partial<NotificationPreferences>;
-    puts.push(body);
-    stored = { ...stored, ...body };
-    return HttpResponse.json(stored);
-  }),
-  http.get('*/api/admin/outbox', ({ request }) => {
-    const page = Number(new URL(request.url).searchParams.get('page'));
-    outboxPages.push({ page });
-    const mails =
-      page === 1
-        ? [
-            mail(1),
-            mail(2, { status: 'queued', transport: null, attempts: 2, lastError: '451 Try again later', sentAt: null }),
-            mail(3, { kind: 'membership', status: 'failed', transport: null, attempts: 10, lastError: 'refused' }),
-          ]
-        : [mail(51)];
-    return HttpResponse.json({ mails, total: 51, page, pageSize: 50, smtp });
-  }),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/user/notifications', () => HttpResponse.json(stored)),
+    http.put('*/api/user/notifications', async ({ request }) => {
+      const body = (await request.json()) as Partial<NotificationPreferences>;
+      puts.push(body);
+      stored = { ...stored, ...body };
+      return HttpResponse.json(stored);
+    }),
+    http.get('*/api/admin/outbox', ({ request }) => {
+      const page = Number(new URL(request.url).searchParams.get('page'));
+      outboxPages.push({ page });
+      const mails =
+        page === 1
+          ? [
+              mail(1),
+              mail(2, {
+                status: 'queued',
+                transport: null,
+                attempts: 2,
+                lastError: '451 Try again later',
+                sentAt: null,
+              }),
+              mail(3, { kind: 'membership', status: 'failed', transport: null, attempts: 10, lastError: 'refused' }),
+            ]
+          : [mail(51)];
+      return HttpResponse.json({ mails, total: 51, page, pageSize: 50, smtp });
+    }),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   puts.length = 0;
   outboxPages.length = 0;
 });
-afterAll(() => server.close());
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

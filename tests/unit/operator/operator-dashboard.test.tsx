@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { OperatorDashboardPage } from '../../../src/features/operator/OperatorDashboardPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 // uPlot draws on a canvas jsdom does not have; the page's figures are what this test reads.
 vi.mock('../../../src/features/operator/DayChart', () => ({
@@ -44,16 +44,15 @@ let dashboard = {
     },
   ],
 };
-const server = setupServer(
-  // The page's title and description: none stored, so the defaults.
-  http.get('*/api/meta/pages/:page', () =>
-    HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+beforeEach(() =>
+  server.use(
+    // The page's title and description: none stored, so the defaults.
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/operator', () => HttpResponse.json(dashboard)),
   ),
-  http.get('*/api/admin/operator', () => HttpResponse.json(dashboard)),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 describe('/admin/dashboard', () => {
   it("shows the operator's figures, says a partial rover count is a floor, and charts each day", async () => {

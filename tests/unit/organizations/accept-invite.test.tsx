@@ -2,24 +2,23 @@ import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { LoginModalContext, type LoginModalView } from '../../../src/features/auth/login-modal-context';
 import { AcceptInvitePage } from '../../../src/features/organizations/AcceptInvitePage';
 import { keepInviteTokenFromUrl } from '../../../src/features/organizations/invite-link';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { fakeUser } from '../support/shell';
 
 const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
-const server = setupServer(
-  http.get('*/api/meta/pages/*', () => HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/meta/pages/*', () => HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 })),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 beforeEach(() => {
   sessionStorage.clear();
   window.history.replaceState(null, '', '/');

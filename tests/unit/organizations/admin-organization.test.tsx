@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminOrganizationPage } from '../../../src/features/organizations/AdminOrganizationPage';
 import { account } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const ORG = '88888888-8888-4888-8888-888888888888';
 const HOLDER = '99999999-9999-4999-8999-999999999999';
@@ -17,45 +17,44 @@ const dredger = account({
 const writes: string[] = [];
 let accounts = [dredger];
 
-const server = setupServer(
-  // The page's title and description: none stored, so the defaults.
-  http.get('*/api/meta/pages/:page', () =>
-    HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
-  ),
-  http.get('*/api/admin/organizations/:id', () =>
-    HttpResponse.json({
-      organization: { id: ORG, name: 'Dike Works', createdAt: '2026-11-01T00:00:00Z', disabledAt: null },
-      members: [
-        {
-          userId: HOLDER,
-          email: 'eva@example.test',
-          displayName: 'Eva',
-          role: 'owner',
-          joinedAt: '2026-11-01T00:00:00Z',
-        },
-      ],
-      invites: [],
-      subscriptions: [],
-      ntripAccounts: accounts,
+beforeEach(() =>
+  server.use(
+    // The page's title and description: none stored, so the defaults.
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'No meta.' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/organizations/:id', () =>
+      HttpResponse.json({
+        organization: { id: ORG, name: 'Dike Works', createdAt: '2026-11-01T00:00:00Z', disabledAt: null },
+        members: [
+          {
+            userId: HOLDER,
+            email: 'eva@example.test',
+            displayName: 'Eva',
+            role: 'owner',
+            joinedAt: '2026-11-01T00:00:00Z',
+          },
+        ],
+        invites: [],
+        subscriptions: [],
+        ntripAccounts: accounts,
+      }),
+    ),
+    http.post('*/api/admin/ntrip-accounts/:id/password', ({ params }) => {
+      writes.push(`reset ${params.id}`);
+      return HttpResponse.json({ account: dredger, password: 'fresh-secret-once' });
+    }),
+    http.delete('*/api/admin/ntrip-accounts/:id', ({ params }) => {
+      writes.push(`delete ${params.id}`);
+      accounts = [];
+      return new HttpResponse(null, { status: 204 });
     }),
   ),
-  http.post('*/api/admin/ntrip-accounts/:id/password', ({ params }) => {
-    writes.push(`reset ${params.id}`);
-    return HttpResponse.json({ account: dredger, password: 'fresh-secret-once' });
-  }),
-  http.delete('*/api/admin/ntrip-accounts/:id', ({ params }) => {
-    writes.push(`delete ${params.id}`);
-    accounts = [];
-    return new HttpResponse(null, { status: 204 });
-  }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   writes.length = 0;
   accounts = [dredger];
 });
-afterAll(() => server.close());
 
 function renderPage() {
   renderWithProviders(

@@ -1,17 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Button } from '../../../src/components/Button';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { useCreateOrganizationFlow } from '../../../src/features/organizations/CreateOrganizationFlow';
 import { renderWithProviders } from '../support/render';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+import { server } from '../support/server';
 
 let refetches = 0;
 const user: LoggedInUser = {

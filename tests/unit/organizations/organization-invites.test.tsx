@@ -2,12 +2,12 @@ import type { MyInvite, Organization } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { OrganizationsPage } from '../../../src/features/organizations/OrganizationsPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { fakeUser } from '../support/shell';
 
 const { sendEmailVerification, currentUser } = vi.hoisted(() => ({
@@ -23,13 +23,10 @@ vi.mock('../../../src/lib/firebase', () => ({ firebaseAuth: () => ({ currentUser
 const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
 const OTHER_ORG = '0b7e2a41-3c5d-4e6f-8a9b-1c2d3e4f5a6b';
 const LINK = 'https://portal.example.test/invites/accept?token=s3cr3t-t0ken';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+
 afterEach(() => {
-  server.resetHandlers();
   sendEmailVerification.mockReset();
 });
-afterAll(() => server.close());
 
 /** The organisation calls of an owner's page; `myInvites` answers GET /invites (the server's view of the caller). */
 function serve(myInvites: () => MyInvite[]) {

@@ -2,21 +2,18 @@ import type { AdminSubscription, Organization, OrganizationRole } from '@portal/
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { OrganizationsPage } from '../../../src/features/organizations/OrganizationsPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 import { fakeUser } from '../support/shell';
 
 const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+
 afterEach(() => {
-  server.resetHandlers();
   vi.restoreAllMocks();
 });
-afterAll(() => server.close());
 
 function subscription(overrides: Partial<AdminSubscription>): AdminSubscription {
   return {

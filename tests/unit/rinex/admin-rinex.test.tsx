@@ -2,10 +2,10 @@ import type { AdminRinexNetwork } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdminRinexPage } from '../../../src/features/rinex/AdminRinexPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
 const USER_ID = '77777777-7777-4777-8777-777777777777';
@@ -28,11 +28,6 @@ function network(overrides: Partial<AdminRinexNetwork> = {}): AdminRinexNetwork 
     ...overrides,
   };
 }
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function setup() {
   const sent: { patch?: unknown; job?: unknown } = {};

@@ -2,13 +2,13 @@ import type { HourAvailability, RinexAvailability, RinexJob } from '@portal/cont
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { RinexPage } from '../../../src/features/rinex/RinexPage';
 import { NETWORK_ID, STATION_ID, station, user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const H = 3_600_000;
 const JOB_ID = '44444444-4444-4444-8444-444444444444';
@@ -74,11 +74,6 @@ function job(overrides: Partial<RinexJob> = {}): RinexJob {
     ...overrides,
   };
 }
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 function setup(
   options: { route?: string; balance?: number; jobs?: RinexJob[]; handlers?: Parameters<typeof server.use> } = {},

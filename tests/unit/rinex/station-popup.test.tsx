@@ -1,19 +1,18 @@
 import { screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
 import { network, STATION_ID, station, user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
-const server = setupServer(
-  http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
-  http.get(`*/api/stations/${STATION_ID}`, () => HttpResponse.json(station())),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
+    http.get(`*/api/stations/${STATION_ID}`, () => HttpResponse.json(station())),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 describe('the station popup on the coverage map', () => {
   it('leads a logged-in user to /rinex with the station filled in', async () => {

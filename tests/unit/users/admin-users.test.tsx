@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminUsersPage } from '../../../src/features/users/AdminUsersPage';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const people = [
   {
@@ -28,28 +28,27 @@ const people = [
 const searches: Array<string | null> = [];
 const patches: unknown[] = [];
 
-const server = setupServer(
-  http.get('*/api/admin/users', ({ request }) => {
-    const search = new URL(request.url).searchParams.get('search');
-    searches.push(search);
-    const items = people.filter((p) => !search || p.email.includes(search));
-    return HttpResponse.json({ items, total: items.length });
-  }),
-  http.patch('*/api/admin/users/:id', async ({ request, params }) => {
-    const body = (await request.json()) as Record<string, boolean>;
-    patches.push({ id: params.id, ...body });
-    const person = people.find((p) => p.id === params.id);
-    return HttpResponse.json({ ...person, ...body });
-  }),
-  http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/admin/users', ({ request }) => {
+      const search = new URL(request.url).searchParams.get('search');
+      searches.push(search);
+      const items = people.filter((p) => !search || p.email.includes(search));
+      return HttpResponse.json({ items, total: items.length });
+    }),
+    http.patch('*/api/admin/users/:id', async ({ request, params }) => {
+      const body = (await request.json()) as Record<string, boolean>;
+      patches.push({ id: params.id, ...body });
+      const person = people.find((p) => p.id === params.id);
+      return HttpResponse.json({ ...person, ...body });
+    }),
+    http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   searches.length = 0;
   patches.length = 0;
 });
-afterAll(() => server.close());
 
 describe('admin users page', () => {
   it('lists users and asks the server to search', async () => {

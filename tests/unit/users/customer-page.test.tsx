@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { CustomerPage } from '../../../src/features/users/CustomerPage';
 import { account, user } from '../accounts/fixtures';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const ID = '44444444-4444-4444-8444-444444444444';
 const patches: unknown[] = [];
@@ -32,36 +32,35 @@ const customer = {
   invoices: [],
 };
 
-const server = setupServer(
-  http.get('*/api/admin/users/:id', () => HttpResponse.json(customer)),
-  http.patch('*/api/admin/users/:id', async ({ request }) => {
-    patches.push(await request.json());
-    return HttpResponse.json({ ...customer.user, isAdmin: true });
-  }),
-  http.put('*/api/admin/tokens', async ({ request }) => {
-    grants.push(await request.json());
-    return HttpResponse.json({ userId: ID, tokenAmount: 0 });
-  }),
-  http.post('*/api/admin/ntrip-accounts', async ({ request }) => {
-    created.push(await request.json());
-    return HttpResponse.json(
-      {
-        account: account({ id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', label: 'Drone' }),
-        password: 'once-only-secret',
-      },
-      { status: 201 },
-    );
-  }),
-  http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
+beforeEach(() =>
+  server.use(
+    http.get('*/api/admin/users/:id', () => HttpResponse.json(customer)),
+    http.patch('*/api/admin/users/:id', async ({ request }) => {
+      patches.push(await request.json());
+      return HttpResponse.json({ ...customer.user, isAdmin: true });
+    }),
+    http.put('*/api/admin/tokens', async ({ request }) => {
+      grants.push(await request.json());
+      return HttpResponse.json({ userId: ID, tokenAmount: 0 });
+    }),
+    http.post('*/api/admin/ntrip-accounts', async ({ request }) => {
+      created.push(await request.json());
+      return HttpResponse.json(
+        {
+          account: account({ id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', label: 'Drone' }),
+          password: 'once-only-secret',
+        },
+        { status: 201 },
+      );
+    }),
+    http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
+  ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
   patches.length = 0;
   created.length = 0;
   grants.length = 0;
 });
-afterAll(() => server.close());
 
 function renderPage() {
   renderWithProviders(
