@@ -3,6 +3,7 @@ import net from 'node:net';
 import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { ChunkedDecoder } from './chunked.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { DirectWriter, loadDirectWrites } from './direct-write.ts';
 import { distanceKm, type Position, parseGga } from './gga.ts';
 import { LoginThrottle } from './login-throttle.ts';
@@ -133,6 +134,8 @@ export interface CasterOptions {
   directWrites?: boolean;
   /** Archive every frame of the stations this node is fed (docs/adr, archive); without it nothing is archived. */
   archive?: ArchiveOptions;
+  /** Where the caster's deadlines, windows and intervals read and schedule time; the system's unless a test moves it. */
+  clock?: Clock;
 }
 
 /** Seconds the received byte rate of a source is averaged over. */
@@ -186,8 +189,8 @@ let roverIds = 0;
 
 class Rover {
   bytesSent = 0;
-  lastSentAt = Date.now();
-  readonly startedAt = new Date();
+  lastSentAt: number;
+  readonly startedAt: Date;
   position: Position | null = null;
   mount: Mount | null = null;
   ended = false;
@@ -211,10 +214,14 @@ class Rover {
     readonly remoteAddress: string,
     private readonly backlogLimit: number,
     private readonly onSlow: (rover: Rover) => void,
-  ) {}
+    now: number,
+  ) {
+    this.lastSentAt = now;
+    this.startedAt = new Date(now);
+  }
 
   /** With `direct`, the frame joins the batch that `deliver` flushes, when the socket can take it directly. */
-  send(frame: Frame, now = Date.now(), direct?: DirectWriters): void {
+  send(frame: Frame, now: number, direct?: DirectWriters): void {
     if (this.ended) return;
     const data = this.version === 2 ? frame.chunked : frame.data;
     this.bytesSent += data.length;
@@ -264,12 +271,13 @@ export interface Caster extends LiveTelemetry {
  */
 export async function createCaster(options: CasterOptions): Promise<Caster> {
   const limits: CasterLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const clock = options.clock ?? systemClock;
   const { auth, catalogue, usage } = options.ports;
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
-  const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs);
+  const sessions = new SessionLog(usage, logger, limits.sessionBatchSize, limits.sessionFlushMs, clock);
   const archive = options.archive ? await ArchiveThread.start(options.archive, logger) : null;
-  const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs);
+  const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs, clock);
   /** Rovers logged in during the last firstDataWaitMs, checked once that has passed for having received data. */
   const firstData = new DueQueue<Rover>(limits.firstDataWaitMs);
   let direct: DirectWriters | undefined;
@@ -325,7 +333,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const rover of mount.rovers) endRover(rover, 'access_revoked');
       mounts.delete(key);
     }
-    snapshotAt = Date.now();
+    snapshotAt = clock.now();
   };
 
   const refreshCatalogue = async () => {
@@ -339,19 +347,19 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   /** An unknown name may be a station created a moment ago: read the catalogue again, at most once a second. */
   const resolveMount = async (name: string): Promise<Mount | undefined> => {
     const key = name.toLowerCase();
-    if (!mounts.has(key) && Date.now() - snapshotAt > 1000) await refreshCatalogue();
+    if (!mounts.has(key) && clock.now() - snapshotAt > 1000) await refreshCatalogue();
     return mounts.get(key);
   };
   const resolveNear = async (name: string): Promise<string | undefined> => {
     const key = name.toUpperCase();
-    if (!nearNetworks.has(key) && Date.now() - snapshotAt > 1000) await refreshCatalogue();
+    if (!nearNetworks.has(key) && clock.now() - snapshotAt > 1000) await refreshCatalogue();
     return nearNetworks.get(key);
   };
 
   /** Status from data: fed here, and a valid frame arrived within the online window. */
   const receiving = (mount: Mount, now: number) =>
     mount.source !== null && mount.sourceDataAt !== null && now - mount.sourceDataAt < limits.stationOnlineWindowMs;
-  const isOnline = (mount: Mount, now = Date.now()) =>
+  const isOnline = (mount: Mount, now = clock.now()) =>
     mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
   /**
    * What the nearest-station choice counts as online: data flowing (ADR 0023), not only a source connected. A station
@@ -363,7 +371,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   // ---- bus ----
   let bus: Bus | null = null;
   const remoteConnections = new Map<string, { at: number; counts: Map<string, number> }>();
-  const remoteCount = (accountId: string, now = Date.now()) => {
+  const remoteCount = (accountId: string, now = clock.now()) => {
     let n = 0;
     for (const node of remoteConnections.values()) {
       if (now - node.at < limits.announceIntervalMs * 3) n += node.counts.get(accountId) ?? 0;
@@ -372,7 +380,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   };
   const onAnnouncement = (a: Announcement) => {
     if (a.node === nodeId) return;
-    const now = Date.now();
+    const now = clock.now();
     remoteConnections.set(a.node, { at: now, counts: new Map(a.connections ?? []) });
     for (const m of a.mounts) {
       const mount = mounts.get(m.mountpoint.toLowerCase());
@@ -399,7 +407,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const announce = () => {
     if (!bus) return;
     const fed = [...mounts.values()].filter((m) => m.source);
-    const now = Date.now();
+    const now = clock.now();
     bus.announce({
       node: nodeId,
       mounts: fed.map((m) => ({
@@ -425,7 +433,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       // A cached frame outlives the socket chunk it arrived in; copy it so the chunk can be freed.
       mount.cached.set(frame.messageType, new Frame(Buffer.from(frame.data)));
     }
-    const now = Date.now();
+    const now = clock.now();
     mount.lastDataAt = now;
     mount.bytesInWindow += frame.data.length;
     if (local) {
@@ -468,7 +476,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   /** Only the node that holds a station's source writes its status, so nodes never contradict each other. */
   function mountChanged(mount: Mount) {
-    const fedHere = receiving(mount, Date.now());
+    const fedHere = receiving(mount, clock.now());
     if (fedHere !== mount.reportedOnline) {
       mount.reportedOnline = fedHere;
       sendStatus([
@@ -509,7 +517,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       // first so the rover never applies the new station's observations to the old station's coordinates.
       for (const type of STATION_MESSAGES) {
         const cached = mount.cached.get(type);
-        if (cached) rover.send(cached);
+        if (cached) rover.send(cached, clock.now());
       }
       if (rover.ended) return;
       logger.info({ account: rover.accountId, from: previous?.name ?? null, to: mount.name }, 'nearest station chosen');
@@ -523,7 +531,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const position = rover.position;
     let best: Mount | null = null;
     let bestKm = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = clock.now();
     for (const m of mounts.values()) {
       if (m.info.network !== rover.nearNetwork || !flowing(m, now)) continue;
       const km = distanceKm(position, m.info);
@@ -572,7 +580,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       mountpoint: rover.requested,
       remoteAddress: rover.remoteAddress,
       startedAt: rover.startedAt,
-      endedAt: new Date(),
+      endedAt: new Date(clock.now()),
       bytesSent: rover.bytesSent,
       endReason: reason,
       lastGga: rover.position,
@@ -581,7 +589,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   }
   const onSlowRover = (rover: Rover) => endRover(rover, 'slow_client');
 
-  const logins = new LoginThrottle(limits, logger);
+  const logins = new LoginThrottle(limits, logger, () => clock.now());
   const THROTTLED = {
     address: 'Too many failed logins from this address',
     pair: 'Too many failed logins for this name from this address; wait before trying again',
@@ -594,7 +602,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     if (mount.source || (mount.remoteNode !== null && isOnline(mount))) return null;
     mount.source = link;
     mount.sourceDataAt = null;
-    mount.sourceSince = Date.now();
+    mount.sourceSince = clock.now();
     mount.sourceAddress = link.address ?? null;
     mount.bytesPerSecond.fill(0);
     mount.remoteNode = null;
@@ -612,6 +620,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   const pulls = new PullManager({
     logger,
+    clock,
     limits,
     list: () => catalogue.pullFeeds(),
     attach: (mountpoint, link) => {
@@ -700,7 +709,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
       const { credentials } = req;
       if (credentials && !logins.refusal(ip, credentials.username)) {
-        auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date()).then(
+        auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
           (decision) => {
             if (decision.allowed || !decision.accountId) return;
             if (decision.reason === 'bad_credentials') logins.failed(ip, credentials.username);
@@ -722,7 +731,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       refused(null, 'throttled', { throttle: throttled });
       return reject(socket, errorResponse(v, 429, THROTTLED[throttled]));
     }
-    const decision = await auth.authorize(req.credentials.username, req.credentials.password, name, new Date());
+    const decision = await auth.authorize(
+      req.credentials.username,
+      req.credentials.password,
+      name,
+      new Date(clock.now()),
+    );
     if (socket.destroyed) return;
     if (!decision.allowed) {
       if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
@@ -760,12 +774,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       ip,
       limits.roverBacklogBytes,
       onSlowRover,
+      clock.now(),
     );
     rover.userAgent = userAgent;
     rover.probe = decision.probe === true;
     // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
     if (!rover.probe) {
-      firstData.add(rover, Date.now());
+      firstData.add(rover, clock.now());
       ofAccount.add(rover);
       roversByAccount.set(decision.accountId, ofAccount);
       nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
@@ -773,7 +788,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
       rover.fix ??= new RoverFix();
-      if (!rover.fix.onLine(line, Date.now())) return;
+      if (!rover.fix.onLine(line, clock.now())) return;
       const position = parseGga(line);
       if (!position) return;
       rover.position = position;
@@ -855,7 +870,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     let head: Buffer = Buffer.alloc(0);
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       socket.off('data', onHead);
       reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
     }, limits.headerTimeoutMs);
@@ -864,13 +879,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       const end = headEnd(head);
       if (end < 0) {
         if (head.length > limits.maxHeadBytes) {
-          clearTimeout(timer);
+          clock.clear(timer);
           socket.off('data', onHead);
           reject(socket, errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
         }
         return;
       }
-      clearTimeout(timer);
+      clock.clear(timer);
       socket.off('data', onHead);
       if (end > limits.maxHeadBytes) {
         return reject(
@@ -906,7 +921,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   }
 
   // ---- access of connected rovers ----
-  let lastFullCheck = Date.now();
+  let lastFullCheck = clock.now();
   let checking = false;
   /**
    * No connected rover's access ends before this (ms); rovers that left may make it early, which costs one
@@ -926,7 +941,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
    */
   const checkAccess = async () => {
     if (checking || roversByAccount.size === 0) return;
-    const now = Date.now();
+    const now = clock.now();
     const full = now - lastFullCheck >= limits.accessRecheckMs;
     if (!full && nextAccessEnd > now) return;
     const accounts: string[] = [];
@@ -961,11 +976,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       checking = false;
     }
   };
-  const accessTimer = setInterval(() => void checkAccess(), Math.min(1000, limits.accessRecheckMs));
-  accessTimer.unref();
+  const accessTimer = clock.setInterval(() => void checkAccess(), Math.min(1000, limits.accessRecheckMs));
   /** A rover that got nothing in its first seconds is told why on its account's page (issue 17). */
   const watchFirstData = () =>
-    firstData.poll(Date.now(), (rover) => {
+    firstData.poll(clock.now(), (rover) => {
       if (rover.ended || rover.bytesSent > 0) return;
       refusals.record({
         accountId: rover.accountId,
@@ -978,22 +992,20 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         detail: { waitedSeconds: Math.ceil(limits.firstDataWaitMs / 1000) },
       });
     });
-  const firstDataTimer = setInterval(watchFirstData, Math.min(1000, limits.firstDataWaitMs));
-  firstDataTimer.unref();
+  const firstDataTimer = clock.setInterval(watchFirstData, Math.min(1000, limits.firstDataWaitMs));
   /** A source that stops sending valid frames makes its station offline once the online window has passed. */
   const watchData = () => {
-    const now = Date.now();
+    const now = clock.now();
     mounts.forEach((mount) => {
       if (mount.reportedOnline && !receiving(mount, now)) mountChanged(mount);
       mount.bytesPerSecond[(Math.floor(now / 1000) + 1) % RATE_SECONDS] = 0;
     });
   };
-  const dataTimer = setInterval(watchData, Math.min(1000, limits.stationOnlineWindowMs));
-  dataTimer.unref();
+  const dataTimer = clock.setInterval(watchData, Math.min(1000, limits.stationOnlineWindowMs));
 
   // ---- periodic work ----
-  const tick = setInterval(() => {
-    const now = Date.now();
+  const tick = clock.setInterval(() => {
+    const now = clock.now();
     const updates: StationStatus[] = [];
     for (const mount of mounts.values()) {
       if (mount.source) {
@@ -1020,9 +1032,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     sendStatus(updates);
   }, limits.statusIntervalMs);
-  tick.unref();
-  const catalogueTimer = setInterval(() => void refreshCatalogue(), limits.catalogueRefreshMs);
-  catalogueTimer.unref();
+  const catalogueTimer = clock.setInterval(() => void refreshCatalogue(), limits.catalogueRefreshMs);
 
   applySnapshot(await catalogue.snapshot());
   if (options.busUrl) {
@@ -1034,7 +1044,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     );
   }
   const snapshot = (query: TelemetryQuery): TelemetrySnapshot => {
-    const now = Date.now();
+    const now = clock.now();
     const accounts = wantedAccounts(query);
     const sessions: TelemetrySnapshot['sessions'] = [];
     for (const [accountId, rovers] of roversByAccount) {
@@ -1050,8 +1060,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     return { node: nodeId, at: new Date(now).toISOString(), sessions, sources };
   };
   const stopTelemetry = bus ? serveTelemetry(bus.connection, options.busPrefix ?? 'ntrip', snapshot, logger) : null;
-  const announceTimer = setInterval(announce, limits.announceIntervalMs);
-  announceTimer.unref();
+  const announceTimer = clock.setInterval(announce, limits.announceIntervalMs);
 
   const server = net.createServer(onConnection);
   server.maxConnections = 100_000;
@@ -1073,13 +1082,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(tick);
-      clearInterval(accessTimer);
-      clearInterval(catalogueTimer);
-      clearInterval(announceTimer);
+      clock.clear(tick);
+      clock.clear(accessTimer);
+      clock.clear(catalogueTimer);
+      clock.clear(announceTimer);
       stopTelemetry?.();
-      clearInterval(firstDataTimer);
-      clearInterval(dataTimer);
+      clock.clear(firstDataTimer);
+      clock.clear(dataTimer);
       firstData.clear();
       pulls.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -1130,7 +1139,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     async live(query) {
       const local = snapshot(query);
       if (!bus) return { nodes: [local], complete: true };
-      const now = Date.now();
+      const now = clock.now();
       const expected = new Set<string>();
       for (const [node, entry] of remoteConnections) {
         if (now - entry.at < limits.announceIntervalMs * 3) expected.add(node);
@@ -1140,7 +1149,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     },
     connectionsByAccount(accountIds) {
       const counts = new Map<string, number>();
-      const now = Date.now();
+      const now = clock.now();
       for (const id of accountIds) {
         const n = (roversByAccount.get(id)?.size ?? 0) + remoteCount(id, now);
         if (n > 0) counts.set(id, n);

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { ChunkedDecoder } from './chunked.ts';
+import type { Clock, ClockTimer } from './clock.ts';
 import type { FeedStatus, PullFeedConfig } from './ports.ts';
 import { headEnd } from './request.ts';
 import { SERVER_NAME } from './responses.ts';
@@ -12,6 +13,7 @@ export interface PullLink {
 
 export interface PullDeps {
   logger: Logger;
+  clock: Clock;
   limits: {
     pullRefreshMs: number;
     pullBackoffMinMs: number;
@@ -42,7 +44,7 @@ export function pullRequest(config: PullFeedConfig): string {
 /** The caster as a client of an upstream caster: one connection per pull feed, reconnecting with exponential backoff. */
 class PullClient {
   private socket: net.Socket | null = null;
-  private retry: NodeJS.Timeout | null = null;
+  private retry: ClockTimer | null = null;
   private failures = 0;
   private stopped = false;
 
@@ -57,7 +59,7 @@ class PullClient {
 
   stop(): void {
     this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
+    if (this.retry) this.deps.clock.clear(this.retry);
     this.socket?.destroy();
   }
 
@@ -68,8 +70,7 @@ class PullClient {
     this.failures++;
     this.deps.status({ mountpoint: this.config.mountpoint, status: 'error', lastError: reason });
     this.deps.logger.warn({ mountpoint: this.config.mountpoint, reason, retryInMs: delay }, 'pull feed down');
-    this.retry = setTimeout(() => this.connect(), delay);
-    this.retry.unref();
+    this.retry = this.deps.clock.setTimeout(() => this.connect(), delay);
   }
 
   private connect(): void {
@@ -159,18 +160,17 @@ class PullClient {
 /** Keeps one client per pull feed of the catalogue, starting and stopping them as the catalogue changes. */
 export class PullManager {
   private clients = new Map<string, PullClient>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
 
   constructor(private readonly deps: PullDeps) {}
 
   start(): void {
     void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.deps.limits.pullRefreshMs);
-    this.timer.unref();
+    this.timer = this.deps.clock.setInterval(() => void this.refresh(), this.deps.limits.pullRefreshMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) this.deps.clock.clear(this.timer);
     for (const client of this.clients.values()) client.stop();
     this.clients.clear();
   }

@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from './clock.ts';
 import type { AuthDenial, RefusalDetail, RefusalReason, RefusalRecord, UsagePort } from './ports.ts';
 import type { Logger } from './session-log.ts';
 
@@ -36,22 +37,21 @@ const clip = (text: string) =>
  */
 export class RefusalLog {
   private pending = new Map<string, RefusalRecord>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly usage: Pick<UsagePort, 'recordRefusals'>,
     private readonly logger: Logger,
     intervalMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.timer = clock.setInterval(() => void this.flush(), intervalMs);
   }
 
   record(event: RefusalEvent): void {
     if (!this.usage.recordRefusals) return;
-    const at = this.now();
+    const at = this.clock.now();
     const minute = at - (at % MINUTE);
     const username = clip(event.username.toLowerCase());
     let scope: RefusalRecord['scope'] =
@@ -109,7 +109,7 @@ export class RefusalLog {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.clock.clear(this.timer);
     await this.flush();
   }
 }

@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from './clock.ts';
 import type { SessionRecord, UsagePort } from './ports.ts';
 
 export interface Logger {
@@ -11,7 +12,7 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 /** Collects ended rover sessions and hands them to the usage port in batches, never one write per session. */
 export class SessionLog {
   private queue: SessionRecord[] = [];
-  private timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -19,9 +20,9 @@ export class SessionLog {
     private readonly logger: Logger,
     private readonly batchSize: number,
     intervalMs: number,
+    private readonly clock: Clock,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.timer = clock.setInterval(() => void this.flush(), intervalMs);
   }
 
   record(session: SessionRecord): void {
@@ -44,7 +45,7 @@ export class SessionLog {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.clock.clear(this.timer);
     await this.flush();
   }
 }

@@ -14,6 +14,7 @@ import {
 import { type ArchiveHourUpdate, type Caster, createCaster, encodeFrame } from '../src/index.ts';
 import { Peer } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 /** The NATS server of this machine (and of CI); every test makes its own buckets and deletes them. */
 const NATS_URL = process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -138,8 +139,7 @@ describe('one archiving node per station', () => {
     expect(await a.hold('AMS1')).toBe(false);
 
     // B stops renewing (it crashed): after the lease's length A may take the station.
-    await new Promise((r) => setTimeout(r, 700));
-    expect(await a.hold('AMS1')).toBe(true);
+    await expect.poll(() => a.hold('AMS1'), { timeout: 5000 }).toBe(true);
     expect(await b.hold('AMS1')).toBe(false);
   });
 
@@ -177,13 +177,7 @@ describe('one archiving node per station', () => {
     const from = Date.now();
     for (const f of frames) source.write(f);
     const stored = () => a.updates.reduce((n, u) => n + u.frames, 0);
-    await (async () => {
-      const deadline = Date.now() + 5000;
-      while (stored() < 3) {
-        if (Date.now() > deadline) throw new Error('A never indexed three frames');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
+    await until(() => stored() >= 3, 'A to index three frames');
     const reader = await store(bucket);
     expect((await readAll(reader, 'AMS1', from, Date.now() + 1)).data).toEqual(Buffer.concat(frames));
     // B relays the station from the bus for its rovers but never archives it.

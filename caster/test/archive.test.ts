@@ -19,6 +19,7 @@ import { type ArchiveHourUpdate, type Caster, createCaster, encodeFrame, validFr
 import { dechunk, fixture, Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
 import { observedStore } from './support/observed-store.ts';
+import { until } from './support/wait.ts';
 
 const open: Array<{ close(): unknown }> = [];
 const dirs: string[] = [];
@@ -163,14 +164,6 @@ class FakeIndex {
       droppedFrames: of.reduce((n, u) => n + u.droppedFrames, 0),
       messageTypes: [...new Set(of.flatMap((u) => u.messageTypes))].sort((a, b) => a - b),
     };
-  }
-}
-
-async function until(condition: () => boolean | undefined, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

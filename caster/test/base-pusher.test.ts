@@ -3,6 +3,7 @@ import { epochsOf, observationTime, pushBase } from '../src/base/pusher.ts';
 import { createCaster, validFrames } from '../src/index.ts';
 import { fixture, Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
@@ -90,10 +91,7 @@ describe('the paced base station (npm run base)', () => {
       log: (line) => lines.push(line),
       signal: controller.signal,
     });
-    const deadline = Date.now() + 5000;
-    while (lines.filter((l) => l.startsWith('caster answered')).length < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(() => lines.filter((l) => l.startsWith('caster answered')).length >= 2, 'two refused attempts');
     controller.abort();
     await pushing;
     expect(lines.filter((l) => l === 'caster answered: ERROR - Bad Password').length).toBeGreaterThanOrEqual(2);

@@ -4,13 +4,13 @@ import {
   compileRoverLoad,
   type Loader,
   type LoaderOptions,
-  type LoadReport,
   monotonicMs,
   nodeLoader,
 } from '../bench/rover-loaders.ts';
 import { type Caster, createCaster, encodeFrame } from '../src/index.ts';
 import { Peer } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 /**
  * The figures in docs/performance.md are only as good as the load generators that measure them: each must read
@@ -27,15 +27,6 @@ function stampedFrame(bytes: number, sentAt: number): Buffer {
   const payload = Buffer.alloc(bytes - 6);
   payload.writeDoubleLE(sentAt, 2);
   return encodeFrame(payload);
-}
-
-async function until(report: () => Promise<LoadReport>, done: (r: LoadReport) => boolean): Promise<LoadReport> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const r = await report();
-    if (done(r) || Date.now() > deadline) return r;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const generators: Array<[string, (o: LoaderOptions) => Loader]> = [
@@ -73,10 +64,12 @@ describe('bench load generators', () => {
       const sentAt = monotonicMs();
       stamps.push(sentAt);
       source.write(stampedFrame(size, sentAt));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // One frame at a time, so each delay is that frame's own and not the queue behind it.
+      const reached = rovers * stamps.length;
+      await until(async () => (await loader.report()).delays.length >= reached, `frame ${stamps.length}`, 10_000);
     }
     const expected = rovers * sizes.length;
-    const report = await until(loader.report, (r) => r.delays.length >= expected);
+    const report = await loader.report();
 
     expect(report.frames).toBe(expected);
     expect(report.disconnected).toBe(0);

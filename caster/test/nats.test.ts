@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame, formatGga } from '../src/index.ts';
 import { dechunk, Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 /** The NATS server of this machine (and of CI); a test run gets its own subject prefix. */
 const NATS_URL = process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -40,14 +41,6 @@ async function node(prefix: string, nodeId: string, maxConnections = 5) {
     return p;
   };
   return { caster, peer };
-}
-
-async function until(condition: () => boolean | undefined, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('two caster nodes over NATS', () => {
@@ -90,7 +83,6 @@ describe('two caster nodes over NATS', () => {
     await source.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'source accepted on A');
     source.write(stationFrame);
     await until(() => b.caster.stats().mounts.find((m) => m.mountpoint === 'UTR1')?.online, 'B to see UTR1 online');
-    await new Promise((r) => setTimeout(r, 300));
 
     const rover = await b.peer();
     rover.write(

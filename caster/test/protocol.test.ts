@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, type CasterLimits, createCaster, encodeFrame, formatGga, validFrames } from '../src/index.ts';
 import { dechunk, fixture, Peer, roverRequest, writeInPieces } from './support/client.ts';
+import { ManualClock } from './support/clock.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 const capture = fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3').subarray(0, 30_000);
 const frames = validFrames(capture);
@@ -32,8 +34,9 @@ async function start(
   limits: Partial<CasterLimits> = {},
   logger?: TestLogger,
   directWrites?: boolean,
+  clock?: ManualClock,
 ) {
-  const caster: Caster = await createCaster({ ports, limits, logger, directWrites });
+  const caster: Caster = await createCaster({ ports, limits, logger, directWrites, clock });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
   const peer = async () => {
@@ -376,7 +379,9 @@ describe('GGA and the nearest-station mountpoint', () => {
       ams.write(stationFrame(1));
       // Its 1005 arrives once: as the cached station message of the switch, not again as the frame that caused it.
       await rover.until(() => stations().length >= 2, 'AMS1 1005 once its data flows');
-      await new Promise((r) => setTimeout(r, 100));
+      // A second 1005 would come before this AMS1 observation.
+      ams.write(observation(1, 0));
+      await rover.until((p) => dechunk(p.body()).some((f) => f.equals(observation(1, 0))), 'AMS1 observation');
       expect(stations()).toEqual([stationFrame(2), stationFrame(1)]);
 
       // Silent again for longer than the online window: back to UTR1 without waiting for the source timeout.
@@ -405,7 +410,7 @@ describe('limits', () => {
     for (let i = 0; i < 100_000 && roversOnMount() === 2; i++) {
       source.write(frame);
       sent += frame.length;
-      if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
+      if (i % 50 === 0) await new Promise((r) => setImmediate(r));
     }
     expect(roversOnMount()).toBe(1);
     await fast.until((p) => p.length - headLength >= sent, 'the fast rover to get everything', 10_000);
@@ -528,43 +533,50 @@ describe('failed-login throttling behind a shared address (issue 25)', () => {
 describe('access of connected rovers', () => {
   it('closes a rover when its access ends and keeps one whose access was extended before its end', async () => {
     const ports = standardPorts();
-    const soon = new Date(Date.now() + 1200);
+    const clock = new ManualClock();
+    const soon = new Date(clock.now() + 1200);
     const alice = ports.accounts.find((a) => a.username === 'alice');
     const carol = ports.accounts.find((a) => a.username === 'carol');
     if (!alice || !carol) throw new Error('standard accounts missing');
     alice.until = soon;
     carol.until = soon;
-    const { peer } = await start(ports, { sessionFlushMs: 50 });
+    const { caster, peer } = await start(ports, { sessionFlushMs: 50 }, undefined, undefined, clock);
     const ending = await v1Rover(peer, 'AMS1');
     const extended = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
-    carol.until = new Date(Date.now() + 3_600_000);
+    carol.until = new Date(clock.now() + 3_600_000);
+    // Access is looked at once a second: the first look after the end closes one rover and keeps the other.
+    await clock.advance(2000);
     await ending.closedWith('the rover whose access ended to be closed', 5000);
-    await new Promise((r) => setTimeout(r, 1500));
+    await clock.advance(3000);
+    expect(caster.stats().rovers).toBe(1);
     expect(extended.closed).toBe(false);
     const source = await v1Source(peer, 'AMS1');
     const frame = encodeFrame(Buffer.from([0x3e, 0xd0, 9, 9]));
     source.write(frame);
     await extended.until((p) => p.body().equals(frame), 'the extended rover to keep receiving');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(ports.sessions.find((s) => s.accountId === 'acc-alice')?.endReason).toBe('access_revoked');
+    await clock.advance(50);
+    await expect.poll(() => ports.sessions.find((s) => s.accountId === 'acc-alice')?.endReason).toBe('access_revoked');
   });
 
   it('re-checks every connected rover at the interval, and keeps them while the check fails', async () => {
     const ports = standardPorts();
     const logger = new TestLogger();
-    const { peer } = await start(ports, { accessRecheckMs: 300 }, logger);
+    const clock = new ManualClock();
+    const { caster, peer } = await start(ports, { accessRecheckMs: 300 }, logger, undefined, clock);
     const rover = await v1Rover(peer, 'AMS1', 'carol', 'carol-pw');
     const access = ports.auth.access;
     ports.auth.access = async () => {
       throw new Error('database unavailable');
     };
-    await new Promise((r) => setTimeout(r, 1200));
+    await clock.advance(1200);
+    expect(caster.stats().rovers).toBe(1);
     expect(rover.closed).toBe(false);
     expect(logger.lines.some((l) => l.level === 'error' && /access check failed/.test(l.message))).toBe(true);
 
     ports.auth.access = access;
     const carol = ports.accounts.find((a) => a.username === 'carol');
     if (carol) carol.networks = ['de'];
+    await clock.advance(300);
     await rover.closedWith('the rover whose network was taken away to be closed', 3000);
     expect(ports.accessCalls.at(-1)).toEqual(['acc-carol']);
   });
@@ -654,7 +666,7 @@ describe('connection log and station status', () => {
       r.close();
       await r.closedWith('closed');
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => caster.stats().rovers === 0, 'the caster to end both sessions');
     expect(ports.sessions).toHaveLength(0);
     await caster.close();
     expect(ports.sessionBatches).toBe(1);
@@ -674,13 +686,12 @@ describe('connection log and station status', () => {
 
   it('reports each fed station online with its bitrate and last data time, at the status interval', async () => {
     const ports = standardPorts();
-    const { peer } = await start(ports, { statusIntervalMs: 100 });
+    const clock = new ManualClock();
+    const { peer } = await start(ports, { statusIntervalMs: 100 }, undefined, undefined, clock);
     const source = await v1Source(peer, 'UTR1');
-    const frame = encodeFrame(Buffer.alloc(100, 3));
-    for (let i = 0; i < 10; i++) {
-      source.write(frame);
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    source.write(encodeFrame(Buffer.alloc(100, 3)));
+    await until(() => ports.statuses.some((s) => s.mountpoint === 'UTR1' && s.online), 'UTR1 online from its frame');
+    await clock.advance(100);
     const periodic = ports.statuses.filter((s) => s.mountpoint === 'UTR1' && s.online && s.bitrate > 0);
     expect(periodic.length).toBeGreaterThan(0);
     expect(periodic.every((s) => s.lastDataAt instanceof Date)).toBe(true);

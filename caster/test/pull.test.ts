@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame } from '../src/index.ts';
 import { dechunk, Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
@@ -38,14 +39,6 @@ async function pullingCaster(upstreamPort: number, ntripVersion: 1 | 2) {
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
   return { caster, port, ports };
-}
-
-async function until(condition: () => boolean | undefined, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const frames = [1, 2, 3].map((n) => encodeFrame(Buffer.from([0x43, 0x50, n, 1, 2])));

@@ -9,7 +9,9 @@ import {
 } from '../src/index.ts';
 import { MAX_PENDING_REFUSALS, RefusalLog } from '../src/refusals.ts';
 import { fixture, Peer, roverRequest } from './support/client.ts';
+import { ManualClock } from './support/clock.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
@@ -70,10 +72,11 @@ function ports(): RefusalPorts {
   return p;
 }
 
-async function start(p = ports(), limits: Partial<CasterLimits> = {}) {
+async function start(p = ports(), limits: Partial<CasterLimits> = {}, clock?: ManualClock) {
   const caster: Caster = await createCaster({
     ports: p,
     logger: silent,
+    clock,
     limits: { refusalFlushMs: 50, firstDataWaitMs: 300, ...limits },
   });
   open.push(caster);
@@ -93,14 +96,6 @@ async function rover(
   peer.write(roverRequest(mountpoint, version, credentials, extra));
   await peer.until((p) => p.text().includes('\r\n') || p.closed, 'an answer');
   return peer;
-}
-
-async function until(check: () => boolean, what: string, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
@@ -144,9 +139,12 @@ describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
   });
 
   it('reports an offline mountpoint and a nearest-station rover without a position once they got nothing', async () => {
-    const { caster, port, ports: p } = await start();
+    const clock = new ManualClock();
+    const { caster, port, ports: p } = await start(ports(), {}, clock);
     const fixed = await rover(port, 'AMS1', version, ['alice', 'alice-pw']);
     expect(fixed.closed).toBe(false);
+    // The first-data wait, up to one interval of its sweep, then a flush of the refused-attempts log.
+    await clock.advance(700);
     await until(() => p.countOf('mountpoint_offline') === 1, 'the offline mountpoint entry');
     expect(p.refusals.find((r) => r.reason === 'mountpoint_offline')).toMatchObject({
       mountpoint: 'AMS1',
@@ -156,13 +154,15 @@ describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
     await until(() => caster.stats().rovers === 0, 'the first rover to leave');
 
     const near = await rover(port, 'NL_NEAR', version, ['alice', 'alice-pw']);
+    await clock.advance(700);
     await until(() => p.countOf('near_no_position') === 1, 'the no-position entry');
     expect(near.closed).toBe(false);
     expect(p.refusals.find((r) => r.reason === 'near_no_position')?.mountpoint).toBe('NL_NEAR');
   });
 
   it('says nothing about a rover that receives data in time', async () => {
-    const { port, ports: p } = await start();
+    const clock = new ManualClock();
+    const { port, ports: p } = await start(ports(), {}, clock);
     const source = await Peer.connect(port);
     open.push(source);
     source.write('SOURCE src-secret /AMS1\r\nSource-Agent: NTRIP test\r\n\r\n');
@@ -176,7 +176,8 @@ describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
     );
     source.write(fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3').subarray(0, 4000));
     await r.until((x) => x.length > 200, 'frames');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Past the first-data wait and a flush of the refused-attempts log.
+    await clock.advance(600);
     expect(p.refusals).toEqual([]);
   });
 
@@ -218,7 +219,12 @@ describe('aggregation', () => {
 
   it('folds a storm of made-up names past its bound into one entry', async () => {
     const written: RefusalRecord[] = [];
-    const log = new RefusalLog({ recordRefusals: async (r) => void written.push(...r) }, silent, 60_000, () => 0);
+    const log = new RefusalLog(
+      { recordRefusals: async (r) => void written.push(...r) },
+      silent,
+      60_000,
+      new ManualClock(0),
+    );
     for (let i = 0; i < MAX_PENDING_REFUSALS + 500; i++) {
       log.record({
         accountId: null,

@@ -10,7 +10,9 @@ import {
   parseGgaFix,
 } from '../src/index.ts';
 import { Peer, roverRequest } from './support/client.ts';
+import { ManualClock } from './support/clock.ts';
 import { FakePorts } from './support/fakes.ts';
+import { until } from './support/wait.ts';
 
 const NATS_URL = process.env.CASTER_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const silent = { info() {}, warn() {}, error() {} };
@@ -57,11 +59,14 @@ function ports() {
   return p;
 }
 
-async function start(options: { limits?: Partial<CasterLimits>; prefix?: string; nodeId?: string } = {}) {
+async function start(
+  options: { limits?: Partial<CasterLimits>; prefix?: string; nodeId?: string; clock?: ManualClock } = {},
+) {
   const p = ports();
   const caster: Caster = await createCaster({
     ports: p,
     logger: silent,
+    clock: options.clock,
     limits: { statusIntervalMs: 60_000, ...options.limits },
     ...(options.prefix && { busUrl: NATS_URL, busPrefix: options.prefix, nodeId: options.nodeId }),
   });
@@ -73,14 +78,6 @@ async function start(options: { limits?: Partial<CasterLimits>; prefix?: string;
     return x;
   };
   return { caster, ports: p, peer };
-}
-
-async function until(condition: () => boolean | undefined | Promise<boolean | undefined>, what: string, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const frame = (n: number) => encodeFrame(Buffer.from([0x43, 0x50, n, 0, 0, 0]));
@@ -105,10 +102,9 @@ describe('station status from data', () => {
     const source = await peer();
     source.write('SOURCE src-secret /AMS1\r\n\r\n');
     await source.until((x) => x.text().includes('ICY 200 OK'), 'source login');
-    source.write(Buffer.from('not a frame, only noise'.repeat(20)));
-    await new Promise((r) => setTimeout(r, 300));
+    // The login alone does not make it online, and noise ahead of the first frame does not either.
     expect(statuses()).toEqual([]);
-
+    source.write(Buffer.from('not a frame, only noise'.repeat(20)));
     source.write(frame(1));
     await until(() => statuses().length === 1, 'online after the first frame');
     expect(statuses()).toEqual([true]);
@@ -147,7 +143,8 @@ describe('station status from data', () => {
 
 describe('live sessions', () => {
   it('shows who is connected, served by which station, how far, and the fix the rover reports', async () => {
-    const { caster, ports: p, peer } = await start();
+    const clock = new ManualClock();
+    const { caster, ports: p, peer } = await start({ clock });
     const source = await peer();
     source.write('SOURCE src-secret /AMS1\r\n\r\n');
     await source.until((x) => x.text().includes('ICY 200 OK'), 'source login');
@@ -192,17 +189,26 @@ describe('live sessions', () => {
     expect(onlyAlice.nodes[0]?.sessions.map((s) => s.accountId)).toEqual(['acc-alice']);
 
     // Fixed for a while, then float: the ended session keeps the station, the distance and the shares.
+    // Each line is awaited as read (its report carries the caster's time) before time moves on.
+    const reported = (quality: string) =>
+      until(async () => {
+        const fix = (await caster.live({ sessions: { accountIds: ['acc-bob'] } })).nodes[0]?.sessions[0]?.fix;
+        return fix?.quality === quality && fix.at === new Date(clock.now()).toISOString();
+      }, `the rover's ${quality} fix`);
     near.write(gga(52.35, 4.92, 4, '0.9'));
-    await new Promise((r) => setTimeout(r, 300));
+    await reported('fixed');
+    await clock.advance(300);
     near.write(gga(52.35, 4.92, 5, '1.1'));
-    await new Promise((r) => setTimeout(r, 100));
+    await reported('float');
+    await clock.advance(100);
     near.write(gga(52.35, 4.92, 5, '1.1'));
+    await reported('float');
     near.close();
     await caster.close();
     const ended = p.sessions.find((s) => s.accountId === 'acc-bob');
     expect(ended).toMatchObject({ servedStation: 'AMS1', userAgent: 'NTRIP test-rover' });
     expect(ended?.distanceKm).toBeCloseTo(nearSession?.distanceKm ?? 0, 3);
-    expect(ended?.fixedShare).toBeGreaterThan(0.3);
+    expect(ended?.fixedShare).toBeCloseTo(0.75, 4);
     expect((ended?.fixedShare ?? 0) + (ended?.floatShare ?? 0)).toBeCloseTo(1, 5);
   });
 });
