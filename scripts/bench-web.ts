@@ -81,7 +81,7 @@ async function lighthouseRun(url: string, port: number, keepStorage: boolean): P
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
   if (process.env.BENCH_DETAILS) {
-    for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks']) {
+    for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks', 'largest-contentful-paint-element']) {
       const items = (lhr.audits[id]?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [];
       console.log(`    ${id}:`, JSON.stringify(items.slice(0, 8)));
     }

@@ -1,6 +1,7 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { Preloader } from '../../components/Preloader';
 import { Header } from './Header';
 import { MobileMenu } from './MobileMenu';
 import { SideMenu } from './SideMenu';
@@ -27,11 +28,16 @@ function useMobileMenu() {
   return { open, toggle: () => setOpen((v) => !v), close };
 }
 
-/** Main column: at most 1200px wide (spec §2, §9). */
+/**
+ * Main column: at most 1200px wide (spec §2, §9). A page waiting for its texts (a namespace of its own) waits here,
+ * with the header, the menu and the cookie question already drawn, instead of the whole app behind a spinner.
+ */
 export function MainContent({ children }: { children: ReactNode }) {
   return (
     <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 outline-none">
-      <div className="mx-auto w-full max-w-content px-4 py-6 md:px-8 md:py-8">{children}</div>
+      <div className="mx-auto w-full max-w-content px-4 py-6 md:px-8 md:py-8">
+        <Suspense fallback={<Preloader />}>{children}</Suspense>
+      </div>
     </main>
   );
 }
