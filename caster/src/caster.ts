@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
+import { CatalogueCache } from './catalogue-cache.ts';
 import { ChunkedDecoder } from './chunked.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { readRequest, reject, remoteOf } from './connection.ts';
 import { DirectWriter, loadDirectWrites } from './direct-write.ts';
-import { distanceKm, type Position, parseGga } from './gga.ts';
+import { distanceKm, parseGga } from './gga.ts';
+import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type {
   CasterPorts,
-  CatalogueMountpoint,
-  CatalogueNetwork,
-  CatalogueSnapshot,
   DenyReason,
   RefusalDetail,
   RefusalReason,
@@ -20,102 +20,17 @@ import type {
 } from './ports.ts';
 import { PullManager } from './pull.ts';
 import { DueQueue, RefusalLog, refusalOfDenial } from './refusals.ts';
-import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
-import {
-  errorResponse,
-  sourcetableResponse,
-  V1_BAD_PASSWORD,
-  V1_MOUNT_TAKEN,
-  V1_OK,
-  v2SourceOk,
-  v2StreamHeader,
-} from './responses.ts';
+import { type Mount, NEAR_SUFFIX, RATE_SECONDS, type SourceLink, STATION_MESSAGES } from './relay/mount.ts';
+import { type DirectWriters, Rover } from './relay/rover.ts';
+import type { NtripRequest } from './request.ts';
+import { errorResponse, V1_BAD_PASSWORD, V1_MOUNT_TAKEN, V1_OK, v2SourceOk, v2StreamHeader } from './responses.ts';
 import { Frame, RtcmFramer } from './rtcm.ts';
 import { type Logger, SessionLog, silentLogger } from './session-log.ts';
-import {
-  type CasterIdentity,
-  casRecord,
-  FilterError,
-  filterRecords,
-  nearRecord,
-  netRecord,
-  renderSourcetable,
-  strRecord,
-} from './sourcetable.ts';
+import type { CasterIdentity } from './sourcetable.ts';
 import { queryTelemetry, serveTelemetry } from './telemetry/bus.ts';
 import { RoverFix } from './telemetry/fix.ts';
 import { endedTelemetry, liveSession, liveSource, wantedAccounts } from './telemetry/snapshot.ts';
 import type { LiveTelemetry, TelemetryQuery, TelemetrySnapshot } from './telemetry/types.ts';
-
-export interface CasterLimits {
-  /** Time a client has to send its whole request head. */
-  headerTimeoutMs: number;
-  maxHeadBytes: number;
-  /** A rover whose unsent bytes pass this is disconnected, so it cannot hold memory or delay the others. */
-  roverBacklogBytes: number;
-  /** A source that sends nothing for this long is dropped, so its reconnect is not refused as 'taken'. */
-  sourceSilenceMs: number;
-  /** A rover that was sent nothing for this long is closed. */
-  roverIdleMs: number;
-  /**
-   * How often every connected rover's access is asked again (a grant ended early, an account disabled elsewhere);
-   * a rover whose access reaches its end is asked about within a second of it, whatever this says.
-   */
-  accessRecheckMs: number;
-  /** Longest NMEA line a rover may send; longer input is discarded. */
-  maxRoverLineBytes: number;
-  /** Failed-login throttling by (address, name), name and address: see LoginThrottleLimits and ADR 0015. */
-  failedLoginsPerPair: number;
-  failedLoginBackoffMs: number;
-  failedLoginBackoffMaxMs: number;
-  failedLoginsPerName: number;
-  failedLoginsPerIp: number;
-  failedLoginWindowMs: number;
-  catalogueRefreshMs: number;
-  statusIntervalMs: number;
-  sessionBatchSize: number;
-  sessionFlushMs: number;
-  /** A station is online while a valid frame from its source arrived within this long (issue 17). */
-  stationOnlineWindowMs: number;
-  /** The nearest-station mountpoint switches only when the new station is this much closer. */
-  nearHysteresisKm: number;
-  pullRefreshMs: number;
-  pullBackoffMinMs: number;
-  pullBackoffMaxMs: number;
-  announceIntervalMs: number;
-  /** How often refused attempts are written (aggregated per account, reason and minute). */
-  refusalFlushMs: number;
-  /** A rover that received no frame this long after login is reported (offline mountpoint, no position for NEAR). */
-  firstDataWaitMs: number;
-}
-
-export const DEFAULT_LIMITS: CasterLimits = {
-  headerTimeoutMs: 10_000,
-  maxHeadBytes: 8 * 1024,
-  roverBacklogBytes: 64 * 1024,
-  sourceSilenceMs: 15_000,
-  roverIdleMs: 120_000,
-  accessRecheckMs: 30_000,
-  maxRoverLineBytes: 1024,
-  failedLoginsPerPair: 5,
-  failedLoginBackoffMs: 1_000,
-  failedLoginBackoffMaxMs: 60_000,
-  failedLoginsPerName: 50,
-  failedLoginsPerIp: 300,
-  failedLoginWindowMs: 60_000,
-  catalogueRefreshMs: 10_000,
-  statusIntervalMs: 10_000,
-  sessionBatchSize: 500,
-  sessionFlushMs: 5_000,
-  stationOnlineWindowMs: 10_000,
-  nearHysteresisKm: 5,
-  pullRefreshMs: 30_000,
-  pullBackoffMinMs: 1_000,
-  pullBackoffMaxMs: 60_000,
-  announceIntervalMs: 2_000,
-  refusalFlushMs: 1_000,
-  firstDataWaitMs: 15_000,
-};
 
 export interface CasterOptions {
   ports: CasterPorts;
@@ -136,112 +51,6 @@ export interface CasterOptions {
   archive?: ArchiveOptions;
   /** Where the caster's deadlines, windows and intervals read and schedule time; the system's unless a test moves it. */
   clock?: Clock;
-}
-
-/** Seconds the received byte rate of a source is averaged over. */
-const RATE_SECONDS = 5;
-
-/** Message types a rover needs before it can use a station's observations: its position and antenna. */
-const STATION_MESSAGES = [1005, 1006, 1033];
-const NEAR_SUFFIX = '_NEAR';
-
-/** One batch per NTRIP version: NTRIP 1 rovers get a frame raw, NTRIP 2 rovers as one chunk. */
-type DirectWriters = { 1: DirectWriter; 2: DirectWriter };
-const EMPTY = Buffer.alloc(0);
-
-/** The NTRIP version of a head that could not be parsed, so even that refusal carries Ntrip-Version when asked. */
-const versionOf = (head: Buffer): 1 | 2 =>
-  /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
-
-class Mount {
-  source: SourceLink | null = null;
-  remoteNode: string | null = null;
-  remoteSeenAt = 0;
-  /** Whether the node feeding it said, in its last announcement, that its data flows. */
-  remoteFlowing = false;
-  readonly rovers = new Set<Rover>();
-  readonly cached = new Map<number, Frame>();
-  lastDataAt: number | null = null;
-  bytesInWindow = 0;
-  reportedOnline = false;
-  /** The evidence of the station's status: the last valid frame from its current source (ms), none yet when null. */
-  sourceDataAt: number | null = null;
-  sourceSince: number | null = null;
-  sourceAddress: string | null = null;
-  /** Bytes received in each of the last seconds, for the admin feed list's bytes per second. */
-  readonly bytesPerSecond = new Uint32Array(RATE_SECONDS);
-
-  constructor(public info: CatalogueMountpoint) {}
-
-  get name(): string {
-    return this.info.mountpoint;
-  }
-}
-
-interface SourceLink {
-  kind: 'push' | 'pull';
-  /** The base station's address (push sources). */
-  address?: string;
-  close(reason: string): void;
-}
-
-let roverIds = 0;
-
-class Rover {
-  bytesSent = 0;
-  lastSentAt: number;
-  readonly startedAt: Date;
-  position: Position | null = null;
-  mount: Mount | null = null;
-  ended = false;
-  userAgent: string | null = null;
-  readonly id = ++roverIds;
-  /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/); made at its first line. */
-  fix: RoverFix | null = null;
-  /** The portal's connection test (AuthDecision.probe), not a customer's rover. */
-  probe = false;
-  private line = '';
-
-  constructor(
-    readonly socket: net.Socket,
-    readonly version: 1 | 2,
-    readonly accountId: string,
-    /** The network slug the login was allowed for, and until when (ms); both are what access re-checks test. */
-    readonly network: string,
-    public accessUntil: number,
-    readonly requested: string,
-    readonly nearNetwork: string | null,
-    readonly remoteAddress: string,
-    private readonly backlogLimit: number,
-    private readonly onSlow: (rover: Rover) => void,
-    now: number,
-  ) {
-    this.lastSentAt = now;
-    this.startedAt = new Date(now);
-  }
-
-  /** With `direct`, the frame joins the batch that `deliver` flushes, when the socket can take it directly. */
-  send(frame: Frame, now: number, direct?: DirectWriters): void {
-    if (this.ended) return;
-    const data = this.version === 2 ? frame.chunked : frame.data;
-    this.bytesSent += data.length;
-    this.lastSentAt = now;
-    if (direct?.[this.version].add(this.socket)) return;
-    this.socket.write(data);
-    if (this.socket.writableLength > this.backlogLimit) this.onSlow(this);
-  }
-
-  /** Collects NMEA lines from whatever the rover sends (v2 clients may wrap them in chunks; those lines are skipped). */
-  readLines(chunk: Buffer, maxLine: number, onLine: (line: string) => void): void {
-    let text = this.line + chunk.toString('latin1');
-    let nl = text.indexOf('\n');
-    while (nl >= 0) {
-      onLine(text.slice(0, nl));
-      text = text.slice(nl + 1);
-      nl = text.indexOf('\n');
-    }
-    this.line = text.length > maxLine ? '' : text;
-  }
 }
 
 export interface CasterStats {
@@ -296,10 +105,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
   }
   logger.info({ directWrites: direct !== undefined, reason: directOff }, 'relay fan-out');
-  const mounts = new Map<string, Mount>();
-  const nearNetworks = new Map<string, string>();
-  let networks: CatalogueNetwork[] = [];
-  let snapshotAt = 0;
   const roversByAccount = new Map<string, Set<Rover>>();
   const sockets = new Set<net.Socket>();
   let closed = false;
@@ -315,46 +120,17 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     ...options.identity,
   };
 
-  const applySnapshot = (snapshot: CatalogueSnapshot) => {
-    networks = snapshot.networks;
-    nearNetworks.clear();
-    for (const n of networks) nearNetworks.set(`${n.slug.toUpperCase()}${NEAR_SUFFIX}`, n.slug);
-    const seen = new Set<string>();
-    for (const info of snapshot.mountpoints) {
-      const key = info.mountpoint.toLowerCase();
-      seen.add(key);
-      const existing = mounts.get(key);
-      if (existing) existing.info = info;
-      else mounts.set(key, new Mount(info));
-    }
-    for (const [key, mount] of mounts) {
-      if (seen.has(key)) continue;
+  const cache = new CatalogueCache({
+    catalogue,
+    logger,
+    clock,
+    removed(mount) {
       mount.source?.close('station removed from the catalogue');
       for (const rover of mount.rovers) endRover(rover, 'access_revoked');
-      mounts.delete(key);
-    }
-    snapshotAt = clock.now();
-  };
-
-  const refreshCatalogue = async () => {
-    try {
-      applySnapshot(await catalogue.snapshot());
-    } catch (err) {
-      logger.error({ err }, 'catalogue read failed; keeping the previous mountpoints');
-    }
-  };
-
-  /** An unknown name may be a station created a moment ago: read the catalogue again, at most once a second. */
-  const resolveMount = async (name: string): Promise<Mount | undefined> => {
-    const key = name.toLowerCase();
-    if (!mounts.has(key) && clock.now() - snapshotAt > 1000) await refreshCatalogue();
-    return mounts.get(key);
-  };
-  const resolveNear = async (name: string): Promise<string | undefined> => {
-    const key = name.toUpperCase();
-    if (!nearNetworks.has(key) && clock.now() - snapshotAt > 1000) await refreshCatalogue();
-    return nearNetworks.get(key);
-  };
+    },
+  });
+  const mounts = cache.mounts;
+  const refreshCatalogue = () => cache.refresh();
 
   /** Status from data: fed here, and a valid frame arrived within the online window. */
   const receiving = (mount: Mount, now: number) =>
@@ -633,41 +409,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   });
 
   // ---- connections ----
-  const remoteOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
-
-  function reject(socket: net.Socket, response: Buffer) {
-    socket.end(response);
-    socket.destroySoon();
-  }
-
-  function sourcetable(req: NtripRequest): Buffer {
-    const records: string[][] = [casRecord(identity)];
-    const listed = networks.filter((n) => n.listed);
-    const listedSlugs = new Set(listed.map((n) => n.slug));
-    for (const n of listed) records.push(netRecord(n));
-    for (const n of listed) {
-      const members = [...mounts.values()].filter((m) => m.info.network === n.slug);
-      const first = members[0];
-      if (!first) continue;
-      const lat = members.reduce((s, m) => s + m.info.latitude, 0) / members.length;
-      const lon = members.reduce((s, m) => s + m.info.longitude, 0) / members.length;
-      records.push(
-        nearRecord({
-          mountpoint: `${n.slug.toUpperCase()}${NEAR_SUFFIX}`,
-          network: n,
-          latitude: lat,
-          longitude: lon,
-          country: first.info.str.country,
-          navSystem: first.info.str.navSystem,
-          format: first.info.str.format,
-        }),
-      );
-    }
-    const stations = [...mounts.values()].filter((m) => listedSlugs.has(m.info.network));
-    for (const m of stations.sort((a, b) => a.name.localeCompare(b.name))) records.push(strRecord(m.info));
-    const chosen = req.ntripVersion === 2 && req.query ? filterRecords(records, req.query) : records;
-    return sourcetableResponse(req.ntripVersion, renderSourcetable(chosen));
-  }
 
   const DENIAL: Record<DenyReason, { status: number; text: string }> = {
     bad_credentials: { status: 401, text: 'Unauthorized: wrong username or password' },
@@ -683,7 +424,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   async function handleRover(socket: net.Socket, req: NtripRequest, rest: Buffer) {
     const ip = remoteOf(socket);
     const v = req.ntripVersion;
-    if (req.mountpoint === '') return reject(socket, sourcetable(req));
+    if (req.mountpoint === '') return reject(socket, cache.sourcetable(req, identity));
     const userAgent = req.headers.get('user-agent') ?? null;
     const refused = (
       accountId: string | null,
@@ -701,11 +442,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         ntripVersion: v,
         detail,
       });
-    const mount = await resolveMount(req.mountpoint);
-    const nearNetwork = mount ? null : await resolveNear(req.mountpoint);
+    const mount = await cache.resolveMount(req.mountpoint);
+    const nearNetwork = mount ? null : await cache.resolveNear(req.mountpoint);
     if (!mount && !nearNetwork) {
       // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
-      reject(socket, v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : sourcetable(req));
+      reject(
+        socket,
+        v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : cache.sourcetable(req, identity),
+      );
       // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
       const { credentials } = req;
       if (credentials && !logins.refusal(ip, credentials.username)) {
@@ -807,7 +551,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   async function handleSource(socket: net.Socket, req: NtripRequest, rest: Buffer) {
     const ip = remoteOf(socket);
     const v = req.method === 'SOURCE' ? 1 : req.ntripVersion;
-    const mount = await resolveMount(req.mountpoint);
+    const mount = await cache.resolveMount(req.mountpoint);
     if (!mount)
       return reject(
         socket,
@@ -869,55 +613,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
-    let head: Buffer = Buffer.alloc(0);
-    const timer = clock.setTimeout(() => {
-      socket.off('data', onHead);
-      reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
-    }, limits.headerTimeoutMs);
-    const onHead = (chunk: Buffer) => {
-      head = head.length ? Buffer.concat([head, chunk]) : chunk;
-      const end = headEnd(head);
-      if (end < 0) {
-        if (head.length > limits.maxHeadBytes) {
-          clock.clear(timer);
-          socket.off('data', onHead);
-          reject(socket, errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
-        }
-        return;
-      }
-      clock.clear(timer);
-      socket.off('data', onHead);
-      if (end > limits.maxHeadBytes) {
-        return reject(
-          socket,
-          errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`),
-        );
-      }
-      let req: NtripRequest;
-      try {
-        req = parseRequestHead(head.subarray(0, end).toString('latin1'));
-      } catch (err) {
-        const message = err instanceof RequestError ? err.message : 'unreadable request';
-        return reject(socket, errorResponse(versionOf(head), 400, `Bad request: ${message}`));
-      }
-      const rest = head.subarray(end);
-      // The 'close' listener keeps this scope alive for the whole connection; let the head go.
-      head = EMPTY;
-      const work =
-        req.method === 'GET'
-          ? handleRover(socket, req, rest)
-          : req.method === 'SOURCE' || req.method === 'POST'
-            ? handleSource(socket, req, rest)
-            : Promise.resolve(
-                reject(socket, errorResponse(req.ntripVersion, 405, 'Only GET, POST and SOURCE are served')),
-              );
-      work.catch((err) => {
-        if (err instanceof FilterError) return reject(socket, errorResponse(2, 400, err.message));
-        logger.error({ err }, 'request failed');
-        reject(socket, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
-      });
-    };
-    socket.on('data', onHead);
+    readRequest(socket, { limits, clock, logger, rover: handleRover, source: handleSource });
   }
 
   // ---- access of connected rovers ----
@@ -1034,7 +730,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   }, limits.statusIntervalMs);
   const catalogueTimer = clock.setInterval(() => void refreshCatalogue(), limits.catalogueRefreshMs);
 
-  applySnapshot(await catalogue.snapshot());
+  cache.apply(await catalogue.snapshot());
   if (options.busUrl) {
     bus = await connectNatsBus(
       options.busUrl,

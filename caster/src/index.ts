@@ -1,14 +1,8 @@
 export type { Announcement, Bus } from './bus.ts';
-export {
-  type Caster,
-  type CasterLimits,
-  type CasterOptions,
-  type CasterStats,
-  createCaster,
-  DEFAULT_LIMITS,
-} from './caster.ts';
+export { type Caster, type CasterOptions, type CasterStats, createCaster } from './caster.ts';
 export { ChunkedDecoder } from './chunked.ts';
 export { distanceKm, formatGga, type Position, parseGga } from './gga.ts';
+export { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 export { CASTER_NODE_FLAGS } from './node-flags.ts';
 export type * from './ports.ts';
 export { type NtripRequest, parseRequestHead, RequestError } from './request.ts';

@@ -1,0 +1,88 @@
+import type net from 'node:net';
+import type { Clock } from './clock.ts';
+import type { CasterLimits } from './limits.ts';
+import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
+import { errorResponse } from './responses.ts';
+import type { Logger } from './session-log.ts';
+import { FilterError } from './sourcetable.ts';
+
+const EMPTY = Buffer.alloc(0);
+
+/** The NTRIP version of a head that could not be parsed, so even that refusal carries Ntrip-Version when asked. */
+const versionOf = (head: Buffer): 1 | 2 =>
+  /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
+
+/** The client's address, IPv4 without its IPv6-mapped prefix. */
+export const remoteOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+
+/** Answers and closes once the answer is written. */
+export function reject(socket: net.Socket, response: Buffer): void {
+  socket.end(response);
+  socket.destroySoon();
+}
+
+/** What a connection is handed to once its request head is read; `rest` is what the client sent after the head. */
+export interface RequestHandlers {
+  limits: Pick<CasterLimits, 'headerTimeoutMs' | 'maxHeadBytes'>;
+  clock: Clock;
+  logger: Logger;
+  rover(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
+  source(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
+}
+
+/**
+ * Reads a new connection's request head within its time and size limits, refuses what is not an NTRIP request,
+ * and hands the rest to the rover (GET) or source (SOURCE, POST) side.
+ */
+export function readRequest(socket: net.Socket, handlers: RequestHandlers): void {
+  const { limits, clock, logger } = handlers;
+  let head: Buffer = Buffer.alloc(0);
+  const timer = clock.setTimeout(() => {
+    socket.off('data', onHead);
+    reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
+  }, limits.headerTimeoutMs);
+  const onHead = (chunk: Buffer) => {
+    head = head.length ? Buffer.concat([head, chunk]) : chunk;
+    const end = headEnd(head);
+    if (end < 0) {
+      if (head.length > limits.maxHeadBytes) {
+        clock.clear(timer);
+        socket.off('data', onHead);
+        reject(socket, errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
+      }
+      return;
+    }
+    clock.clear(timer);
+    socket.off('data', onHead);
+    if (end > limits.maxHeadBytes) {
+      return reject(
+        socket,
+        errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`),
+      );
+    }
+    let req: NtripRequest;
+    try {
+      req = parseRequestHead(head.subarray(0, end).toString('latin1'));
+    } catch (err) {
+      const message = err instanceof RequestError ? err.message : 'unreadable request';
+      return reject(socket, errorResponse(versionOf(head), 400, `Bad request: ${message}`));
+    }
+    const rest = head.subarray(end);
+    // The handlers' promise keeps this scope alive while it runs (a rover's login awaits the database); let the head go.
+    head = EMPTY;
+    const work =
+      req.method === 'GET'
+        ? handlers.rover(socket, req, rest)
+        : req.method === 'SOURCE' || req.method === 'POST'
+          ? handlers.source(socket, req, rest)
+          : Promise.resolve(
+              reject(socket, errorResponse(req.ntripVersion, 405, 'Only GET, POST and SOURCE are served')),
+            );
+    work.catch((err) => {
+      if (err instanceof FilterError) return reject(socket, errorResponse(2, 400, err.message));
+      logger.error({ err }, 'request failed');
+      reject(socket, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
+    });
+  };
+  socket.on('data', onHead);
+}
