@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
 import { StrictMode, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
@@ -7,6 +8,7 @@ import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-acti
 import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
+import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
 import { deferred, en, initTestI18n, renderWithProviders } from './support';
 
@@ -15,9 +17,6 @@ vi.mock('../../../src/lib/firebase', async () => {
   const { FAKE_AUTH } = await import('./firebase-mock');
   return { firebaseAuth: () => FAKE_AUTH };
 });
-vi.mock('../../../src/features/auth/sign-up.api', () => ({
-  fetchSignUpPolicy: async () => ({ signUp: 'open' }),
-}));
 
 const loggedIn = (isAdmin: boolean | undefined): LoggedInUser => ({
   uid: 'uid-7',
@@ -58,6 +57,7 @@ function Opener() {
 beforeAll(initTestI18n);
 beforeEach(() => {
   vi.clearAllMocks();
+  server.use(http.get('*/api/sign-up', () => HttpResponse.json({ signUp: 'open' })));
   fb.getRedirectResult.mockResolvedValue(null);
   resetGoogleRedirectOutcome();
   window.dataLayer = [];

@@ -1,12 +1,12 @@
+import type { SignUpPolicy } from '@portal/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
-import { fetchSignUpPolicy } from '../../../src/features/auth/sign-up.api';
-import { acceptTerms } from '../../../src/features/auth/terms.api';
 import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
-import { fetchUserInfo } from '../../../src/features/auth/user-info.api';
+import { server } from '../support/server';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
 import { deferred, en, firebaseError, initTestI18n, renderWithProviders } from './support';
 
@@ -15,9 +15,6 @@ vi.mock('../../../src/lib/firebase', async () => {
   const { FAKE_AUTH } = await import('./firebase-mock');
   return { firebaseAuth: () => FAKE_AUTH };
 });
-vi.mock('../../../src/features/auth/user-info.api', () => ({ fetchUserInfo: vi.fn() }));
-vi.mock('../../../src/features/auth/terms.api', () => ({ acceptTerms: vi.fn() }));
-vi.mock('../../../src/features/auth/sign-up.api', () => ({ fetchSignUpPolicy: vi.fn() }));
 
 const msg = en.auth.register.messaging;
 type Fields = { email: string; username: string; password: string; confirm: string; terms: boolean };
@@ -65,11 +62,33 @@ function setup() {
   };
 }
 
+/** The calls the form made to the portal's server and to Firebase, in order. */
+const calls: string[] = [];
+const answerPolicy = (policy: SignUpPolicy) =>
+  server.use(
+    http.get('*/api/sign-up', () => {
+      calls.push('GET /sign-up');
+      return HttpResponse.json(policy);
+    }),
+  );
+const acceptedAt = '2026-11-23T19:30:00.000Z';
+
 beforeAll(initTestI18n);
 beforeEach(() => {
   vi.clearAllMocks();
   sessionStorage.clear();
-  vi.mocked(fetchSignUpPolicy).mockResolvedValue({ signUp: 'open' });
+  calls.length = 0;
+  answerPolicy({ signUp: 'open' });
+  server.use(
+    http.post('*/api/user/terms', () => {
+      calls.push('POST /user/terms');
+      return HttpResponse.json({ termsAcceptedAt: acceptedAt });
+    }),
+    http.get('*/api/user', () => {
+      calls.push('GET /user');
+      return HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: acceptedAt });
+    }),
+  );
 });
 
 describe('SignUpForm: submit button', () => {
@@ -127,12 +146,17 @@ describe('SignUpForm: validation in the spec order', () => {
 describe('SignUpForm: creating the account', () => {
   it('creates the Firebase account, sets the display name, records the terms, then asks the server', async () => {
     const created = deferred<unknown>();
-    const firebaseUser = { uid: 'uid-1', getIdToken: vi.fn().mockResolvedValue('token') };
-    const acceptedAt = '2026-11-23T19:30:00.000Z';
+    const firebaseUser = {
+      uid: 'uid-1',
+      getIdToken: vi.fn(async () => {
+        calls.push('getIdToken');
+        return 'token';
+      }),
+    };
     fb.createUserWithEmailAndPassword.mockReturnValue(created.promise);
-    fb.updateProfile.mockResolvedValue(undefined);
-    vi.mocked(acceptTerms).mockResolvedValue({ termsAcceptedAt: acceptedAt });
-    vi.mocked(fetchUserInfo).mockResolvedValue({ teams: [], isAdmin: false, termsAcceptedAt: acceptedAt });
+    fb.updateProfile.mockImplementation(async () => {
+      calls.push('updateProfile');
+    });
     const f = setup();
     await f.submitWith({ ...good, username: 'Rover Owner' });
     expect(f.message()).toHaveTextContent(msg.registering);
@@ -143,12 +167,9 @@ describe('SignUpForm: creating the account', () => {
     expect(fb.createUserWithEmailAndPassword).toHaveBeenCalledWith(FAKE_AUTH, good.email, good.password);
     expect(fb.updateProfile).toHaveBeenCalledWith(firebaseUser, { displayName: 'Rover Owner' });
     expect(firebaseUser.getIdToken).toHaveBeenCalledWith(true);
-    expect(fetchUserInfo).toHaveBeenCalledOnce();
-    expect(acceptTerms).toHaveBeenCalledOnce();
-    const order = (fn: { mock: { invocationCallOrder: number[] } }) => fn.mock.invocationCallOrder[0] ?? 0;
-    expect(order(fb.updateProfile)).toBeLessThan(order(vi.mocked(acceptTerms)));
-    expect(order(firebaseUser.getIdToken)).toBeLessThan(order(vi.mocked(acceptTerms)));
-    expect(order(vi.mocked(acceptTerms))).toBeLessThan(order(vi.mocked(fetchUserInfo)));
+    const account = calls.filter((c) => c !== 'GET /sign-up');
+    expect(account.slice(0, 2)).toEqual(expect.arrayContaining(['updateProfile', 'getIdToken']));
+    expect(account.slice(2)).toEqual(['POST /user/terms', 'GET /user']);
     expect(f.queryClient.getQueryData(userInfoQueryKey('uid-1'))).toEqual({
       teams: [],
       isAdmin: false,
@@ -163,7 +184,7 @@ describe('SignUpForm: creating the account', () => {
     await vi.waitFor(() => expect(f.message()).toHaveTextContent(en.auth.errors['email-already-in-use']));
     expect(f.message()).toHaveAttribute('data-type', 'error');
     expect(f.onSuccess).not.toHaveBeenCalled();
-    expect(acceptTerms).not.toHaveBeenCalled();
+    expect(calls).not.toContain('POST /user/terms');
   });
 
   it('signs up with Google only once the terms box is ticked, as the e-mail form does', async () => {
@@ -198,14 +219,14 @@ describe('SignUpForm: creating the account', () => {
   });
 
   it('says so when sign-up is by invitation only', async () => {
-    vi.mocked(fetchSignUpPolicy).mockResolvedValue({ signUp: 'invite-only' });
+    answerPolicy({ signUp: 'invite-only' });
     setup();
     expect(await screen.findByTestId('signup-invite-only')).toHaveTextContent(en.auth.register.messaging.inviteOnly);
   });
 
   it('shows no invitation notice while sign-up is open', async () => {
     setup();
-    await vi.waitFor(() => expect(fetchSignUpPolicy).toHaveBeenCalled());
+    await vi.waitFor(() => expect(calls).toContain('GET /sign-up'));
     expect(screen.queryByTestId('signup-invite-only')).not.toBeInTheDocument();
   });
 
@@ -213,18 +234,17 @@ describe('SignUpForm: creating the account', () => {
     const firebaseUser = { uid: 'uid-2', getIdToken: vi.fn().mockResolvedValue('token') };
     fb.createUserWithEmailAndPassword.mockResolvedValue({ user: firebaseUser });
     fb.updateProfile.mockResolvedValue(undefined);
-    vi.mocked(acceptTerms).mockRejectedValue(
-      Object.assign(new Error('Request failed with status code 403'), {
-        isAxiosError: true,
-        response: { status: 403, data: { code: 'sign_up_invite_only', message: 'Sign-up is by invitation only.' } },
-      }),
+    server.use(
+      http.post('*/api/user/terms', () =>
+        HttpResponse.json({ code: 'sign_up_invite_only', message: 'Sign-up is by invitation only.' }, { status: 403 }),
+      ),
     );
     const f = setup();
     await f.submitWith(good);
     await vi.waitFor(() => expect(f.message()).toHaveTextContent(en.auth.errors.signUpInviteOnly));
     expect(fb.signOut).toHaveBeenCalledWith(FAKE_AUTH);
     expect(f.onSuccess).not.toHaveBeenCalled();
-    expect(fetchUserInfo).not.toHaveBeenCalled();
+    expect(calls).not.toContain('GET /user');
   });
 
   it('switches back to log in', async () => {
