@@ -23,8 +23,6 @@ const WRITES: Record<string, Record<string, string>> = {
   ntrip: { stations: 'status reports', feeds: 'feed status and errors' },
   // The RINEX admin sets a network's hourly price and archive retention.
   rinex: { networks: 'rinex_price_per_hour, archive_retention_days' },
-  // Deleting an organisation ends its grants and soft-deletes its accounts in its own transaction.
-  organizations: { access_grants: 'organisation deletion', ntrip_accounts: 'organisation deletion' },
 };
 
 /**

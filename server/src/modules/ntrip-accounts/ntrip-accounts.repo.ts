@@ -218,6 +218,27 @@ export function createNtripAccountsRepo(db: Database) {
         WHERE owner_user_id = ${userId} AND organization_id IS NULL AND ended_at IS NULL`.execute(trx);
     },
 
+    /**
+     * Deleting an organisation: its NTRIP accounts are soft-deleted and their grants end, and so do its grants for
+     * all accounts (otherwise they would fall back to their buyer as personal ones). Answers the accounts, for the
+     * caster to drop.
+     */
+    async deleteAllOfOrganization(
+      orgId: string,
+      now: Date,
+      trx: Database = db,
+    ): Promise<{ id: string; owner_user_id: string }[]> {
+      const r = await sql<{ id: string; owner_user_id: string }>`
+        UPDATE ntrip_accounts SET deleted_at = ${now}, enabled = false, updated_at = ${now}
+        WHERE organization_id = ${orgId} AND deleted_at IS NULL
+        RETURNING id::text AS id, owner_user_id::text AS owner_user_id`.execute(trx);
+      await sql`
+        UPDATE access_grants SET ended_at = ${now}
+        WHERE ended_at IS NULL AND (organization_id = ${orgId}
+          OR account_id = ANY(${r.rows.map((a) => a.id)}::uuid[]))`.execute(trx);
+      return r.rows;
+    },
+
     /** Ends every open grant of this one account (grants of all the owner's accounts stay). */
     async endGrantsOfAccount(accountId: string, now: Date, trx: Database = db): Promise<number> {
       const r = await sql`

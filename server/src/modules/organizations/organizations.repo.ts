@@ -141,38 +141,6 @@ function organizationsQueries(db: Database) {
     async deleteOrganization(orgId: string) {
       await db.deleteFrom('organizations').where('id', '=', orgId).execute();
     },
-    /** Its all-accounts grants end with it; otherwise they would fall back to their buyer as personal ones. */
-    async endOrganizationGrants(orgId: string, now: Date) {
-      await db
-        .updateTable('access_grants')
-        .set({ ended_at: now })
-        .where('organization_id', '=', orgId)
-        .where('ended_at', 'is', null)
-        .execute();
-    },
-    /** Soft-deletes the organisation's NTRIP accounts and ends their grants; answers them for the caster. */
-    async deleteOrganizationAccounts(orgId: string, now: Date) {
-      const rows = await db
-        .updateTable('ntrip_accounts')
-        .set({ deleted_at: now, enabled: false, updated_at: now })
-        .where('organization_id', '=', orgId)
-        .where('deleted_at', 'is', null)
-        .returning(['id', 'owner_user_id'])
-        .execute();
-      if (rows.length > 0) {
-        await db
-          .updateTable('access_grants')
-          .set({ ended_at: now })
-          .where(
-            'account_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .where('ended_at', 'is', null)
-          .execute();
-      }
-      return rows;
-    },
     /** The organisation's live accounts a member uses: the caster must drop their connections when they go. */
     async accountsHeldBy(orgId: string, userId: string) {
       return db

@@ -20,6 +20,7 @@ import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
 import type { Mailer } from '../mail/index.ts';
+import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
 import {
   canManageOrganization,
   canRemoveMember,
@@ -348,8 +349,7 @@ export function createOrganizationsService({
         for (const member of await tx.members(orgId)) {
           if (member.user_id !== actor.userId) await tellMember(tx, trx, orgId, member.user_id, { change: 'deleted' });
         }
-        const gone = await tx.deleteOrganizationAccounts(orgId, now);
-        await tx.endOrganizationGrants(orgId, now);
+        const gone = await createNtripAccountsRepo(trx).deleteAllOfOrganization(orgId, now);
         await tx.deleteOrganization(orgId);
         return gone;
       });
