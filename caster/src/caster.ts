@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { AccessWatch } from './access-watch.ts';
 import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
-import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import { ChunkedDecoder } from './chunked.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { Cluster } from './cluster.ts';
 import { readRequest, reject, remoteOf } from './connection.ts';
-import { DirectWriter, loadDirectWrites } from './direct-write.ts';
 import { distanceKm, parseGga } from './gga.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
 import type {
   CasterPorts,
   DenyReason,
@@ -20,8 +20,9 @@ import type {
 } from './ports.ts';
 import { PullManager } from './pull.ts';
 import { DueQueue, RefusalLog, refusalOfDenial } from './refusals.ts';
+import { FanOut } from './relay/fan-out.ts';
 import { type Mount, NEAR_SUFFIX, RATE_SECONDS, type SourceLink, STATION_MESSAGES } from './relay/mount.ts';
-import { type DirectWriters, Rover } from './relay/rover.ts';
+import { Rover } from './relay/rover.ts';
 import type { NtripRequest } from './request.ts';
 import { errorResponse, V1_BAD_PASSWORD, V1_MOUNT_TAKEN, V1_OK, v2SourceOk, v2StreamHeader } from './responses.ts';
 import { Frame, RtcmFramer } from './rtcm.ts';
@@ -89,22 +90,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs, clock);
   /** Rovers logged in during the last firstDataWaitMs, checked once that has passed for having received data. */
   const firstData = new DueQueue<Rover>(limits.firstDataWaitMs);
-  let direct: DirectWriters | undefined;
-  let directOff: string | null = options.directWrites === false ? 'turned off by the directWrites option' : null;
-  if (!directOff) {
-    const addon = loadDirectWrites();
-    if ('error' in addon) directOff = addon.error;
-    else {
-      const onFailure = (err: Error) => {
-        if (!direct) return;
-        logger.error({ err }, 'io_uring fan-out failed; frames go through Node from now on');
-        direct = undefined;
-        directOff = err.message;
-      };
-      direct = { 1: new DirectWriter(addon.native, onFailure), 2: new DirectWriter(addon.native, onFailure) };
-    }
-  }
-  logger.info({ directWrites: direct !== undefined, reason: directOff }, 'relay fan-out');
+  const fanOut = new FanOut(options.directWrites !== false, logger);
   const roversByAccount = new Map<string, Set<Rover>>();
   const sockets = new Set<net.Socket>();
   let closed = false;
@@ -144,66 +130,20 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const flowing = (mount: Mount, now: number) =>
     mount.source !== null ? receiving(mount, now) : mount.remoteFlowing && isOnline(mount, now);
 
-  // ---- bus ----
-  let bus: Bus | null = null;
-  const remoteConnections = new Map<string, { at: number; counts: Map<string, number> }>();
-  const remoteCount = (accountId: string, now = clock.now()) => {
-    let n = 0;
-    for (const node of remoteConnections.values()) {
-      if (now - node.at < limits.announceIntervalMs * 3) n += node.counts.get(accountId) ?? 0;
-    }
-    return n;
-  };
-  const onAnnouncement = (a: Announcement) => {
-    if (a.node === nodeId) return;
-    const now = clock.now();
-    remoteConnections.set(a.node, { at: now, counts: new Map(a.connections ?? []) });
-    for (const m of a.mounts) {
-      const mount = mounts.get(m.mountpoint.toLowerCase());
-      if (!mount) continue;
-      const wasOnline = isOnline(mount, now);
-      const wasFlowing = flowing(mount, now);
-      mount.remoteNode = a.node;
-      mount.remoteSeenAt = now;
-      mount.remoteFlowing = m.flowing ?? true;
-      for (const encoded of m.cached) {
-        const frame = new Frame(Buffer.from(encoded, 'base64'));
-        if (!mount.source) mount.cached.set(frame.messageType, frame);
-      }
-      if (!wasOnline || wasFlowing !== flowing(mount, now)) mountChanged(mount);
-      // Two nodes fed the same pull feed at once: the one with the smaller id keeps it.
-      if (mount.source?.kind === 'pull' && a.node < nodeId) mount.source.close('fed on another caster node');
-    }
-  };
-  const onBusFrame = (mountpoint: string, data: Buffer) => {
-    const mount = mounts.get(mountpoint.toLowerCase());
-    if (!mount || mount.source) return;
-    deliver(mount, new Frame(data), false);
-  };
-  const announce = () => {
-    if (!bus) return;
-    const fed = [...mounts.values()].filter((m) => m.source);
-    const now = clock.now();
-    bus.announce({
-      node: nodeId,
-      mounts: fed.map((m) => ({
-        mountpoint: m.name,
-        cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
-        flowing: receiving(m, now),
-      })),
-      connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
-    });
-  };
-  const updateBusSubscription = (mount: Mount) => {
-    if (!bus) return;
-    if (mount.rovers.size > 0 && !mount.source) bus.subscribeFrames(mount.name);
-    else bus.unsubscribeFrames(mount.name);
-  };
+  const cluster = new Cluster({
+    nodeId,
+    limits,
+    clock,
+    mounts,
+    roversByAccount,
+    isOnline,
+    flowing,
+    receiving,
+    changed: (mount) => mountChanged(mount),
+    deliver: (mount, frame) => deliver(mount, frame, false),
+  });
 
   // ---- frames and rovers ----
-  /** How long the last frames took to be written to all their rovers: the part of the latency that is ours. */
-  const fanOut = new Float64Array(1024);
-  let fanOutNext = 0;
   function deliver(mount: Mount, frame: Frame, local: boolean) {
     if (STATION_MESSAGES.includes(frame.messageType)) {
       // A cached frame outlives the socket chunk it arrived in; copy it so the chunk can be freed.
@@ -217,25 +157,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       const slot = Math.floor(now / 1000) % RATE_SECONDS;
       mount.bytesPerSecond[slot] = (mount.bytesPerSecond[slot] ?? 0) + frame.data.length;
     }
-    if (mount.rovers.size > 0) {
-      const started = performance.now();
-      const writers = direct;
-      // forEach, not for-of: a Set's iterator can allocate a result per rover, and collecting that garbage
-      // pauses every rover.
-      mount.rovers.forEach((rover) => {
-        rover.send(frame, now, writers);
-      });
-      if (writers) {
-        writers[1].flush(frame.data);
-        if (writers[2].pending) writers[2].flush(frame.chunked);
-      }
-      fanOut[fanOutNext++ % fanOut.length] = performance.now() - started;
-    }
+    if (mount.rovers.size > 0) fanOut.write(mount.rovers, frame, now);
     // The first frame after a silence is what makes the station online, not the source's login. Only after this
     // frame went out: a nearest-station rover that switches to the station now starts with its cached station
     // messages, this frame among them, once.
     if (local && !mount.reportedOnline) mountChanged(mount);
-    if (local) bus?.publishFrame(mount.name, frame.data);
+    if (local) cluster.bus?.publishFrame(mount.name, frame.data);
     // After the rovers: only the node holding the source archives, and the archive only copies the frame here.
     if (local) archive?.frame(mount.name, frame.data, frame.messageType);
   }
@@ -269,7 +196,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       for (const rover of m.rovers) if (rover.nearNetwork) chooseStation(rover);
     }
     for (const rover of nearWaiting) if (rover.nearNetwork === mount.info.network) chooseStation(rover);
-    announce();
+    cluster.announce();
   }
 
   /** NEAR rovers that have no station yet (no position, or no station of the network whose data flows). */
@@ -280,7 +207,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const previous = rover.mount;
     if (previous) {
       previous.rovers.delete(rover);
-      updateBusSubscription(previous);
+      cluster.updateSubscription(previous);
     }
     rover.mount = mount;
     if (!mount) {
@@ -299,7 +226,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       logger.info({ account: rover.accountId, from: previous?.name ?? null, to: mount.name }, 'nearest station chosen');
     }
     mount.rovers.add(rover);
-    updateBusSubscription(mount);
+    cluster.updateSubscription(mount);
   }
 
   function chooseStation(rover: Rover) {
@@ -329,7 +256,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     rover.ended = true;
     if (rover.mount) {
       rover.mount.rovers.delete(rover);
-      updateBusSubscription(rover.mount);
+      cluster.updateSubscription(rover.mount);
     }
     nearWaiting.delete(rover);
     const ofAccount = roversByAccount.get(rover.accountId);
@@ -366,11 +293,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const onSlowRover = (rover: Rover) => endRover(rover, 'slow_client');
 
   const logins = new LoginThrottle(limits, logger, () => clock.now());
-  const THROTTLED = {
-    address: 'Too many failed logins from this address',
-    pair: 'Too many failed logins for this name from this address; wait before trying again',
-    name: 'Too many failed logins for this name from this address; wait before trying again',
-  } as const;
 
   // ---- sources ----
   /** Attaches a source to a mount; returns a function that feeds it bytes, or null when the mount is taken. */
@@ -382,7 +304,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     mount.sourceAddress = link.address ?? null;
     mount.bytesPerSecond.fill(0);
     mount.remoteNode = null;
-    if (bus) bus.unsubscribeFrames(mount.name);
+    cluster.bus?.unsubscribeFrames(mount.name);
     mountChanged(mount);
     const framer = new RtcmFramer((frame) => deliver(mount, frame, true));
     return (chunk) => framer.push(chunk);
@@ -390,7 +312,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   function detachSource(mount: Mount, link: SourceLink) {
     if (mount.source !== link) return;
     mount.source = null;
-    updateBusSubscription(mount);
+    cluster.updateSubscription(mount);
     mountChanged(mount);
   }
 
@@ -473,7 +395,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     const throttled = logins.refusal(ip, req.credentials.username);
     if (throttled) {
       refused(null, 'throttled', { throttle: throttled });
-      return reject(socket, errorResponse(v, 429, THROTTLED[throttled]));
+      return reject(socket, errorResponse(v, 429, THROTTLED_TEXT[throttled]));
     }
     const decision = await auth.authorize(
       req.credentials.username,
@@ -491,7 +413,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
     // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
-    if (!decision.probe && ofAccount.size + remoteCount(decision.accountId) >= decision.maxConnections) {
+    if (!decision.probe && ofAccount.size + cluster.remoteCount(decision.accountId) >= decision.maxConnections) {
       refused(decision.accountId, 'too_many_connections', {
         limit: decision.maxConnections,
         sessions: [...ofAccount].map((r) => ({
@@ -527,7 +449,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       firstData.add(rover, clock.now());
       ofAccount.add(rover);
       roversByAccount.set(decision.accountId, ofAccount);
-      nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
+      access.added(rover);
     }
     socket.write(v === 2 ? v2StreamHeader() : V1_OK);
     const onLine = (line: string) => {
@@ -566,7 +488,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     // Sources are throttled like rovers, the mountpoint standing for the account name.
     const sourceName = `source:${mount.name}`;
     const throttled = logins.refusal(ip, sourceName);
-    if (throttled) return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED[throttled]));
+    if (throttled) return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED_TEXT[throttled]));
     const password = v === 1 ? req.sourcePassword : req.credentials?.password;
     if (!password || !(await catalogue.verifySourcePassword(mount.name, password))) {
       logins.failed(ip, sourceName);
@@ -616,63 +538,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     readRequest(socket, { limits, clock, logger, rover: handleRover, source: handleSource });
   }
 
-  // ---- access of connected rovers ----
-  let lastFullCheck = clock.now();
-  let checking = false;
-  /**
-   * No connected rover's access ends before this (ms); rovers that left may make it early, which costs one
-   * needless check. The check every second then looks at one number instead of every rover.
-   */
-  let nextAccessEnd = Number.POSITIVE_INFINITY;
-  const findNextAccessEnd = () => {
-    nextAccessEnd = Number.POSITIVE_INFINITY;
-    for (const rovers of roversByAccount.values()) {
-      for (const rover of rovers) nextAccessEnd = Math.min(nextAccessEnd, rover.accessUntil);
-    }
-  };
-  /**
-   * Asks the auth port again for rovers whose access reached its end (within a second) and, every
-   * accessRecheckMs, for all of them, in one batch; a rover whose network is no longer granted is closed.
-   * A failed check keeps the rovers and is tried again: a database hiccup must not cut every paying user off.
-   */
-  const checkAccess = async () => {
-    if (checking || roversByAccount.size === 0) return;
-    const now = clock.now();
-    const full = now - lastFullCheck >= limits.accessRecheckMs;
-    if (!full && nextAccessEnd > now) return;
-    const accounts: string[] = [];
-    for (const [accountId, rovers] of roversByAccount) {
-      if (full) accounts.push(accountId);
-      else
-        for (const rover of rovers) {
-          if (rover.accessUntil > now) continue;
-          accounts.push(accountId);
-          break;
-        }
-    }
-    if (accounts.length === 0) return findNextAccessEnd();
-    checking = true;
-    try {
-      const access = await auth.access(accounts, new Date(now));
-      if (full) lastFullCheck = now;
-      for (const accountId of accounts) {
-        for (const rover of [...(roversByAccount.get(accountId) ?? [])]) {
-          const until = access.get(accountId)?.get(rover.network);
-          if (until && until.getTime() > now) rover.accessUntil = until.getTime();
-          else {
-            logger.info({ account: accountId, mountpoint: rover.requested }, 'rover disconnected: access ended');
-            endRover(rover, 'access_revoked');
-          }
-        }
-      }
-      findNextAccessEnd();
-    } catch (err) {
-      logger.error({ err }, 'access check failed; rovers kept until the next check');
-    } finally {
-      checking = false;
-    }
-  };
-  const accessTimer = clock.setInterval(() => void checkAccess(), Math.min(1000, limits.accessRecheckMs));
+  const access = new AccessWatch({
+    auth,
+    limits,
+    clock,
+    logger,
+    roversByAccount,
+    revoke: (rover) => endRover(rover, 'access_revoked'),
+  });
   /** A rover that got nothing in its first seconds is told why on its account's page (issue 17). */
   const watchFirstData = () =>
     firstData.poll(clock.now(), (rover) => {
@@ -723,21 +596,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     for (const rover of nearWaiting) if (now - rover.lastSentAt > limits.roverIdleMs) endRover(rover, 'idle');
     logins.sweep();
-    for (const [node, entry] of remoteConnections) {
-      if (now - entry.at >= limits.announceIntervalMs * 3) remoteConnections.delete(node);
-    }
+    cluster.prune(now);
     sendStatus(updates);
   }, limits.statusIntervalMs);
   const catalogueTimer = clock.setInterval(() => void refreshCatalogue(), limits.catalogueRefreshMs);
 
   cache.apply(await catalogue.snapshot());
   if (options.busUrl) {
-    bus = await connectNatsBus(
-      options.busUrl,
-      options.busPrefix ?? 'ntrip',
-      { onFrame: onBusFrame, onAnnouncement },
-      logger,
-    );
+    await cluster.connect(options.busUrl, options.busPrefix ?? 'ntrip', logger);
   }
   const snapshot = (query: TelemetryQuery): TelemetrySnapshot => {
     const now = clock.now();
@@ -755,8 +621,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     }
     return { node: nodeId, at: new Date(now).toISOString(), sessions, sources };
   };
-  const stopTelemetry = bus ? serveTelemetry(bus.connection, options.busPrefix ?? 'ntrip', snapshot, logger) : null;
-  const announceTimer = clock.setInterval(announce, limits.announceIntervalMs);
+  const stopTelemetry = cluster.bus
+    ? serveTelemetry(cluster.bus.connection, options.busPrefix ?? 'ntrip', snapshot, logger)
+    : null;
+  const announceTimer = clock.setInterval(() => cluster.announce(), limits.announceIntervalMs);
 
   const server = net.createServer(onConnection);
   server.maxConnections = 100_000;
@@ -779,7 +647,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       if (closed) return;
       closed = true;
       clock.clear(tick);
-      clock.clear(accessTimer);
+      access.stop();
       clock.clear(catalogueTimer);
       clock.clear(announceTimer);
       stopTelemetry?.();
@@ -802,7 +670,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       await archive?.close();
       await refusals.close();
       await Promise.all(pendingWrites);
-      await bus?.close();
+      await cluster.bus?.close();
     },
     stats() {
       let rovers = nearWaiting.size;
@@ -816,38 +684,27 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
           source: m.source ? m.source.kind : m.remoteNode ? 'bus' : null,
         });
       }
-      const times = fanOut.slice(0, Math.min(fanOutNext, fanOut.length)).sort();
-      const at = (q: number) =>
-        times.length ? (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number) : 0;
       return {
         rovers,
-        directWrites: { active: direct !== undefined, reason: directOff },
+        directWrites: fanOut.directWrites(),
         mounts: list,
-        fanOutMs: {
-          frames: times.length,
-          p50: at(0.5),
-          p99: at(0.99),
-          max: times.length ? (times[times.length - 1] as number) : 0,
-        },
+        fanOutMs: fanOut.times(),
       };
     },
     refreshCatalogue,
     async live(query) {
       const local = snapshot(query);
+      const { bus } = cluster;
       if (!bus) return { nodes: [local], complete: true };
       const now = clock.now();
-      const expected = new Set<string>();
-      for (const [node, entry] of remoteConnections) {
-        if (now - entry.at < limits.announceIntervalMs * 3) expected.add(node);
-      }
-      const remote = await queryTelemetry(bus.connection, options.busPrefix ?? 'ntrip', query, expected);
+      const remote = await queryTelemetry(bus.connection, options.busPrefix ?? 'ntrip', query, cluster.liveNodes(now));
       return { nodes: [local, ...remote.nodes.filter((n) => n.node !== nodeId)], complete: remote.complete };
     },
     connectionsByAccount(accountIds) {
       const counts = new Map<string, number>();
       const now = clock.now();
       for (const id of accountIds) {
-        const n = (roversByAccount.get(id)?.size ?? 0) + remoteCount(id, now);
+        const n = (roversByAccount.get(id)?.size ?? 0) + cluster.remoteCount(id, now);
         if (n > 0) counts.set(id, n);
       }
       return counts;

@@ -16,6 +16,13 @@ export interface LoginThrottleLimits {
   failedLoginWindowMs: number;
 }
 
+/** What a throttled client is told (429), by the rule that throttled it. */
+export const THROTTLED_TEXT = {
+  address: 'Too many failed logins from this address',
+  pair: 'Too many failed logins for this name from this address; wait before trying again',
+  name: 'Too many failed logins for this name from this address; wait before trying again',
+} as const;
+
 interface Count {
   count: number;
   since: number;

@@ -1,0 +1,122 @@
+import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
+import type { Clock } from './clock.ts';
+import type { CasterLimits } from './limits.ts';
+import type { Mount } from './relay/mount.ts';
+import type { Rover } from './relay/rover.ts';
+import { Frame } from './rtcm.ts';
+import type { Logger } from './session-log.ts';
+
+export interface ClusterDeps {
+  nodeId: string;
+  limits: Pick<CasterLimits, 'announceIntervalMs'>;
+  clock: Clock;
+  mounts: Map<string, Mount>;
+  roversByAccount: Map<string, Set<Rover>>;
+  isOnline(mount: Mount, now: number): boolean;
+  flowing(mount: Mount, now: number): boolean;
+  receiving(mount: Mount, now: number): boolean;
+  /** A station's status as this node sees it may have changed. */
+  changed(mount: Mount): void;
+  /** A frame of a station fed on another node. */
+  deliver(mount: Mount, frame: Frame): void;
+}
+
+/**
+ * This node among other caster processes on a NATS bus (ADR 0003, "Several caster processes"): what it announces
+ * (the stations it is fed, their cached station messages, its rovers per account), what it hears from the others,
+ * and the frames subjects it follows for its rovers. Without a bus every method does nothing.
+ */
+export class Cluster {
+  bus: Bus | null = null;
+  private readonly remoteConnections = new Map<string, { at: number; counts: Map<string, number> }>();
+
+  constructor(private readonly deps: ClusterDeps) {}
+
+  async connect(url: string, prefix: string, logger: Logger): Promise<void> {
+    this.bus = await connectNatsBus(
+      url,
+      prefix,
+      { onFrame: (mountpoint, data) => this.onFrame(mountpoint, data), onAnnouncement: (a) => this.onAnnouncement(a) },
+      logger,
+    );
+  }
+
+  /** An account's rovers on the other nodes, as last announced. */
+  remoteCount(accountId: string, now = this.deps.clock.now()): number {
+    let n = 0;
+    for (const node of this.remoteConnections.values()) {
+      if (now - node.at < this.deps.limits.announceIntervalMs * 3) n += node.counts.get(accountId) ?? 0;
+    }
+    return n;
+  }
+
+  /** The other nodes heard from within three announcements. */
+  liveNodes(now: number): Set<string> {
+    const nodes = new Set<string>();
+    for (const [node, entry] of this.remoteConnections) {
+      if (now - entry.at < this.deps.limits.announceIntervalMs * 3) nodes.add(node);
+    }
+    return nodes;
+  }
+
+  /** Forgets the nodes not heard from for three announcements. */
+  prune(now: number): void {
+    for (const [node, entry] of this.remoteConnections) {
+      if (now - entry.at >= this.deps.limits.announceIntervalMs * 3) this.remoteConnections.delete(node);
+    }
+  }
+
+  announce(): void {
+    const { bus } = this;
+    if (!bus) return;
+    const { mounts, roversByAccount, clock, nodeId, receiving } = this.deps;
+    const fed = [...mounts.values()].filter((m) => m.source);
+    const now = clock.now();
+    bus.announce({
+      node: nodeId,
+      mounts: fed.map((m) => ({
+        mountpoint: m.name,
+        cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
+        flowing: receiving(m, now),
+      })),
+      connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
+    });
+  }
+
+  /** Follows a station's frames while this node has rovers on it and is not fed it. */
+  updateSubscription(mount: Mount): void {
+    const { bus } = this;
+    if (!bus) return;
+    if (mount.rovers.size > 0 && !mount.source) bus.subscribeFrames(mount.name);
+    else bus.unsubscribeFrames(mount.name);
+  }
+
+  private onAnnouncement(a: Announcement): void {
+    const { nodeId, clock, mounts, isOnline, flowing } = this.deps;
+    if (a.node === nodeId) return;
+    const now = clock.now();
+    this.remoteConnections.set(a.node, { at: now, counts: new Map(a.connections ?? []) });
+    for (const m of a.mounts) {
+      const mount = mounts.get(m.mountpoint.toLowerCase());
+      if (!mount) continue;
+      const wasOnline = isOnline(mount, now);
+      const wasFlowing = flowing(mount, now);
+      mount.remoteNode = a.node;
+      mount.remoteSeenAt = now;
+      mount.remoteFlowing = m.flowing ?? true;
+      for (const encoded of m.cached) {
+        const frame = new Frame(Buffer.from(encoded, 'base64'));
+        if (!mount.source) mount.cached.set(frame.messageType, frame);
+      }
+      if (!wasOnline || wasFlowing !== flowing(mount, now)) this.deps.changed(mount);
+      // Two nodes fed the same pull feed at once: the one with the smaller id keeps it.
+      if (mount.source?.kind === 'pull' && a.node < nodeId) mount.source.close('fed on another caster node');
+    }
+  }
+
+  private onFrame(mountpoint: string, data: Buffer): void {
+    const mount = this.deps.mounts.get(mountpoint.toLowerCase());
+    if (!mount || mount.source) return;
+    this.deps.deliver(mount, new Frame(data));
+  }
+}
