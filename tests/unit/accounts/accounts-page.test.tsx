@@ -7,9 +7,9 @@ import { ModalProvider } from '../../../src/components/modal';
 import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
+import { account, mountpoints, NETWORK_ID, network, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { account, mountpoints, NETWORK_ID, network, user } from './fixtures';
 
 function setup(handlers: Parameters<typeof server.use> = [], route = '/accounts') {
   server.use(

@@ -7,9 +7,9 @@ import { ModalProvider } from '../../../src/components/modal';
 import { AdminAccountsPage } from '../../../src/features/accounts/AdminAccountsPage';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
+import { account, adminAccount, NETWORK_ID, network, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { account, adminAccount, NETWORK_ID, network, user } from './fixtures';
 
 function renderAs(ui: ReactElement, isAdmin = false) {
   renderWithProviders(ui, {

@@ -21,9 +21,9 @@ import {
 } from '../../../src/features/accounts/client-presets';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
+import { account, mountpoints, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { account, mountpoints, user } from './fixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();

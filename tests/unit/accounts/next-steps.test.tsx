@@ -9,9 +9,9 @@ import { suggestNetwork } from '../../../src/features/accounts/ActivateTokensDia
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { CheckoutPage } from '../../../src/features/billing/CheckoutPage';
 import { setActiveOrganization } from '../../../src/features/organizations/active-organization';
+import { account, NETWORK_ID, network, OTHER_NETWORK_ID, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { account, NETWORK_ID, network, OTHER_NETWORK_ID, user } from './fixtures';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,4 +1,3 @@
-import type { Network } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
@@ -6,26 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { FeedFormModal } from '../../../src/features/catalogue/FeedFormModal';
 import { NetworkFormModal } from '../../../src/features/catalogue/NetworkFormModal';
 import { SourcetableImport } from '../../../src/features/catalogue/SourcetableImport';
+import { network as fixtureNetwork } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
-const network: Network = {
+const network = fixtureNetwork({
   id: '6f1c2a1e-6a47-4d0c-9f55-3b0e3c1f0a11',
   slug: 'dutch-rtk',
   name: 'Dutch RTK Network',
-  description: '',
   operator: 'GNSS Portal B.V.',
   region: 'Netherlands',
-  status: 'active',
-  isPublic: true,
-  tokenPricePerDay: 10,
   stationCount: 0,
   onlineStationCount: 0,
-  coverage: null,
-  translations: {},
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-23T12:00:00.000Z',
-};
+});
 
 describe('sourcetable import', () => {
   it('previews with a dry run, then imports, and shows why lines were skipped', async () => {

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
-import { user } from '../accounts/fixtures';
+import { user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

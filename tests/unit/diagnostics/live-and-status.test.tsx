@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { LiveSessions } from '../../../src/features/accounts/LiveSessions';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
-import { station as fixtureStation, network, STATION_ID } from '../accounts/fixtures';
+import { station as fixtureStation, network, STATION_ID } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

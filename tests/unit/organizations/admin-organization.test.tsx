@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdminOrganizationPage } from '../../../src/features/organizations/AdminOrganizationPage';
-import { account } from '../accounts/fixtures';
+import { account } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { RinexPage } from '../../../src/features/rinex/RinexPage';
-import { NETWORK_ID, STATION_ID, station, user } from '../accounts/fixtures';
+import { NETWORK_ID, STATION_ID, station, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { StationPopup } from '../../../src/features/catalogue/StationPopup';
-import { network, STATION_ID, station, user } from '../accounts/fixtures';
+import { network, STATION_ID, station, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

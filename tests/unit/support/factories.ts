@@ -1,10 +1,18 @@
+/**
+ * One factory per entity the SPA tests answer with. Each fixture is parsed with its contract schema, so a test
+ * cannot serve the page a shape the server would never send.
+ */
 import {
   type AccountMountpoint,
   type AdminNtripAccount,
   accountMountpointListSchema,
+  adminNtripAccountSchema,
   type Network,
   type NtripAccount,
+  networkSchema,
+  ntripAccountSchema,
   type Station,
+  stationSchema,
 } from '@portal/contract';
 import type { LoggedInUser } from '../../../src/features/auth/auth-context';
 
@@ -22,7 +30,7 @@ export const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
 export const OTHER_NETWORK_ID = '22222222-2222-4222-8222-222222222222';
 
 export function network(overrides: Partial<Network> = {}): Network {
-  return {
+  return networkSchema.parse({
     id: NETWORK_ID,
     slug: 'nl-rtk',
     name: 'Netherlands RTK',
@@ -39,14 +47,14 @@ export function network(overrides: Partial<Network> = {}): Network {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 export const STATION_ID = '33333333-3333-4333-8333-333333333333';
 
 /** Delft, a station of `network()`, online with no data time. */
 export function station(overrides: Partial<Station> = {}): Station {
-  return {
+  return stationSchema.parse({
     id: STATION_ID,
     networkId: NETWORK_ID,
     networkSlug: 'nl-rtk',
@@ -69,11 +77,11 @@ export function station(overrides: Partial<Station> = {}): Station {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 export function account(overrides: Partial<NtripAccount> = {}): NtripAccount {
-  return {
+  return ntripAccountSchema.parse({
     id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
     label: 'Tractor 7',
     username: 'rtk-abcd2345',
@@ -97,16 +105,16 @@ export function account(overrides: Partial<NtripAccount> = {}): NtripAccount {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 export function adminAccount(overrides: Partial<AdminNtripAccount> = {}): AdminNtripAccount {
-  return {
+  return adminNtripAccountSchema.parse({
     ...account(),
     ownerUserId: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
     ownerEmail: 'owner@example.test',
     ...overrides,
-  };
+  });
 }
 
 /** The nearest-station mountpoint of the fixture network, then two Dutch stations (Delft and Groningen). */
