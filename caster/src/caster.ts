@@ -7,24 +7,28 @@ import { ChunkedDecoder } from './chunked.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { Cluster } from './cluster.ts';
 import { readRequest, reject, remoteOf } from './connection.ts';
-import { distanceKm, parseGga } from './gga.ts';
+import { parseGga } from './gga.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
-import type {
-  CasterPorts,
-  DenyReason,
-  RefusalDetail,
-  RefusalReason,
-  SessionEndReason,
-  StationStatus,
-} from './ports.ts';
+import type { CasterPorts, RefusalDetail, RefusalReason, SessionEndReason, StationStatus } from './ports.ts';
 import { PullManager } from './pull.ts';
 import { DueQueue, RefusalLog, refusalOfDenial } from './refusals.ts';
 import { FanOut } from './relay/fan-out.ts';
 import { type Mount, NEAR_SUFFIX, RATE_SECONDS, type SourceLink, STATION_MESSAGES } from './relay/mount.ts';
+import { nearestStation } from './relay/near.ts';
 import { Rover } from './relay/rover.ts';
+import { stationState } from './relay/station-state.ts';
 import type { NtripRequest } from './request.ts';
-import { errorResponse, V1_BAD_PASSWORD, V1_MOUNT_TAKEN, V1_OK, v2SourceOk, v2StreamHeader } from './responses.ts';
+import {
+  DENIAL,
+  errorResponse,
+  LEFT_ORGANIZATION,
+  V1_BAD_PASSWORD,
+  V1_MOUNT_TAKEN,
+  V1_OK,
+  v2SourceOk,
+  v2StreamHeader,
+} from './responses.ts';
 import { Frame, RtcmFramer } from './rtcm.ts';
 import { type Logger, SessionLog, silentLogger } from './session-log.ts';
 import type { CasterIdentity } from './sourcetable.ts';
@@ -118,17 +122,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const mounts = cache.mounts;
   const refreshCatalogue = () => cache.refresh();
 
-  /** Status from data: fed here, and a valid frame arrived within the online window. */
-  const receiving = (mount: Mount, now: number) =>
-    mount.source !== null && mount.sourceDataAt !== null && now - mount.sourceDataAt < limits.stationOnlineWindowMs;
-  const isOnline = (mount: Mount, now = clock.now()) =>
-    mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
-  /**
-   * What the nearest-station choice counts as online: data flowing (ADR 0023), not only a source connected. A station
-   * fed here needs a valid frame within the online window; one fed on another node, that node's word for the same.
-   */
-  const flowing = (mount: Mount, now: number) =>
-    mount.source !== null ? receiving(mount, now) : mount.remoteFlowing && isOnline(mount, now);
+  const { receiving, isOnline, flowing } = stationState(limits);
 
   const cluster = new Cluster({
     nodeId,
@@ -231,24 +225,16 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
 
   function chooseStation(rover: Rover) {
     if (rover.ended || !rover.nearNetwork || !rover.position) return;
-    const position = rover.position;
-    let best: Mount | null = null;
-    let bestKm = Number.POSITIVE_INFINITY;
     const now = clock.now();
-    for (const m of mounts.values()) {
-      if (m.info.network !== rover.nearNetwork || !flowing(m, now)) continue;
-      const km = distanceKm(position, m.info);
-      if (km < bestKm) {
-        best = m;
-        bestKm = km;
-      }
-    }
-    const current = rover.mount;
-    if (current && best && current !== best && flowing(current, now)) {
-      if (bestKm + limits.nearHysteresisKm >= distanceKm(position, current.info)) return;
-    }
-    if (current && !best) return;
-    attachRover(rover, best);
+    const next = nearestStation(
+      rover.position,
+      rover.nearNetwork,
+      rover.mount,
+      mounts.values(),
+      (m) => flowing(m, now),
+      limits.nearHysteresisKm,
+    );
+    if (next !== undefined) attachRover(rover, next);
   }
 
   function endRover(rover: Rover, reason: SessionEndReason) {
@@ -297,7 +283,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   // ---- sources ----
   /** Attaches a source to a mount; returns a function that feeds it bytes, or null when the mount is taken. */
   function attachSource(mount: Mount, link: SourceLink): ((chunk: Buffer) => void) | null {
-    if (mount.source || (mount.remoteNode !== null && isOnline(mount))) return null;
+    if (mount.source || (mount.remoteNode !== null && isOnline(mount, clock.now()))) return null;
     mount.source = link;
     mount.sourceDataAt = null;
     mount.sourceSince = clock.now();
@@ -331,17 +317,6 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   });
 
   // ---- connections ----
-
-  const DENIAL: Record<DenyReason, { status: number; text: string }> = {
-    bad_credentials: { status: 401, text: 'Unauthorized: wrong username or password' },
-    disabled: { status: 403, text: 'Forbidden: this NTRIP account is disabled' },
-    no_grant: { status: 403, text: 'Forbidden: this account has no access to this network' },
-    too_many_connections: { status: 429, text: 'Too many connections for this account' },
-  };
-  const LEFT_ORGANIZATION = {
-    status: 403,
-    text: 'Forbidden: you are no longer a member of the organisation that owns this NTRIP account',
-  };
 
   async function handleRover(socket: net.Socket, req: NtripRequest, rest: Buffer) {
     const ip = remoteOf(socket);
@@ -680,7 +655,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
         list.push({
           mountpoint: m.name,
           rovers: m.rovers.size,
-          online: isOnline(m),
+          online: isOnline(m, clock.now()),
           source: m.source ? m.source.kind : m.remoteNode ? 'bus' : null,
         });
       }

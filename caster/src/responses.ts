@@ -1,3 +1,5 @@
+import type { DenyReason } from './ports.ts';
+
 export const SERVER_NAME = 'NTRIP PortalCaster/1.0';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -85,3 +87,17 @@ export function v2SourceOk(): Buffer {
 
 export const V1_BAD_PASSWORD = Buffer.from('ERROR - Bad Password\r\n', 'latin1');
 export const V1_MOUNT_TAKEN = Buffer.from('ERROR - Mount Point Taken or Invalid\r\n', 'latin1');
+
+/** What a refused rover is told, by the auth port's reason. */
+export const DENIAL: Record<DenyReason, { status: number; text: string }> = {
+  bad_credentials: { status: 401, text: 'Unauthorized: wrong username or password' },
+  disabled: { status: 403, text: 'Forbidden: this NTRIP account is disabled' },
+  no_grant: { status: 403, text: 'Forbidden: this account has no access to this network' },
+  too_many_connections: { status: 429, text: 'Too many connections for this account' },
+};
+
+/** A refused rover whose account's owner left the organisation that owns the account. */
+export const LEFT_ORGANIZATION = {
+  status: 403,
+  text: 'Forbidden: you are no longer a member of the organisation that owns this NTRIP account',
+};
