@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, run } from './launch.ts';
 
 /**
- * `npm test`: lint and typecheck, then the vitest groups one after another (they each start their own
+ * `npm test`: lint and typecheck beside the vitest groups, which run one after another (they each start their own
  * emulator and servers, and two cores do not run them well side by side), then one closing count line.
  */
 const groups: Array<{ name: string; projects: string[] }> = [
@@ -21,13 +22,26 @@ let failed = 0;
 let skipped = 0;
 let broken = false;
 
-if (only.length === 0) {
-  // A lint or type failure fails the run, but the tests still run so one CI log shows everything.
-  await run('npm', ['run', 'check']).catch(() => {
-    broken = true;
-    console.error('npm run check failed');
+/** `npm run check` with its output kept, to be shown once the tests have finished. */
+function checkQuietly(): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'check'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.on('error', (err) => resolve({ ok: false, output: `${output}${err.message}\n` }));
+    child.on('close', (code) => resolve({ ok: code === 0, output }));
   });
 }
+
+// Lint and typecheck run beside the test groups rather than before them: they keep one core busy for over a
+// minute, and the groups leave the second one mostly idle (one test worker; the rest waits on emulators, databases
+// and browsers). A lint or type failure fails the run, but the tests still run so one CI log shows everything.
+const check = only.length === 0 ? checkQuietly() : undefined;
 
 for (const group of groups.filter((g) => only.length === 0 || only.includes(g.name))) {
   const outputFile = join(resultsDir, `${group.name}.json`);
@@ -52,6 +66,15 @@ for (const group of groups.filter((g) => only.length === 0 || only.includes(g.na
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
+}
+
+if (check) {
+  const { ok, output } = await check;
+  process.stdout.write(`\n> npm run check\n${output}`);
+  if (!ok) {
+    broken = true;
+    console.error('npm run check failed');
+  }
 }
 
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
