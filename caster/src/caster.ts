@@ -3,7 +3,6 @@ import net from 'node:net';
 import { AccessWatch } from './access-watch.ts';
 import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
-import { ChunkedDecoder } from './chunked.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { Cluster } from './cluster.ts';
 import { readRequest, reject, remoteOf } from './connection.ts';
@@ -19,18 +18,10 @@ import { nearestStation } from './relay/near.ts';
 import { Rover } from './relay/rover.ts';
 import { stationState } from './relay/station-state.ts';
 import type { NtripRequest } from './request.ts';
-import {
-  DENIAL,
-  errorResponse,
-  LEFT_ORGANIZATION,
-  V1_BAD_PASSWORD,
-  V1_MOUNT_TAKEN,
-  V1_OK,
-  v2SourceOk,
-  v2StreamHeader,
-} from './responses.ts';
+import { DENIAL, errorResponse, LEFT_ORGANIZATION, V1_OK, v2StreamHeader } from './responses.ts';
 import { Frame, RtcmFramer } from './rtcm.ts';
 import { type Logger, SessionLog, silentLogger } from './session-log.ts';
+import { type SourceLoginDeps, serveSource } from './source-login.ts';
 import type { CasterIdentity } from './sourcetable.ts';
 import { queryTelemetry, serveTelemetry } from './telemetry/bus.ts';
 import { RoverFix } from './telemetry/fix.ts';
@@ -302,6 +293,16 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     mountChanged(mount);
   }
 
+  const sourceLogin: SourceLoginDeps = {
+    limits,
+    logger,
+    catalogue,
+    logins,
+    resolveMount: (name) => cache.resolveMount(name),
+    attach: attachSource,
+    detach: detachSource,
+  };
+
   const pulls = new PullManager({
     logger,
     clock,
@@ -445,72 +446,19 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, onLine);
   }
 
-  async function handleSource(socket: net.Socket, req: NtripRequest, rest: Buffer) {
-    const ip = remoteOf(socket);
-    const v = req.method === 'SOURCE' ? 1 : req.ntripVersion;
-    const mount = await cache.resolveMount(req.mountpoint);
-    if (!mount)
-      return reject(
-        socket,
-        v === 1 ? V1_MOUNT_TAKEN : errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`),
-      );
-    const badPassword = () =>
-      v === 1
-        ? V1_BAD_PASSWORD
-        : errorResponse(2, 401, 'Unauthorized: wrong source password', {
-            'WWW-Authenticate': `Basic realm="/${mount.name}"`,
-          });
-    // Sources are throttled like rovers, the mountpoint standing for the account name.
-    const sourceName = `source:${mount.name}`;
-    const throttled = logins.refusal(ip, sourceName);
-    if (throttled) return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED_TEXT[throttled]));
-    const password = v === 1 ? req.sourcePassword : req.credentials?.password;
-    if (!password || !(await catalogue.verifySourcePassword(mount.name, password))) {
-      logins.failed(ip, sourceName);
-      return reject(socket, badPassword());
-    }
-    if (socket.destroyed) return;
-    const link: SourceLink = { kind: 'push', address: ip, close: (reason) => socket.destroy(new Error(reason)) };
-    const feed = attachSource(mount, link);
-    if (!feed)
-      return reject(
-        socket,
-        v === 1 ? V1_MOUNT_TAKEN : errorResponse(2, 409, `Mountpoint '${mount.name}' is already fed`),
-      );
-    logger.info({ mountpoint: mount.name, remote: ip, version: v }, 'source connected');
-    socket.write(v === 1 ? V1_OK : v2SourceOk());
-    let input = feed;
-    if (v === 2 && /chunked/i.test(req.headers.get('transfer-encoding') ?? '')) {
-      const decoder = new ChunkedDecoder(feed, () => socket.end());
-      input = (chunk) => decoder.push(chunk);
-    }
-    socket.setTimeout(limits.sourceSilenceMs, () => {
-      logger.warn({ mountpoint: mount.name, remote: ip }, 'source silent; dropped');
-      socket.destroy();
-    });
-    const onData = (chunk: Buffer) => {
-      try {
-        input(chunk);
-      } catch (err) {
-        logger.warn({ mountpoint: mount.name, err: (err as Error).message }, 'source sent a bad chunked body; dropped');
-        socket.destroy();
-      }
-    };
-    socket.on('data', onData);
-    socket.on('close', () => {
-      logger.info({ mountpoint: mount.name, remote: ip }, 'source disconnected');
-      detachSource(mount, link);
-    });
-    if (rest.length) onData(rest);
-  }
-
   function onConnection(socket: net.Socket) {
     if (closed) return socket.destroy();
     sockets.add(socket);
     socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
-    readRequest(socket, { limits, clock, logger, rover: handleRover, source: handleSource });
+    readRequest(socket, {
+      limits,
+      clock,
+      logger,
+      rover: handleRover,
+      source: (source, req, rest) => serveSource(source, req, rest, sourceLogin),
+    });
   }
 
   const access = new AccessWatch({
