@@ -40,16 +40,10 @@ export const paymentProviderSchema = z.enum(['sandbox', 'stripe']);
 export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
 
 /**
- * Answer of `POST /checkout/subscription` and `POST /checkout/product`. The portal pays in its own page with
- * `clientSecret` (Stripe's embedded checkout, or the sandbox's card form, docs/adr/0031); `url` is the provider's
- * own page for the same session where it has one (the sandbox's; Stripe's embedded sessions have none).
+ * Answer of `POST /checkout/subscription` and `POST /checkout/product`: the page to open (spec §4), the portal's
+ * own checkout page of the new session, where it is paid (docs/adr/0031).
  */
-export const checkoutCreatedSchema = z.object({
-  url: z.string().nullable(),
-  checkoutSessionId: z.string(),
-  provider: paymentProviderSchema,
-  clientSecret: z.string(),
-});
+export const checkoutCreatedSchema = z.object({ url: z.string(), checkoutSessionId: z.string() });
 export type CheckoutCreated = z.infer<typeof checkoutCreatedSchema>;
 
 export const checkoutSessionQuerySchema = z.object({ checkoutSessionId: z.string().uuid() });
@@ -75,6 +69,12 @@ export const checkoutSessionSchema = z.object({
   subscriptionId: z.string().optional(),
   createdAt: z.string(),
   completedAt: z.string().optional(),
+  /**
+   * While the session is open, and only for its buyer: what the checkout page pays it with (Stripe's embedded
+   * checkout, or the sandbox's card form, docs/adr/0031).
+   */
+  provider: paymentProviderSchema.optional(),
+  clientSecret: z.string().optional(),
 });
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../src/modules/ntrip/ntrip.repo.ts';
-import { createProduct, payOnSandbox } from './billing/support.ts';
+import { createProduct, payOnSandbox, sandboxIdOf } from './billing/support.ts';
 import { balanceOf, createNetwork, createStation, grantTokens } from './ntrip-accounts/support.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
@@ -483,7 +483,7 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
       });
       const checkout = await call(owner, 'POST', `/checkout/subscription?priceId=${product.priceId}&orgId=${orgId}`);
       expect(checkout.statusCode).toBe(200);
-      await payOnSandbox(t, new URL(checkout.json().url).pathname.split('/').at(-1) ?? '', '4242424242424242');
+      await payOnSandbox(t, await sandboxIdOf(t, checkout.json().checkoutSessionId), '4242424242424242');
       const made = (await call(owner, 'POST', `/org/${orgId}/ntrip-accounts`, { label: 'Fleet' })).json();
       expect(await authorizer.authorize(made.account.username, made.password, near(), new Date())).toMatchObject({
         allowed: true,

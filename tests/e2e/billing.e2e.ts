@@ -23,13 +23,16 @@ describe('billing in Chromium (sandbox provider, paid in the portal)', () => {
     const s = await newSession(browser);
     await signUp(s);
 
-    // Token pack from /credits, paid in the same tab.
+    // Token pack from /credits, paid in the portal's checkout page in the new tab the buy button opens.
     await s.goto('/credits');
-    await payInPortal(s.page, TOKENS_100);
-    const tokenTab = s.page;
+    await s.page.getByTestId('token-balance').getByText('0', { exact: true }).waitFor();
+    const tokenTab = await payInPortal(s.page, TOKENS_100);
     await tokenTab.getByTestId('checkout-success').waitFor();
     expect(await tokenTab.getByTestId('checkout-success').textContent()).toContain('100 tokens');
     await tokenTab.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
+    // The tab with the buy button, not reloaded, shows the new balance in its header too.
+    expect(s.page.url()).toMatch(/\/credits$/);
+    await s.page.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
     const tokenEvents = (await dataLayer(tokenTab)).filter((e) => e.event === 'tokenPurchase');
     expect(tokenEvents).toEqual([
       expect.objectContaining({
@@ -43,11 +46,11 @@ describe('billing in Chromium (sandbox provider, paid in the portal)', () => {
     await tokenTab.reload();
     await tokenTab.getByTestId('checkout-success').waitFor();
     expect((await dataLayer(tokenTab)).filter((e) => e.event === 'tokenPurchase')).toHaveLength(0);
+    await tokenTab.close();
 
     // Subscription from /subscriptions.
     await s.goto('/subscriptions');
-    await payInPortal(s.page, RTK_MONTHLY, '4242424242424242');
-    const subTab = s.page;
+    const subTab = await payInPortal(s.page, RTK_MONTHLY, '4242424242424242');
     await subTab.getByTestId('checkout-success').waitFor();
     const subEvents = (await dataLayer(subTab)).filter((e) => e.event === 'subscriptionPurchase');
     expect(subEvents).toEqual([expect.objectContaining({ value: 49, currency: 'EUR' })]);
@@ -61,6 +64,7 @@ describe('billing in Chromium (sandbox provider, paid in the portal)', () => {
     await subTab.getByRole('button', { name: 'Resume', exact: true }).first().click();
     await subTab.getByText('Active', { exact: true }).first().waitFor();
     await subTab.screenshot({ path: 'artifacts/screenshots/billing-subscriptions-1440.png' }).catch(() => undefined);
+    await subTab.close();
 
     await s.goto('/credits');
     await s.page.getByTestId('credits-balance').getByText('100', { exact: true }).waitFor();
@@ -96,9 +100,10 @@ describe('billing in Chromium (sandbox provider, paid in the portal)', () => {
     const s = await newSession(browser);
     await signUp(s);
     await s.goto('/credits');
-    await payInPortal(s.page, TOKENS_100, '4000 0000 0000 0002');
-    await s.page.getByText('Your card was declined. Try another card.').waitFor();
-    expect(s.page.url()).toContain('/checkout?checkoutSessionId=');
+    const checkout = await payInPortal(s.page, TOKENS_100, '4000 0000 0000 0002');
+    await checkout.getByText('Your card was declined. Try another card.').waitFor();
+    expect(checkout.url()).toContain('/checkout?checkoutSessionId=');
+    await checkout.close();
     await s.goto('/credits');
     await s.page.getByTestId('credits-balance').getByText('0', { exact: true }).waitFor();
     await s.page.getByText('No token activity yet.').waitFor();

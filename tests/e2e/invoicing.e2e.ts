@@ -82,13 +82,14 @@ describe('billing a business can run on, in Chromium (sandbox provider)', () => 
     await second.goto('/dashboard');
     await second.getByTestId('token-balance').getByText('0', { exact: true }).waitFor();
 
-    // Paid in the same tab, in the portal's own checkout page.
+    // Paid in the portal's own checkout page, in the tab the buy button opens.
     await customer.goto('/credits');
-    await payInPortal(page, TOKENS_100);
-    await page.getByTestId('checkout-success').waitFor();
-    // The second tab was not reloaded: the purchase reached it.
+    const checkout = await payInPortal(page, TOKENS_100);
+    await checkout.getByTestId('checkout-success').waitFor();
+    // Neither the buying tab nor the second one was reloaded: the purchase reached both.
     await second.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
     await page.getByTestId('token-balance').getByText('100', { exact: true }).waitFor();
+    await checkout.close();
 
     // The invoice: seller, company, VAT number, the reverse charged VAT line and the total.
     await customer.goto('/settings/billing');

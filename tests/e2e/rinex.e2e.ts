@@ -47,11 +47,13 @@ async function pushCapture(capture: Buffer, mountpoint: string): Promise<void> {
   sources.push(socket);
 }
 
-/** 100 tokens, paid in the portal's own checkout page with 4242…. */
+/** 100 tokens, paid with 4242… in the portal's checkout page the buy button opens in a new tab,
+ * which is closed again. */
 async function buyTokens(session: Session): Promise<void> {
   await session.goto('/credits');
-  await payInPortal(session.page, TOKENS_100);
-  await session.page.getByTestId('checkout-success').waitFor();
+  const checkout = await payInPortal(session.page, TOKENS_100);
+  await checkout.getByTestId('checkout-success').waitFor();
+  await checkout.close();
 }
 
 /** Screenshots of the page at 1440 and 375 px wide, scrolled to the element with `id` when given. */

@@ -5,7 +5,15 @@ import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
 import { createAccount } from '../ntrip-accounts/support.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createNetwork, createProduct, grantsOf, openGrants, payOnSandbox, standardProducts } from './support.ts';
+import {
+  createNetwork,
+  createProduct,
+  grantsOf,
+  openGrants,
+  payOnSandbox,
+  sandboxIdOf,
+  standardProducts,
+} from './support.ts';
 
 const SOME_UUID = '00000000-0000-4000-8000-000000000000';
 
@@ -59,7 +67,7 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
     const res = await inject(user, 'POST', `/api/checkout/subscription?priceId=${priceId}&orgId=${org}`);
     expect(res.statusCode).toBe(200);
     const body = res.json() as { url: string; checkoutSessionId: string };
-    const paid = await payOnSandbox(t, new URL(body.url).pathname.split('/').at(-1) ?? '', '4242424242424242');
+    const paid = await payOnSandbox(t, await sandboxIdOf(t, body.checkoutSessionId), '4242424242424242');
     expect(paid.statusCode).toBeLessThan(400);
     return body.checkoutSessionId;
   }
@@ -225,7 +233,22 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
     expect(twice.statusCode).toBe(409);
     expect(twice.json().code).toBe('already_subscribed');
     expect(await count()).toBe(before);
-    expect((await inject(orgAdmin, 'POST', url(orgId))).statusCode).toBe(200);
+    const bought = await inject(orgAdmin, 'POST', url(orgId));
+    expect(bought.statusCode).toBe(200);
+
+    // What pays the open session is its buyer's alone; the other members only follow it.
+    const read = (user: TestUser) =>
+      inject(user, 'GET', `/api/org/${orgId}/checkout?checkoutSessionId=${bought.json().checkoutSessionId}`);
+    expect((await read(orgAdmin)).json()).toMatchObject({
+      status: 'open',
+      provider: 'sandbox',
+      clientSecret: expect.stringMatching(/_secret_/),
+    });
+    for (const user of [owner, member]) {
+      const other = (await read(user)).json();
+      expect(other.status).toBe('open');
+      expect(other).not.toHaveProperty('clientSecret');
+    }
   });
 
   it('organisation checkout: members read its sessions; personal sessions and outsiders get 404', async () => {
@@ -246,8 +269,11 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
     const res = await inject(buyer, 'POST', `/api/checkout/subscription?priceId=${weekly.priceId}&orgId=${org}`);
     const { url, checkoutSessionId: id } = res.json() as { url: string; checkoutSessionId: string };
     const returnUrl = `http://localhost:8080/checkout?checkoutSessionId=${id}&orgId=${org}`;
-    const sandboxId = new URL(url).pathname.split('/').at(-1) ?? '';
+    expect(url).toBe(returnUrl);
+    const sandboxId = await sandboxIdOf(t, id);
 
+    const orgRead = `/api/org/${org}/checkout?checkoutSessionId=${id}`;
+    expect((await inject(buyer, 'GET', orgRead)).json()).toMatchObject({ status: 'open', provider: 'sandbox' });
     const page = await inject(undefined, 'GET', `/api/sandbox/checkout/${sandboxId}`);
     expect(page.body).toContain(`${returnUrl}&cancelled=true`.replaceAll('&', '&amp;'));
     const paid = await payOnSandbox(t, sandboxId, '4242424242424242');
@@ -262,6 +288,7 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
     );
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id, status: 'complete', type: 'Subscription' });
+    expect(read.json()).not.toHaveProperty('clientSecret');
   });
 
   it("gives every member's NTRIP accounts the networks, and nobody else's", async () => {

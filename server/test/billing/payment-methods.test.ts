@@ -177,12 +177,29 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
     expect((await cardsOf(other)).map((m) => m.id)).toEqual([theirs]);
   });
 
-  it('pays a token pack in the portal with the session’s client secret: declined first, then paid once', async () => {
+  it('the checkout page gets what pays an open session, its buyer only, and pays a token pack: declined, then once', async () => {
     const user = await t.buildUser();
     const stranger = await t.buildUser();
+    const admin = await t.buildAdmin();
     const created = await startCheckout(t, user, 'product', products.tokens.priceId);
-    expect(created).toMatchObject({ provider: 'sandbox', clientSecret: expect.stringMatching(/^cs_sbx_.+_secret_/) });
-    const pay = (card: string, who: TestUser, clientSecret = created.clientSecret) =>
+    expect(created.url).toBe(`http://portal.test/checkout?checkoutSessionId=${created.checkoutSessionId}`);
+    expect(created).not.toHaveProperty('clientSecret');
+    const read = (who: TestUser) =>
+      call({ method: 'GET', url: `/api/checkout?checkoutSessionId=${created.checkoutSessionId}` }, who);
+
+    const open = await read(user);
+    expect(open.statusCode).toBe(200);
+    expect(open.json()).toMatchObject({
+      status: 'open',
+      provider: 'sandbox',
+      clientSecret: expect.stringMatching(/^cs_sbx_.+_secret_/),
+    });
+    expect((await read(stranger)).statusCode).toBe(404);
+    // A portal admin may follow anyone's session, but never gets what pays it.
+    expect((await read(admin)).json()).not.toHaveProperty('clientSecret');
+
+    const clientSecret: string = open.json().clientSecret;
+    const pay = (card: string, who: TestUser) =>
       call({ method: 'POST', url: '/api/sandbox/checkout/pay', payload: { ...CARD, card, clientSecret } }, who);
 
     expect((await pay('4242424242424242', stranger)).statusCode).toBe(404);
@@ -194,11 +211,9 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
     const paid = await pay('4242 4242 4242 4242', user);
     expect(paid.statusCode).toBe(200);
     expect(paid.json()).toEqual({ checkoutSessionId: created.checkoutSessionId });
-    const session = await call(
-      { method: 'GET', url: `/api/checkout?checkoutSessionId=${created.checkoutSessionId}` },
-      user,
-    );
+    const session = await read(user);
     expect(session.json()).toMatchObject({ status: 'complete', creditsAmount: 100 });
+    expect(session.json()).not.toHaveProperty('clientSecret');
     expect(await balanceOf(t, user)).toBe(100);
 
     const again = await pay('4242424242424242', user);

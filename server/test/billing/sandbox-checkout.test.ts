@@ -28,7 +28,7 @@ describe(`sandbox checkout on ${testDatabaseKind()}`, () => {
   it('serves its own checkout page for an open session', async () => {
     const user = await t.buildUser();
     const { sandboxId, url, checkoutSessionId } = await startCheckout(t, user, 'product', products.tokens.priceId);
-    expect(url).toBe(`http://portal.test/api/sandbox/checkout/${sandboxId}`);
+    expect(url).toBe(`http://portal.test/checkout?checkoutSessionId=${checkoutSessionId}`);
     const page = await t.app.inject({ method: 'GET', url: `/api/sandbox/checkout/${sandboxId}` });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');

@@ -153,9 +153,8 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       headers: user.headers,
     });
     expect(res.statusCode).toBe(200);
-    const { clientSecret, checkoutSessionId } = res.json();
-    // The embedded session's client secret is `<session id>_secret_…`.
-    const id = clientSecret.split('_secret_')[0] as string;
+    const { checkoutSessionId } = res.json();
+    const id = `cs_test_${fake.state.sessionsCreated}`;
     fake.state.sessions.set(id, {
       id,
       object: 'checkout.session',
@@ -181,10 +180,8 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       headers: user.headers,
     });
     expect(res.json()).toEqual({
-      url: null,
+      url: `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}`,
       checkoutSessionId: expect.any(String),
-      provider: 'stripe',
-      clientSecret: expect.stringMatching(/^cs_test_\d+_secret_abc$/),
     });
     const call = vi.mocked(fake.stripe.checkout.sessions.create).mock.calls.at(-1)?.[0];
     expect(call).toMatchObject({
@@ -319,9 +316,8 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
       headers: user.headers,
     });
-    const { clientSecret, checkoutSessionId } = res.json();
-    // The embedded session's client secret is `<session id>_secret_…`.
-    const csId = clientSecret.split('_secret_')[0] as string;
+    const { checkoutSessionId } = res.json();
+    const csId = `cs_test_${fake.state.sessionsCreated}`;
     const subId = `sub_${csId}`;
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
     fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));
@@ -410,9 +406,8 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       url: `/api/checkout/subscription?priceId=${monthlyPrice}`,
       headers: user.headers,
     });
-    const { clientSecret, checkoutSessionId } = res.json();
-    // The embedded session's client secret is `<session id>_secret_…`.
-    const csId = clientSecret.split('_secret_')[0] as string;
+    const { checkoutSessionId } = res.json();
+    const csId = `cs_test_${fake.state.sessionsCreated}`;
     const subId = `sub_${csId}`;
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * DAY;
     fake.state.subscriptions.set(subId, subscriptionObject(subId, monthlyPrice, checkoutSessionId, periodEnd));

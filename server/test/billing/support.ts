@@ -66,9 +66,18 @@ export async function startCheckout(t: TestContext, user: TestUser, kind: 'subsc
     headers: user.headers,
   });
   if (res.statusCode !== 200) throw new Error(`checkout not created: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { url: string; checkoutSessionId: string; provider: string; clientSecret: string };
-  const sandboxId = new URL(body.url).pathname.split('/').at(-1) ?? '';
-  return { ...body, sandboxId };
+  const body = res.json() as { url: string; checkoutSessionId: string };
+  return { ...body, sandboxId: await sandboxIdOf(t, body.checkoutSessionId) };
+}
+
+/** The sandbox's session behind one of ours (the buy button's answer names only our checkout page). */
+export async function sandboxIdOf(t: TestContext, checkoutSessionId: string): Promise<string> {
+  const row = await t.db
+    .selectFrom('checkout_sessions')
+    .select('provider_session_id')
+    .where('id', '=', checkoutSessionId)
+    .executeTakeFirstOrThrow();
+  return row.provider_session_id ?? '';
 }
 
 /** Pays on the sandbox's own checkout page, as the browser's form post would. */

@@ -1,13 +1,18 @@
 import type { PricingProduct } from '@portal/contract';
 import { createContext, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { useModal } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { createCheckout } from './billing.api';
-import { checkoutPath, type PaymentState } from './payment-state';
+
+/** Spec §4: the checkout's URL in a new tab, or in this window when the tab is blocked; answers which. */
+export function openCheckoutUrl(url: string, win: Window = window): 'tab' | 'window' {
+  if (win.open(url, '_blank')) return 'tab';
+  win.location.assign(url);
+  return 'window';
+}
 
 /**
  * Set around the pricing tables an organisation's owner or admin opened on its settings page: the buy buttons inside
@@ -17,8 +22,9 @@ import { checkoutPath, type PaymentState } from './payment-state';
 export const CheckoutOrganization = createContext<string | undefined>(undefined);
 
 /**
- * Spec §4 buy button: a loading label while the checkout session is created; a failure shows an error modal. The
- * payment then happens in this tab, on the checkout page of the portal (docs/adr/0031), not in a second tab.
+ * Spec §4 buy button: a loading label while the checkout session is created, then its URL opens in a new tab (this
+ * window if the tab is blocked); a failure shows an error modal. The URL is the portal's own checkout page, where the
+ * session is paid (docs/adr/0031); this tab hears of the purchase through the billing channel.
  */
 export function BuyButton({
   product,
@@ -28,7 +34,7 @@ export function BuyButton({
 }: {
   product: Pick<PricingProduct, 'priceId' | 'type' | 'name'>;
   disabled?: boolean;
-  /** After the checkout page opened (e.g. close the pricing modal). */
+  /** After the checkout page opened in a new tab (e.g. close the pricing modal). */
   onOpened?: () => void;
   className?: string;
 }) {
@@ -36,16 +42,12 @@ export function BuyButton({
   const modal = useModal();
   const orgId = useContext(CheckoutOrganization);
   const [loading, setLoading] = useState(false);
-  const navigate = useNavigate();
 
   const buy = async () => {
     setLoading(true);
     try {
-      const created = await createCheckout(product.type, product.priceId, orgId);
-      // The client secret goes in the history entry, not the address: it stays out of logs and shared links.
-      const state: PaymentState = { pay: { provider: created.provider, clientSecret: created.clientSecret } };
-      navigate(checkoutPath(created.checkoutSessionId, orgId), { state });
-      onOpened?.();
+      const { url } = await createCheckout(product.type, product.priceId, orgId);
+      if (openCheckoutUrl(url) === 'tab') onOpened?.();
     } catch (error) {
       const reason = apiError(error);
       modal.open(({ close }) => (

@@ -2,9 +2,9 @@ import type { CheckoutSession } from '@portal/contract';
 import { formatMoney } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ButtonLink } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
@@ -14,7 +14,6 @@ import { track } from '../../lib/analytics';
 import { announceBillingChange } from '../../lib/billing-channel';
 import { paySandboxCheckout } from './billing.api';
 import { billingKeys, useCheckoutSession, useRefreshBilling } from './billing.hooks';
-import type { PaymentState } from './payment-state';
 import { SandboxCardForm } from './SandboxCardForm';
 
 /** Stripe's code is fetched only when the Stripe provider's session is paid (docs/adr/0031). */
@@ -40,39 +39,44 @@ export function reportPurchase(session: CheckoutSession, storage: Storage = wind
 }
 
 /**
- * /checkout?checkoutSessionId=…: where a purchase is paid and confirmed, in the tab it started in. Coming from a buy
- * button, an open session shows the payment form (Stripe's embedded checkout, or the sandbox's card form, docs/adr/
- * 0031); once paid, or back from a provider's page, the session is followed until the provider confirms it. A
+ * /checkout?checkoutSessionId=…: where a purchase is paid and confirmed, in the tab the buy button opened (spec §4).
+ * While the session is open, its buyer gets what pays it with the session and sees the payment form (Stripe's
+ * embedded checkout, or the sandbox's card form, docs/adr/0031); once paid, or back from a provider's page, the
+ * session is followed until the provider confirms it, and the other tabs (the one with the buy button) hear of it. A
  * purchase for an organisation carries its `orgId` (docs/adr/0010), is read through the organisation and leads back
  * to the organisation's page.
  */
 export function CheckoutPage() {
   const { t } = useTranslation('billing');
   const [params] = useSearchParams();
-  const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const checkoutSessionId = params.get('checkoutSessionId');
   const orgId = params.get('orgId') ?? undefined;
   const cancelled = params.get('cancelled') === 'true';
   const [paid, setPaid] = useState(false);
-  const pay = paid || cancelled ? undefined : (location.state as PaymentState | null)?.pay;
-  const paying = pay !== undefined;
-  const session = useCheckoutSession(checkoutSessionId, orgId, !paying);
+  const payHere = !paid && !cancelled;
+  const session = useCheckoutSession(checkoutSessionId, orgId, payHere);
   const refresh = useRefreshBilling(orgId);
   const data = session.data;
+  const pay =
+    payHere && data?.status === 'open' && data.provider && data.clientSecret
+      ? { provider: data.provider, clientSecret: data.clientSecret }
+      : undefined;
   const organizationPage = orgId && `/settings/organization?${new URLSearchParams({ org: orgId })}`;
   const backTo = organizationPage || (data?.type === 'Subscription' ? '/subscriptions' : '/credits');
 
-  /** Paid in the form: the form's history entry is replaced, so a reload or Back does not offer it again. */
+  /** Paid in the form: from now on the session is followed until the provider confirms it. */
   const onPaid = () => {
     setPaid(true);
-    navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
     void queryClient.resetQueries({ queryKey: billingKeys.checkout(checkoutSessionId ?? '', orgId) });
   };
 
+  // Once per completed session: a later answer for it is a new `data`, and `refresh` is a new function each render.
+  const completed = useRef<string | null>(null);
   useEffect(() => {
-    if (data?.status !== 'complete') return;
+    if (data?.status !== 'complete' || completed.current === data.id) return;
+    completed.current = data.id;
     reportPurchase(data);
     void refresh();
     announceBillingChange();
@@ -130,7 +134,7 @@ export function CheckoutPage() {
         )}
       </MessageDialog>
     );
-  } else if (data.status === 'open' && pay) {
+  } else if (pay) {
     const price = formatMoney(data.amount, data.currency, i18next.language);
     body = (
       <div data-testid="checkout-pay">

@@ -102,18 +102,21 @@ export function usePaymentMethodAction() {
 }
 
 /**
- * The return page's session; polled while the provider has not confirmed it yet (at most about a minute), but not
- * while `poll` is off (the portal's own payment form is still showing). An organisation's purchase is read through
- * the organisation, where its members may read it too.
+ * The checkout page's session; polled while the provider has not confirmed it yet (at most about a minute), but not
+ * while the page shows its payment form (`payHere` and the answer carries what pays it). An organisation's purchase
+ * is read through the organisation, where its members may read it too.
  */
-export function useCheckoutSession(checkoutSessionId: string | null, orgId?: string, poll = true) {
+export function useCheckoutSession(checkoutSessionId: string | null, orgId?: string, payHere = false) {
   return useQuery({
     queryKey: billingKeys.checkout(checkoutSessionId ?? '', orgId),
     queryFn: () =>
       orgId ? fetchOrganizationCheckout(orgId, checkoutSessionId ?? '') : fetchCheckout(checkoutSessionId ?? ''),
     enabled: !!checkoutSessionId,
-    refetchInterval: (query) =>
-      poll && query.state.data?.status === 'open' && query.state.dataUpdateCount < 30 ? 2_000 : false,
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      const paying = payHere && data?.clientSecret !== undefined;
+      return data?.status === 'open' && !paying && query.state.dataUpdateCount < 30 ? 2_000 : false;
+    },
   });
 }
 

@@ -1,18 +1,20 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Buys with the Buy button of `priceId` on the current page and pays in the portal's own checkout page with the
- * sandbox provider's card form (docs/adr/0031): the same tab, no provider page. Resolves once the payment was
- * answered; the caller waits for success or the refusal it expects.
+ * Buys with the Buy button of `priceId` on `page` and pays in the portal's own checkout page, which the button opens
+ * in a new tab (spec §4), with the sandbox provider's card form (docs/adr/0031). Resolves with that tab once the
+ * payment was answered; the caller waits there for success or the refusal it expects, and `page` stays where it was.
  */
-export async function payInPortal(page: Page, priceId: string, card = '4242 4242 4242 4242'): Promise<void> {
-  const button = page.getByTestId(`buy-${priceId}`).first();
-  await button.click();
-  await page.waitForURL(/\/checkout\?checkoutSessionId=/);
-  await fillCard(page, card);
-  const paid = page.waitForResponse((r) => r.url().includes('/api/sandbox/checkout/pay'));
-  await page.getByTestId('sandbox-card-form').getByRole('button', { name: /^Pay / }).click();
+export async function payInPortal(page: Page, priceId: string, card = '4242 4242 4242 4242'): Promise<Page> {
+  const opened = page.context().waitForEvent('page');
+  await page.getByTestId(`buy-${priceId}`).first().click();
+  const tab = await opened;
+  await tab.waitForURL(/\/checkout\?checkoutSessionId=/);
+  await fillCard(tab, card);
+  const paid = tab.waitForResponse((r) => r.url().includes('/api/sandbox/checkout/pay'));
+  await tab.getByTestId('sandbox-card-form').getByRole('button', { name: /^Pay / }).click();
   await paid;
+  return tab;
 }
 
 /** Fills the sandbox card form on the page (checkout or a new saved card). */

@@ -93,9 +93,11 @@ export function ntripRover(port: number, mountpoint: string, username: string, p
 /** The seeded 100-token pack (server/src/modules/billing/billing.seed.ts) as the sandbox provider names it. */
 const TOKENS_100 = 'price_sbx_demo-tokens-100';
 
-/** Buys 100 tokens on /credits, paid in the portal's own checkout page with 4242…. */
+/** Buys 100 tokens on /credits, paid with 4242… in the portal's checkout page the buy button opens in a new tab,
+ * which is closed again. */
 export async function buyTokens(session: Session): Promise<void> {
   await session.goto('/credits');
-  await payInPortal(session.page, TOKENS_100);
-  await session.page.getByTestId('checkout-success').waitFor();
+  const checkout = await payInPortal(session.page, TOKENS_100);
+  await checkout.getByTestId('checkout-success').waitFor();
+  await checkout.close();
 }

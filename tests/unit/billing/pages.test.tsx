@@ -10,6 +10,7 @@ import { PaymentMethodsSection } from '../../../src/features/billing/PaymentMeth
 import { RenewalFailedBanner } from '../../../src/features/billing/RenewalFailedBanner';
 import * as stripeModule from '../../../src/features/billing/stripe';
 import { api } from '../../../src/lib/api';
+import { onBillingChange } from '../../../src/lib/billing-channel';
 import { renderWithProviders } from '../support/render';
 import { fakeUser } from '../support/shell';
 
@@ -82,11 +83,13 @@ describe('/checkout return page', () => {
     createdAt: '2026-11-23T12:00:00Z',
   };
 
-  it('confirms a completed subscription purchase and pushes subscriptionPurchase once', async () => {
+  it('confirms a completed subscription purchase, tells the other tabs once and pushes subscriptionPurchase once', async () => {
     window.dataLayer = [];
     window.sessionStorage.clear();
+    const heard = vi.fn();
+    const stopListening = onBillingChange(heard);
     vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(session);
-    const { unmount } = renderWithProviders(<CheckoutPage />, {
+    const { unmount, queryClient } = renderWithProviders(<CheckoutPage />, {
       route: `/checkout?checkoutSessionId=${session.id}`,
       wrapper: signedIn,
     });
@@ -98,6 +101,19 @@ describe('/checkout return page', () => {
         { event: 'subscriptionPurchase', value: 49, currency: 'GBP', transactionId: 'cs_sbx_42' },
       ]),
     );
+    await waitFor(() => expect(heard).toHaveBeenCalledTimes(1));
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    // A later answer for the same completed session (a refetch, a re-render) changes nothing any more.
+    act(() => {
+      queryClient.setQueryData(['checkout', session.id, 'personal'], {
+        ...session,
+        completedAt: '2026-11-23T12:05:00Z',
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(invalidate).not.toHaveBeenCalled();
+    stopListening();
     unmount();
     renderWithProviders(<CheckoutPage />, { route: `/checkout?checkoutSessionId=${session.id}`, wrapper: signedIn });
     await screen.findByTestId('checkout-success');
@@ -153,16 +169,18 @@ describe('/checkout paying in the portal (docs/adr/0031)', () => {
     creditsAmount: 100,
     createdAt: '2026-11-23T12:00:00Z',
   };
-  const route = (provider: 'sandbox' | 'stripe') => ({
-    pathname: '/checkout',
-    search: `?checkoutSessionId=${open.id}`,
-    state: { pay: { provider, clientSecret: `${provider}_cs_secret_1` } },
+  const route = `/checkout?checkoutSessionId=${open.id}`;
+  /** The open session as its buyer reads it: with what pays it. */
+  const payable = (provider: 'sandbox' | 'stripe'): CheckoutSession => ({
+    ...open,
+    provider,
+    clientSecret: `${provider}_cs_secret_1`,
   });
 
   it('pays with the sandbox card form in the same page, then confirms the purchase; Stripe.js is never loaded', async () => {
     window.sessionStorage.clear();
     const stripe = vi.spyOn(stripeModule, 'stripeJs');
-    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(open);
+    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(payable('sandbox'));
     const pay = vi
       .spyOn(billingApi, 'paySandboxCheckout')
       .mockRejectedValueOnce(refusal(402, 'card_declined'))
@@ -170,7 +188,7 @@ describe('/checkout paying in the portal (docs/adr/0031)', () => {
         fetched.mockResolvedValue({ ...open, status: 'complete', completedAt: '2026-11-23T12:01:00Z' });
         return { checkoutSessionId: open.id };
       });
-    renderWithProviders(<CheckoutPage />, { route: route('sandbox'), wrapper: signedIn });
+    renderWithProviders(<CheckoutPage />, { route, wrapper: signedIn });
     const form = await screen.findByTestId('sandbox-card-form');
     expect(screen.getByTestId('checkout-amount')).toHaveTextContent('€10.00');
     await userEvent.type(within(form).getByLabelText(/Card number/), '4000 0000 0000 0002');
@@ -195,7 +213,7 @@ describe('/checkout paying in the portal (docs/adr/0031)', () => {
 
   it("mounts Stripe's embedded checkout with the session's client secret and follows the session once Stripe completes it", async () => {
     window.sessionStorage.clear();
-    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(open);
+    const fetched = vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(payable('stripe'));
     const mount = vi.fn();
     let complete: (() => void) | undefined;
     const createEmbeddedCheckoutPage = vi.fn(async (options: { clientSecret?: string; onComplete?: () => void }) => {
@@ -203,7 +221,7 @@ describe('/checkout paying in the portal (docs/adr/0031)', () => {
       return { mount, unmount: vi.fn(), destroy: vi.fn() };
     });
     vi.spyOn(stripeModule, 'stripeJs').mockResolvedValue({ createEmbeddedCheckoutPage } as never);
-    renderWithProviders(<CheckoutPage />, { route: route('stripe'), wrapper: signedIn });
+    renderWithProviders(<CheckoutPage />, { route, wrapper: signedIn });
     await waitFor(() => expect(mount).toHaveBeenCalledWith(expect.any(HTMLDivElement)));
     expect(createEmbeddedCheckoutPage).toHaveBeenCalledWith(
       expect.objectContaining({ clientSecret: 'stripe_cs_secret_1' }),
@@ -212,6 +230,13 @@ describe('/checkout paying in the portal (docs/adr/0031)', () => {
     fetched.mockResolvedValue({ ...open, status: 'complete' });
     await act(async () => complete?.());
     expect(await screen.findByTestId('checkout-success')).toBeInTheDocument();
+  });
+
+  it('shows no payment form to someone who only follows the session (no client secret): it waits', async () => {
+    vi.spyOn(billingApi, 'fetchCheckout').mockResolvedValue(open);
+    renderWithProviders(<CheckoutPage />, { route, wrapper: signedIn });
+    expect(await screen.findByText('Waiting for the payment to be confirmed...')).toBeInTheDocument();
+    expect(screen.queryByTestId('checkout-pay')).toBeNull();
   });
 });
 

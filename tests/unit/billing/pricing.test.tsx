@@ -1,9 +1,8 @@
 import type { CheckoutCreated, CheckoutSession, PricingProduct, PricingTable } from '@portal/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BuyButton } from '../../../src/features/billing/BuyButton';
+import { BuyButton, openCheckoutUrl } from '../../../src/features/billing/BuyButton';
 import * as billingApi from '../../../src/features/billing/billing.api';
 import { reportPurchase } from '../../../src/features/billing/CheckoutPage';
 import * as invoicingApi from '../../../src/features/billing/invoicing.api';
@@ -122,14 +121,6 @@ describe('sorting and grid', () => {
   });
 });
 
-/** Where the router is, with the history entry's state, as the page after navigation would read it. */
-function LocationProbe() {
-  const location = useLocation();
-  return (
-    <output data-testid="location">{`${location.pathname}${location.search} ${JSON.stringify(location.state)}`}</output>
-  );
-}
-
 describe('Buy button', () => {
   let open: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -137,7 +128,7 @@ describe('Buy button', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('shows a loading label while the session is created, then goes to the portal’s checkout page in this tab', async () => {
+  it('shows a loading label while the session is created, then opens the portal’s checkout page in a new tab', async () => {
     let resolve!: (v: CheckoutCreated) => void;
     const created = vi.spyOn(billingApi, 'createCheckout').mockReturnValue(
       new Promise((r) => {
@@ -146,26 +137,32 @@ describe('Buy button', () => {
     );
     const onOpened = vi.fn();
     const p = product({ type: 'Token', priceId: 'price_tokens' });
-    renderWithProviders(
-      <>
-        <BuyButton product={p} onOpened={onOpened} />
-        <LocationProbe />
-      </>,
-      { route: '/credits' },
-    );
+    renderWithProviders(<BuyButton product={p} onOpened={onOpened} />, { route: '/credits' });
     const button = screen.getByRole('button', { name: 'Buy' });
     await userEvent.click(button);
     expect(button).toHaveTextContent('Opening checkout...');
     expect(button).toBeDisabled();
     expect(created).toHaveBeenCalledWith('Token', 'price_tokens', undefined);
-    await act(async () =>
-      resolve({ url: null, checkoutSessionId: 'x', provider: 'sandbox', clientSecret: 'cs_sbx_1_secret_2' }),
-    );
-    expect(screen.getByTestId('location')).toHaveTextContent(
-      '/checkout?checkoutSessionId=x {"pay":{"provider":"sandbox","clientSecret":"cs_sbx_1_secret_2"}}',
-    );
-    expect(open).not.toHaveBeenCalled();
+    const url = 'http://portal.test/checkout?checkoutSessionId=x';
+    await act(async () => resolve({ url, checkoutSessionId: 'x' }));
+    expect(open).toHaveBeenCalledWith(url, '_blank');
     expect(onOpened).toHaveBeenCalled();
+    expect(button).toHaveTextContent('Buy');
+    expect(button).toBeEnabled();
+  });
+
+  it('opens the checkout page in the current window when the new tab is blocked', () => {
+    const blocked = { open: vi.fn().mockReturnValue(null), location: { assign: vi.fn() } };
+    expect(openCheckoutUrl('http://portal.test/checkout?checkoutSessionId=y', blocked as unknown as Window)).toBe(
+      'window',
+    );
+    expect(blocked.location.assign).toHaveBeenCalledWith('http://portal.test/checkout?checkoutSessionId=y');
+    const allowed = { open: vi.fn().mockReturnValue({}), location: { assign: vi.fn() } };
+    expect(openCheckoutUrl('http://portal.test/checkout?checkoutSessionId=z', allowed as unknown as Window)).toBe(
+      'tab',
+    );
+    expect(allowed.open).toHaveBeenCalledWith('http://portal.test/checkout?checkoutSessionId=z', '_blank');
+    expect(allowed.location.assign).not.toHaveBeenCalled();
   });
 
   it('shows an error modal when the checkout cannot be created', async () => {

@@ -91,7 +91,10 @@ function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
     ),
     http.post('*/api/checkout/subscription', ({ request }) => {
       calls.push({ method: 'POST', path: '/checkout/subscription', query: new URL(request.url).search });
-      return HttpResponse.json({ url: 'https://pay.example/cs_org', checkoutSessionId: 'cs' });
+      return HttpResponse.json({
+        url: `http://portal.test/checkout?checkoutSessionId=cs&orgId=${ORG}`,
+        checkoutSessionId: 'cs',
+      });
     }),
   );
   return calls;
@@ -152,7 +155,9 @@ describe("an organisation's subscriptions on /settings/organization", () => {
     await user.click(within(own).getByRole('button', { name: 'Buy for the organisation' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(await within(dialog).findByRole('button', { name: 'Buy' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith('https://pay.example/cs_org', '_blank'));
+    await waitFor(() =>
+      expect(open).toHaveBeenCalledWith(`http://portal.test/checkout?checkoutSessionId=cs&orgId=${ORG}`, '_blank'),
+    );
     expect(calls).toEqual([
       { method: 'POST', path: '/checkout/subscription', query: `?priceId=price_weekly&orgId=${ORG}` },
     ]);

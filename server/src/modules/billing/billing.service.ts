@@ -408,20 +408,28 @@ export function createBillingService(deps: BillingServiceDeps) {
   }
 
   /** Fetches the session from the provider and applies it (return page, or a late webhook). */
-  async function syncCheckout(providerSessionId: string): Promise<void> {
+  async function syncCheckout(providerSessionId: string): Promise<CheckoutSnapshot> {
     const snap = await provider.fetchCheckout(providerSessionId);
     const subSnap = snap.providerSubscriptionId
       ? await provider.fetchSubscription(snap.providerSubscriptionId)
       : undefined;
     await repo.transaction((trx) => applyCheckout(trx, snap, subSnap));
+    return snap;
   }
 
-  /** The return page can arrive before the webhook: an open session is asked of the provider (the truth). */
-  async function refreshCheckout(row: CheckoutView): Promise<CheckoutSession> {
+  /**
+   * The checkout page can arrive before the webhook: an open session is asked of the provider (the truth). While it
+   * stays open, its buyer (`payer`) also gets what the page pays it with; nobody else ever does (docs/adr/0031).
+   */
+  async function refreshCheckout(row: CheckoutView, payer: boolean): Promise<CheckoutSession> {
     if (row.status === 'open' && row.provider_session_id && row.provider === provider.name) {
       try {
-        await syncCheckout(row.provider_session_id);
-        return toCheckoutSession((await repo.findCheckout(row.id)) ?? row);
+        const snap = await syncCheckout(row.provider_session_id);
+        const now = (await repo.findCheckout(row.id)) ?? row;
+        const session = toCheckoutSession(now);
+        return payer && now.status === 'open' && snap.clientSecret
+          ? { ...session, provider: provider.name, clientSecret: snap.clientSecret }
+          : session;
       } catch (err) {
         log.warn({ err, checkoutSessionId: row.id }, 'checkout sync failed');
       }
@@ -711,8 +719,9 @@ export function createBillingService(deps: BillingServiceDeps) {
         currency: product.currency,
         credits_amount: product.credits_amount,
       });
-      // An organisation's purchase comes back carrying the organisation, so the return page reads it through
-      // `GET /org/{orgId}/checkout`, the call its members (not only the buyer) may make.
+      // An organisation's purchase carries the organisation, so the checkout page reads it through
+      // `GET /org/{orgId}/checkout`, the call its members (not only the buyer) may make. The buy button opens this
+      // page (spec §4: the answer is a URL to open), and the session is paid there (docs/adr/0031).
       const returnQuery = new URLSearchParams({ checkoutSessionId: row.id, ...(orgId !== undefined && { orgId }) });
       const returnUrl = `${deps.publicUrl}/checkout?${returnQuery}`;
       const created = await provider.createCheckout({
@@ -733,18 +742,13 @@ export function createBillingService(deps: BillingServiceDeps) {
         cancelUrl: `${returnUrl}&cancelled=true`,
       });
       await repo.updateCheckout(row.id, { provider_session_id: created.providerSessionId, url: created.url });
-      return {
-        url: created.url,
-        checkoutSessionId: row.id,
-        provider: provider.name,
-        clientSecret: created.clientSecret,
-      };
+      return { url: returnUrl, checkoutSessionId: row.id };
     },
 
     async getCheckout(actor: Actor, checkoutSessionId: string): Promise<CheckoutSession> {
       const row = await repo.findCheckout(checkoutSessionId);
       if (!row || !canReadCheckout(actor, row)) throw notFound('Checkout session');
-      return refreshCheckout(row);
+      return refreshCheckout(row, row.user_id === actor.userId);
     },
 
     /** `GET /org/{orgId}/checkout`: a session bought for this organisation, for any of its members. */
@@ -752,7 +756,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const role = await memberRole(actor, orgId);
       const row = await repo.findCheckout(checkoutSessionId);
       if (!row || !canReadOrganizationCheckout(role, orgId, row)) throw notFound('Checkout session');
-      return refreshCheckout(row);
+      return refreshCheckout(row, row.user_id === actor.userId && canBuyForOrganization(role));
     },
 
     handleEvent,

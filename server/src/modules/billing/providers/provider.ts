@@ -66,6 +66,8 @@ export interface CheckoutSnapshot {
   invoiceNumber: string | null;
   /** Tax the provider computed (Stripe Tax); null when it computed none and our quote stands. */
   amountTax?: number | null;
+  /** What the portal's checkout page pays the session with (docs/adr/0031); the buyer's alone. */
+  clientSecret?: string | null;
 }
 
 export type ProviderSubscriptionStatus =
@@ -140,12 +142,10 @@ export interface PaymentProvider {
   archivePrice(priceId: string): Promise<void>;
   createCustomer(user: { userId: string; email: string | null }): Promise<string>;
   /**
-   * A session the portal's own page pays with `clientSecret` (Stripe: an embedded Checkout Session); `url` is the
-   * provider's own page for it, where there is one.
+   * A session the portal's own page pays with the client secret its snapshot carries (Stripe: an embedded Checkout
+   * Session); `url` is the provider's own page for it, where there is one.
    */
-  createCheckout(
-    input: CreateCheckoutInput,
-  ): Promise<{ providerSessionId: string; url: string | null; clientSecret: string }>;
+  createCheckout(input: CreateCheckoutInput): Promise<{ providerSessionId: string; url: string | null }>;
   fetchCheckout(providerSessionId: string): Promise<CheckoutSnapshot>;
   fetchSubscription(providerSubscriptionId: string): Promise<SubscriptionSnapshot>;
   fetchInvoice(providerInvoiceId: string): Promise<InvoiceSnapshot>;

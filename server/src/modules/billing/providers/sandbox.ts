@@ -210,7 +210,6 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
       return {
         providerSessionId: id,
         url: `${deps.publicUrl}/api/sandbox/checkout/${id}`,
-        clientSecret: session.clientSecret,
       };
     },
 
@@ -228,6 +227,7 @@ export function createSandboxProvider(deps: { db: Database; publicUrl: string; c
         providerPaymentId: s.paymentId,
         invoiceUrl: inv ? invoiceUrl(inv) : null,
         invoiceNumber: inv?.number ?? null,
+        clientSecret: s.clientSecret,
       };
       return snapshot;
     },

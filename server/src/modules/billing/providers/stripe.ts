@@ -180,9 +180,10 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
         },
         { idempotencyKey: `checkout-${input.checkoutSessionId}` },
       );
+      // The portal's page cannot pay a session without one; better to fail the buy button now.
       if (!session.client_secret)
         throw new Error('Stripe answered an embedded checkout session without a client secret');
-      return { providerSessionId: session.id, url: session.url ?? null, clientSecret: session.client_secret };
+      return { providerSessionId: session.id, url: session.url ?? null };
     },
 
     async fetchCheckout(id) {
@@ -200,6 +201,7 @@ export function createStripeProvider(deps: { stripe: Stripe; webhookSecret: stri
         invoiceUrl: invoice?.hosted_invoice_url ?? null,
         invoiceNumber: invoice?.number ?? null,
         amountTax: s.automatic_tax?.enabled ? (s.total_details?.amount_tax ?? null) : null,
+        clientSecret: s.client_secret ?? null,
       };
       return snapshot;
     },
