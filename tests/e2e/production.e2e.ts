@@ -202,7 +202,7 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
       // The public coverage map: MapLibre's blob: workers and data: images, the API and the locale files.
       // MapLibre loads when the visitor reaches for the map (the zoom button of its picture).
       await page.goto(`${apiUrl}/marketplace`);
-      await page.getByRole('button', { name: 'Zoom in' }).click({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Zoom in', exact: true }).click({ timeout: 60_000 });
       await page.locator('canvas.maplibregl-canvas').waitFor({ timeout: 60_000 });
       await page.goto(`${apiUrl}/dashboard`);
       await page.getByRole('heading', { level: 1 }).waitFor();
@@ -261,11 +261,11 @@ describe('the Content Security Policy of the Auth Emulator build', () => {
         if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
       });
       await s.goto('/marketplace');
-      await s.page.getByRole('button', { name: 'Zoom in' }).click({ timeout: 60_000 });
+      await s.page.getByRole('button', { name: 'Zoom in', exact: true }).click({ timeout: 60_000 });
       await s.page.locator('canvas.maplibregl-canvas').waitFor({ timeout: 60_000 });
       await logIn(s, DEMO_USER);
       await s.goto('/map');
-      await s.page.getByRole('button', { name: 'Zoom in' }).click({ timeout: 60_000 });
+      await s.page.getByRole('button', { name: 'Zoom in', exact: true }).click({ timeout: 60_000 });
       await s.page.locator('canvas.maplibregl-canvas').waitFor({ timeout: 60_000 });
       for (const path of ['/accounts', '/credits', '/settings']) {
         await s.goto(path);
