@@ -51,11 +51,13 @@ function str2str(args: string[], capturedAt: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/faketime', [capturedAt, '/usr/bin/str2str', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      // faketime runs str2str as its child: the signal goes to the whole group, or str2str would outlive the test.
+      detached: true,
     });
     let status = '';
     child.stderr.on('data', (chunk: Buffer) => {
       status += chunk.toString();
-      if (/ end\b/.test(status)) child.kill('SIGTERM');
+      if (/ end\b/.test(status) && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
     });
     child.on('error', reject);
     child.on('exit', () => resolve());
