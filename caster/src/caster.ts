@@ -5,20 +5,21 @@ import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { Cluster } from './cluster.ts';
-import { readRequest, reject, remoteOf } from './connection.ts';
+import { readRequest, reject } from './connection.ts';
 import { parseGga } from './gga.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
-import { LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
-import type { CasterPorts, RefusalDetail, RefusalReason, SessionEndReason, StationStatus } from './ports.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import type { CasterPorts, SessionEndReason, StationStatus } from './ports.ts';
 import { PullManager } from './pull.ts';
-import { DueQueue, RefusalLog, refusalOfDenial } from './refusals.ts';
+import { DueQueue, RefusalLog } from './refusals.ts';
 import { FanOut } from './relay/fan-out.ts';
-import { type Mount, NEAR_SUFFIX, RATE_SECONDS, type SourceLink, STATION_MESSAGES } from './relay/mount.ts';
+import { type Mount, RATE_SECONDS, type SourceLink, STATION_MESSAGES } from './relay/mount.ts';
 import { nearestStation } from './relay/near.ts';
 import { Rover } from './relay/rover.ts';
 import { stationState } from './relay/station-state.ts';
 import type { NtripRequest } from './request.ts';
-import { DENIAL, errorResponse, LEFT_ORGANIZATION, V1_OK, v2StreamHeader } from './responses.ts';
+import { V1_OK, v2StreamHeader } from './responses.ts';
+import { admitRover, type RoverLoginDeps } from './rover-login.ts';
 import { Frame, RtcmFramer } from './rtcm.ts';
 import { type Logger, SessionLog, silentLogger } from './session-log.ts';
 import { type SourceLoginDeps, serveSource } from './source-login.ts';
@@ -293,6 +294,17 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     mountChanged(mount);
   }
 
+  const roverLogin: RoverLoginDeps = {
+    auth,
+    cache,
+    clock,
+    logger,
+    logins,
+    refusals,
+    identity: () => identity,
+    roversByAccount,
+    remoteCount: (accountId) => cluster.remoteCount(accountId),
+  };
   const sourceLogin: SourceLoginDeps = {
     limits,
     logger,
@@ -320,91 +332,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   // ---- connections ----
 
   async function handleRover(socket: net.Socket, req: NtripRequest, rest: Buffer) {
-    const ip = remoteOf(socket);
+    const admitted = await admitRover(socket, req, roverLogin);
+    if (!admitted) return;
+    const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount } = admitted;
     const v = req.ntripVersion;
-    if (req.mountpoint === '') return reject(socket, cache.sourcetable(req, identity));
-    const userAgent = req.headers.get('user-agent') ?? null;
-    const refused = (
-      accountId: string | null,
-      reason: RefusalReason,
-      detail: RefusalDetail = {},
-      mountpoint = req.mountpoint,
-    ) =>
-      refusals.record({
-        accountId,
-        username: req.credentials?.username ?? '',
-        reason,
-        mountpoint,
-        remoteAddress: ip,
-        userAgent,
-        ntripVersion: v,
-        detail,
-      });
-    const mount = await cache.resolveMount(req.mountpoint);
-    const nearNetwork = mount ? null : await cache.resolveNear(req.mountpoint);
-    if (!mount && !nearNetwork) {
-      // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
-      reject(
-        socket,
-        v === 2 ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`) : cache.sourcetable(req, identity),
-      );
-      // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
-      const { credentials } = req;
-      if (credentials && !logins.refusal(ip, credentials.username)) {
-        auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
-          (decision) => {
-            if (decision.allowed || !decision.accountId) return;
-            if (decision.reason === 'bad_credentials') logins.failed(ip, credentials.username);
-            refused(
-              decision.accountId,
-              decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint',
-            );
-          },
-          (err: unknown) => logger.error({ err }, 'authorisation for the refused-attempts log failed'),
-        );
-      }
-      return;
-    }
-    const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
-    const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
-    if (!req.credentials) return reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
-    const throttled = logins.refusal(ip, req.credentials.username);
-    if (throttled) {
-      refused(null, 'throttled', { throttle: throttled });
-      return reject(socket, errorResponse(v, 429, THROTTLED_TEXT[throttled]));
-    }
-    const decision = await auth.authorize(
-      req.credentials.username,
-      req.credentials.password,
-      name,
-      new Date(clock.now()),
-    );
-    if (socket.destroyed) return;
-    if (!decision.allowed) {
-      if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
-      const refusal = refusalOfDenial(decision);
-      refused(refusal.accountId, refusal.reason, refusal.detail);
-      const denial = decision.disabled === 'membership' ? LEFT_ORGANIZATION : DENIAL[decision.reason];
-      return reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
-    }
-    const ofAccount = roversByAccount.get(decision.accountId) ?? new Set<Rover>();
-    // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
-    if (!decision.probe && ofAccount.size + cluster.remoteCount(decision.accountId) >= decision.maxConnections) {
-      refused(decision.accountId, 'too_many_connections', {
-        limit: decision.maxConnections,
-        sessions: [...ofAccount].map((r) => ({
-          remoteAddress: r.remoteAddress,
-          mountpoint: r.requested,
-          since: r.startedAt.toISOString(),
-          userAgent: r.userAgent,
-        })),
-      });
-      return reject(
-        socket,
-        errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`),
-      );
-    }
-
     const rover = new Rover(
       socket,
       v,

@@ -1,0 +1,153 @@
+import type net from 'node:net';
+import type { CatalogueCache } from './catalogue-cache.ts';
+import type { Clock } from './clock.ts';
+import { reject, remoteOf } from './connection.ts';
+import { type LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
+import type { AuthDecision, AuthorizePort, RefusalDetail, RefusalReason } from './ports.ts';
+import { type RefusalLog, refusalOfDenial } from './refusals.ts';
+import { type Mount, NEAR_SUFFIX } from './relay/mount.ts';
+import type { Rover } from './relay/rover.ts';
+import type { NtripRequest } from './request.ts';
+import { DENIAL, errorResponse, LEFT_ORGANIZATION } from './responses.ts';
+import type { Logger } from './session-log.ts';
+import type { CasterIdentity } from './sourcetable.ts';
+
+export interface RoverLoginDeps {
+  auth: Pick<AuthorizePort, 'authorize'>;
+  cache: CatalogueCache;
+  clock: Clock;
+  logger: Logger;
+  logins: LoginThrottle;
+  refusals: RefusalLog;
+  identity(): CasterIdentity;
+  /** The logged-in rovers by account on this node (probes excluded). */
+  roversByAccount: Map<string, Set<Rover>>;
+  /** An account's rovers on the other nodes, as last announced. */
+  remoteCount(accountId: string): number;
+}
+
+/** A rover let in: what it asked for and who it is. */
+export interface AdmittedRover {
+  decision: Extract<AuthDecision, { allowed: true }>;
+  /** The station asked for, or null for a nearest-station mountpoint. */
+  mount: Mount | null;
+  nearNetwork: string | null;
+  /** The mountpoint name as the caster spells it. */
+  name: string;
+  ip: string;
+  userAgent: string | null;
+  /** The account's rovers on this node, the new one not yet among them. */
+  ofAccount: Set<Rover>;
+}
+
+/**
+ * A rover's login (GET): the sourcetable for an empty mountpoint, the mountpoint or nearest-station name, the
+ * login throttle, the auth port's decision and the account's connection limit. Whatever is refused is answered
+ * here and written to the refused-attempts log; null then.
+ */
+export async function admitRover(
+  socket: net.Socket,
+  req: NtripRequest,
+  deps: RoverLoginDeps,
+): Promise<AdmittedRover | null> {
+  const { auth, clock, logger, logins, refusals } = deps;
+  const ip = remoteOf(socket);
+  const v = req.ntripVersion;
+  if (req.mountpoint === '') {
+    reject(socket, deps.cache.sourcetable(req, deps.identity()));
+    return null;
+  }
+  const userAgent = req.headers.get('user-agent') ?? null;
+  const refused = (
+    accountId: string | null,
+    reason: RefusalReason,
+    detail: RefusalDetail = {},
+    mountpoint = req.mountpoint,
+  ) =>
+    refusals.record({
+      accountId,
+      username: req.credentials?.username ?? '',
+      reason,
+      mountpoint,
+      remoteAddress: ip,
+      userAgent,
+      ntripVersion: v,
+      detail,
+    });
+  const mount = await deps.cache.resolveMount(req.mountpoint);
+  const nearNetwork = mount ? null : await deps.cache.resolveNear(req.mountpoint);
+  if (!mount && !nearNetwork) {
+    // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
+    reject(
+      socket,
+      v === 2
+        ? errorResponse(2, 404, `Mountpoint '${req.mountpoint}' not found`)
+        : deps.cache.sourcetable(req, deps.identity()),
+    );
+    // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
+    const { credentials } = req;
+    if (credentials && !logins.refusal(ip, credentials.username)) {
+      auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
+        (decision) => {
+          if (decision.allowed || !decision.accountId) return;
+          if (decision.reason === 'bad_credentials') logins.failed(ip, credentials.username);
+          refused(decision.accountId, decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint');
+        },
+        (err: unknown) => logger.error({ err }, 'authorisation for the refused-attempts log failed'),
+      );
+    }
+    return null;
+  }
+  const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
+  const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
+  if (!req.credentials) {
+    reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
+    return null;
+  }
+  const throttled = logins.refusal(ip, req.credentials.username);
+  if (throttled) {
+    refused(null, 'throttled', { throttle: throttled });
+    reject(socket, errorResponse(v, 429, THROTTLED_TEXT[throttled]));
+    return null;
+  }
+  const decision = await auth.authorize(
+    req.credentials.username,
+    req.credentials.password,
+    name,
+    new Date(clock.now()),
+  );
+  if (socket.destroyed) return null;
+  if (!decision.allowed) {
+    if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
+    const refusal = refusalOfDenial(decision);
+    refused(refusal.accountId, refusal.reason, refusal.detail);
+    const denial = decision.disabled === 'membership' ? LEFT_ORGANIZATION : DENIAL[decision.reason];
+    reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
+    return null;
+  }
+  const ofAccount = deps.roversByAccount.get(decision.accountId) ?? new Set<Rover>();
+  // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
+  if (!decision.probe && ofAccount.size + deps.remoteCount(decision.accountId) >= decision.maxConnections) {
+    refused(decision.accountId, 'too_many_connections', {
+      limit: decision.maxConnections,
+      sessions: [...ofAccount].map((r) => ({
+        remoteAddress: r.remoteAddress,
+        mountpoint: r.requested,
+        since: r.startedAt.toISOString(),
+        userAgent: r.userAgent,
+      })),
+    });
+    reject(socket, errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`));
+    return null;
+  }
+
+  return {
+    decision,
+    mount: mount ?? null,
+    nearNetwork: nearNetwork ?? null,
+    name,
+    ip,
+    userAgent,
+    ofAccount,
+  };
+}
