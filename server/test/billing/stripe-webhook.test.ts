@@ -192,6 +192,24 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       return_url: `http://portal.test/checkout?checkoutSessionId=${res.json().checkoutSessionId}`,
     });
     expect(call).not.toHaveProperty('success_url');
+
+    // The checkout page gets the embedded session's client secret from Stripe while it is open, the buyer only.
+    const id = `cs_test_${fake.state.sessionsCreated}`;
+    const checkoutSessionId = res.json().checkoutSessionId;
+    const open = { id, object: 'checkout.session', status: 'open', payment_status: 'unpaid', amount_total: 1000 };
+    fake.state.sessions.set(id, { ...open, currency: 'eur', client_secret: `${id}_secret_abc`, invoice: null });
+    const read = (who: TestUser) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/checkout?checkoutSessionId=${checkoutSessionId}`,
+        headers: who.headers,
+      });
+    expect((await read(user)).json()).toMatchObject({
+      status: 'open',
+      provider: 'stripe',
+      clientSecret: `${id}_secret_abc`,
+    });
+    expect((await read(await t.buildUser())).statusCode).toBe(404);
     const tables = await t.app.inject({ method: 'GET', url: '/api/stripe/subscription-pricing-tables' });
     expect(tables.json()).toEqual([
       { name: 'RTK', data: [expect.objectContaining({ priceId: monthlyPrice, currency: 'GBP' })] },
