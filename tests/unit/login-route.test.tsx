@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginRoute } from '../../src/app/LoginRoute';
 import { LoginModalContext, type LoginModalControls } from '../../src/features/auth/login-modal-context';
-import { fakeUser, renderRoutes } from './support/shell';
+import { fakeUser } from './support/factories';
+import { renderRoutes } from './support/shell';
 
 function fakeModal(): LoginModalControls {
   return { isOpen: false, view: 'login', open: vi.fn(), close: vi.fn() };

@@ -4,8 +4,9 @@ import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { switchProfilePath } from '../../src/app/navigation';
 import { routes } from '../../src/app/routes';
+import { fakeUser } from './support/factories';
 import { server } from './support/server';
-import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
+import { renderRoutes, setViewportWidth } from './support/shell';
 
 beforeEach(() =>
   server.use(

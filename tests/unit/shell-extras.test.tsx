@@ -9,8 +9,9 @@ import { routes } from '../../src/app/routes';
 import { Modal } from '../../src/components/modal';
 import { userInfoQueryKey } from '../../src/features/auth/AuthProvider';
 import { fetchUserInfo } from '../../src/features/auth/user-info.api';
+import { fakeUser } from './support/factories';
 import { server } from './support/server';
-import { fakeUser, initTestI18n, renderRoutes, setViewportWidth, testQueryClient } from './support/shell';
+import { initTestI18n, renderRoutes, setViewportWidth, testQueryClient } from './support/shell';
 
 beforeEach(() =>
   server.use(

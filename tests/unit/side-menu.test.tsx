@@ -9,8 +9,9 @@ import {
   SIDEMENU_STORAGE_KEY,
   submenuStorageKey,
 } from '../../src/app/layout/side-menu-state';
+import { fakeUser } from './support/factories';
 import { server } from './support/server';
-import { fakeUser, renderRoutes, setViewportWidth } from './support/shell';
+import { renderRoutes, setViewportWidth } from './support/shell';
 
 beforeEach(() =>
   server.use(

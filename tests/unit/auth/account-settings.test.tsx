@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { AuthContext } from '../../../src/features/auth/auth-context';
 import { AccountSettingsPage } from '../../../src/features/settings/AccountSettingsPage';
+import { fakeUser } from '../support/factories';
 import { server } from '../support/server';
 import { en, firebaseError, initTestI18n, renderWithProviders } from './support';
 
@@ -56,16 +57,14 @@ beforeEach(() =>
 );
 
 const s = en.settings;
-const user: LoggedInUser = {
+const user = fakeUser({
   uid: 'uid-1',
   username: 'Rover',
   email: 'rover@example.com',
-  teams: [],
-  isAdmin: false,
   refetch: vi.fn(async () => {}),
   getToken: vi.fn(),
   logout: vi.fn(),
-};
+});
 
 function setup() {
   renderWithProviders(

@@ -5,10 +5,11 @@ import { HttpResponse, http } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-actions';
-import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { AuthContext, type AuthState } from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
 import { hasTermsIntent, rememberTermsIntent } from '../../../src/features/auth/terms-intent';
+import { fakeUser } from '../support/factories';
 import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
 import { en, initTestI18n, renderWithProviders } from './support';
@@ -34,15 +35,7 @@ beforeEach(() =>
 );
 
 const logout = vi.fn(async () => {});
-const rover: LoggedInUser = {
-  uid: 'uid-9',
-  username: 'Rover',
-  teams: [],
-  isAdmin: false,
-  refetch: vi.fn(),
-  getToken: vi.fn(),
-  logout,
-};
+const rover = fakeUser({ uid: 'uid-9', username: 'Rover', refetch: vi.fn(), getToken: vi.fn(), logout });
 
 function Opener() {
   const modal = useLoginModal();

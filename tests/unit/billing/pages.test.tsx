@@ -11,8 +11,8 @@ import { RenewalFailedBanner } from '../../../src/features/billing/RenewalFailed
 import * as stripeModule from '../../../src/features/billing/stripe';
 import { api } from '../../../src/lib/api';
 import { onBillingChange } from '../../../src/lib/billing-channel';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
-import { fakeUser } from '../support/shell';
 
 const signedIn = (ui: React.ReactNode) => <AuthContext.Provider value={fakeUser()}>{ui}</AuthContext.Provider>;
 const noSubscriptions: UserSubscriptions = { subscriptions: [], tokenAmount: 0 };

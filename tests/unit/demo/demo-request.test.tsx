@@ -3,9 +3,10 @@ import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DemoRequestFlow } from '../../../src/features/demo/DemoRequestFlow';
 import { DEMO_SUBMITTED_COOKIE } from '../../../src/features/demo/demo-cookie';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -28,16 +29,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const user: LoggedInUser = {
-  uid: 'u1',
-  username: 'Ann',
-  email: 'ann@fleet.example',
-  teams: [],
-  isAdmin: false,
-  refetch: async () => {},
-  getToken: async () => 'token',
-  logout: async () => {},
-};
+const user = fakeUser({ username: 'Ann', email: 'ann@fleet.example' });
 
 let done = 0;
 function setup({ loggedIn = false } = {}) {

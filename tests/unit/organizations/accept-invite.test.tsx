@@ -9,9 +9,9 @@ import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-
 import { LoginModalContext, type LoginModalView } from '../../../src/features/auth/login-modal-context';
 import { AcceptInvitePage } from '../../../src/features/organizations/AcceptInvitePage';
 import { keepInviteTokenFromUrl } from '../../../src/features/organizations/invite-link';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { fakeUser } from '../support/shell';
 
 const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
 beforeEach(() =>

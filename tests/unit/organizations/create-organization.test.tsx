@@ -3,23 +3,19 @@ import userEvent from '@testing-library/user-event';
 import { delay, HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Button } from '../../../src/components/Button';
-import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { AuthContext } from '../../../src/features/auth/auth-context';
 import { useCreateOrganizationFlow } from '../../../src/features/organizations/CreateOrganizationFlow';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
 let refetches = 0;
-const user: LoggedInUser = {
-  uid: 'u1',
+const user = fakeUser({
   username: 'Ann',
-  teams: [],
-  isAdmin: false,
   refetch: async () => {
     refetches++;
   },
-  getToken: async () => 'token',
-  logout: async () => {},
-};
+});
 
 function Opener() {
   const start = useCreateOrganizationFlow();

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { OrganizationsPage } from '../../../src/features/organizations/OrganizationsPage';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { fakeUser } from '../support/shell';
 
 const { sendEmailVerification, currentUser } = vi.hoisted(() => ({
   sendEmailVerification: vi.fn(),

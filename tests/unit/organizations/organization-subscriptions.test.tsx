@@ -5,9 +5,9 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { OrganizationsPage } from '../../../src/features/organizations/OrganizationsPage';
+import { fakeUser } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { fakeUser } from '../support/shell';
 
 const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
 

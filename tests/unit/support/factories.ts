@@ -16,15 +16,22 @@ import {
 } from '@portal/contract';
 import type { LoggedInUser } from '../../../src/features/auth/auth-context';
 
-export const user: LoggedInUser = {
-  uid: 'u1',
-  username: 'Ann',
-  teams: [],
-  isAdmin: false,
-  refetch: async () => {},
-  getToken: async () => 'token',
-  logout: async () => {},
-};
+/** A signed-in customer, no admin, in no organisation. */
+export function fakeUser(overrides: Partial<LoggedInUser> = {}): LoggedInUser {
+  return {
+    uid: 'u1',
+    username: 'Ada Surveyor',
+    email: 'ada@example.test',
+    teams: [],
+    isAdmin: false,
+    refetch: async () => undefined,
+    getToken: async () => 'token',
+    logout: async () => undefined,
+    ...overrides,
+  };
+}
+
+export const user = fakeUser({ username: 'Ann', email: undefined });
 
 export const NETWORK_ID = '11111111-1111-4111-8111-111111111111';
 export const OTHER_NETWORK_ID = '22222222-2222-4222-8222-222222222222';

@@ -6,7 +6,7 @@ import { initReactI18next } from 'react-i18next';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import en from '../../../public/locales/en/common.json';
 import { ModalProvider } from '../../../src/components/modal';
-import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import { AuthContext, type AuthState } from '../../../src/features/auth/auth-context';
 
 /** i18next with the real English strings, synchronously (no HTTP backend in unit tests). */
 export function initTestI18n() {
@@ -19,20 +19,6 @@ export function initTestI18n() {
     interpolation: { escapeValue: false, defaultVariables: { product: 'Meridian RTK' } },
   });
   return i18n;
-}
-
-export function fakeUser(overrides: Partial<LoggedInUser> = {}): LoggedInUser {
-  return {
-    uid: 'u1',
-    username: 'Ada Surveyor',
-    email: 'ada@example.test',
-    teams: [],
-    isAdmin: false,
-    refetch: async () => undefined,
-    getToken: async () => 'token',
-    logout: async () => undefined,
-    ...overrides,
-  };
 }
 
 export const testQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
