@@ -1,14 +1,14 @@
-import type { Product } from '@portal/contract';
+import { type Product, productSchema } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AdminProductsPage } from '../../../src/features/billing/AdminProductsPage';
-import * as billingApi from '../../../src/features/billing/billing.api';
-import { api } from '../../../src/lib/api';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
-const tokenPack: Product = {
+const tokenPack: Product = productSchema.parse({
   id: 'p1',
   kind: 'token',
   name: '100 Tokens',
@@ -28,7 +28,18 @@ const tokenPack: Product = {
   archived: false,
   createdAt: '2026-11-23T12:00:00Z',
   updatedAt: '2026-11-23T12:00:00Z',
-};
+});
+
+/** The query strings the page listed products with, and the products it created. */
+let listed: string[] = [];
+let created: unknown[] = [];
+const answerProducts = (products: Product[]) =>
+  server.use(
+    http.get('*/api/admin/products', ({ request }) => {
+      listed.push(new URL(request.url).search);
+      return HttpResponse.json({ products });
+    }),
+  );
 
 const renderPage = (path: string) =>
   renderWithProviders(
@@ -39,17 +50,26 @@ const renderPage = (path: string) =>
   );
 
 beforeEach(() => {
-  vi.spyOn(api, 'get').mockResolvedValue({ data: [] });
+  listed = [];
+  created = [];
+  server.use(
+    http.get('*/api/meta/pages/:page', () =>
+      HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
+    ),
+    http.get('*/api/admin/networks', () => HttpResponse.json({ items: [] })),
+    http.post('*/api/admin/products', async ({ request }) => {
+      created.push(await request.json());
+      return HttpResponse.json({ ...tokenPack, id: 'p2' }, { status: 201 });
+    }),
+  );
 });
-afterEach(() => vi.restoreAllMocks());
 
 describe('admin products', () => {
   it('lists the credits page products and creates a token pack in minor units', async () => {
-    const list = vi.spyOn(billingApi, 'fetchAdminProducts').mockResolvedValue([tokenPack]);
-    const create = vi.spyOn(billingApi, 'createProduct').mockResolvedValue({ ...tokenPack, id: 'p2' });
+    answerProducts([tokenPack]);
     renderPage('/admin/products/credits');
     expect(await screen.findByText('100 Tokens')).toBeInTheDocument();
-    expect(list).toHaveBeenCalledWith({ kind: 'token', billable: undefined });
+    expect(listed).toEqual(['?kind=token']);
     expect(screen.getByText('€10.00')).toBeInTheDocument();
 
     await userEvent.click(screen.getByTestId('create-product'));
@@ -58,15 +78,23 @@ describe('admin products', () => {
     await userEvent.type(within(form).getByLabelText('Price:'), '22.5');
     await userEvent.type(within(form).getByLabelText('Tokens:'), '250');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(create).toHaveBeenCalledWith(
-      expect.objectContaining({ kind: 'token', name: '250 Tokens', amount: 2250, currency: 'EUR', creditsAmount: 250 }),
-    );
+    await expect
+      .poll(() => created)
+      .toEqual([
+        expect.objectContaining({
+          kind: 'token',
+          name: '250 Tokens',
+          amount: 2250,
+          currency: 'EUR',
+          creditsAmount: 250,
+        }),
+      ]);
   });
 
   it('asks the server for manual subscriptions on the non-billable page', async () => {
-    const list = vi.spyOn(billingApi, 'fetchAdminProducts').mockResolvedValue([]);
+    answerProducts([]);
     renderPage('/admin/products/non-billable-subscriptions');
     expect(await screen.findByText('No products yet.')).toBeInTheDocument();
-    expect(list).toHaveBeenCalledWith({ kind: 'subscription', billable: false });
+    expect(listed).toEqual(['?kind=subscription&billable=false']);
   });
 });
