@@ -1,15 +1,15 @@
-import type { CheckoutCreated, CheckoutSession, PricingProduct, PricingTable } from '@portal/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import type { CheckoutSession, PricingProduct, PricingTable } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BuyButton, openCheckoutUrl } from '../../../src/features/billing/BuyButton';
-import * as billingApi from '../../../src/features/billing/billing.api';
 import { reportPurchase } from '../../../src/features/billing/CheckoutPage';
-import * as invoicingApi from '../../../src/features/billing/invoicing.api';
 import { PriceTag, PricingCard } from '../../../src/features/billing/PricingCard';
 import { PricingGrid } from '../../../src/features/billing/PricingGrid';
 import { sortByAmount } from '../../../src/features/billing/pricing';
 import { renderWithProviders } from '../support/render';
+import { server } from '../support/server';
 
 const product = (over: Partial<PricingProduct> = {}): PricingProduct => ({
   name: 'RTK Monthly',
@@ -28,7 +28,7 @@ const product = (over: Partial<PricingProduct> = {}): PricingProduct => ({
 });
 
 beforeEach(() => {
-  vi.spyOn(invoicingApi, 'fetchTaxInfo').mockResolvedValue({ pricesIncludeTax: false });
+  server.use(http.get('*/api/billing/tax-info', () => HttpResponse.json({ pricesIncludeTax: false })));
 });
 
 describe('money on pricing cards', () => {
@@ -129,10 +129,16 @@ describe('Buy button', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('shows a loading label while the session is created, then opens the portal’s checkout page in a new tab', async () => {
-    let resolve!: (v: CheckoutCreated) => void;
-    const created = vi.spyOn(billingApi, 'createCheckout').mockReturnValue(
-      new Promise((r) => {
-        resolve = r;
+    const url = 'http://portal.test/checkout?checkoutSessionId=x';
+    const posted: string[] = [];
+    let answer!: () => void;
+    server.use(
+      http.post('*/api/checkout/product', async ({ request }) => {
+        posted.push(new URL(request.url).search);
+        await new Promise<void>((r) => {
+          answer = r;
+        });
+        return HttpResponse.json({ url, checkoutSessionId: 'x' });
       }),
     );
     const onOpened = vi.fn();
@@ -142,10 +148,9 @@ describe('Buy button', () => {
     await userEvent.click(button);
     expect(button).toHaveTextContent('Opening checkout...');
     expect(button).toBeDisabled();
-    expect(created).toHaveBeenCalledWith('Token', 'price_tokens', undefined);
-    const url = 'http://portal.test/checkout?checkoutSessionId=x';
-    await act(async () => resolve({ url, checkoutSessionId: 'x' }));
-    expect(open).toHaveBeenCalledWith(url, '_blank');
+    await vi.waitFor(() => expect(posted).toEqual(['?priceId=price_tokens']));
+    answer();
+    await vi.waitFor(() => expect(open).toHaveBeenCalledWith(url, '_blank'));
     expect(onOpened).toHaveBeenCalled();
     expect(button).toHaveTextContent('Buy');
     expect(button).toBeEnabled();
@@ -166,7 +171,7 @@ describe('Buy button', () => {
   });
 
   it('shows an error modal when the checkout cannot be created', async () => {
-    vi.spyOn(billingApi, 'createCheckout').mockRejectedValue(new Error('network down'));
+    server.use(http.post('*/api/checkout/subscription', () => HttpResponse.error()));
     renderWithProviders(<BuyButton product={product()} />);
     await userEvent.click(screen.getByRole('button', { name: 'Buy' }));
     const dialog = await screen.findByRole('dialog');
