@@ -1,13 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { MemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { AccountSettingsPage } from '../../../src/features/settings/AccountSettingsPage';
 import { fakeUser } from '../support/factories';
+import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { en, firebaseError, initTestI18n, renderWithProviders } from './support';
+import { en, firebaseError, initTestI18n } from './support';
 
 const fb = vi.hoisted(() => ({
   currentUser: {
@@ -68,11 +68,9 @@ const user = fakeUser({
 
 function setup() {
   renderWithProviders(
-    <MemoryRouter>
-      <AuthContext.Provider value={user}>
-        <AccountSettingsPage />
-      </AuthContext.Provider>
-    </MemoryRouter>,
+    <AuthContext.Provider value={user}>
+      <AccountSettingsPage />
+    </AuthContext.Provider>,
   );
   return userEvent.setup();
 }

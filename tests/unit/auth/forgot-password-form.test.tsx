@@ -2,8 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForgotPasswordForm } from '../../../src/features/auth/ForgotPasswordForm';
+import { renderWithProviders } from '../support/render';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
-import { deferred, en, firebaseError, initTestI18n, renderWithProviders } from './support';
+import { deferred, en, firebaseError, initTestI18n } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {

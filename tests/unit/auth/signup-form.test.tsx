@@ -6,9 +6,10 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
 import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
+import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
-import { deferred, en, firebaseError, initTestI18n, renderWithProviders } from './support';
+import { deferred, en, firebaseError, initTestI18n } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {

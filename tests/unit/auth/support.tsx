@@ -1,7 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
 import i18n from 'i18next';
-import type { ReactElement } from 'react';
 import { initReactI18next } from 'react-i18next';
 import authEn from '../../../public/locales/en/auth.json';
 import commonEn from '../../../public/locales/en/common.json';
@@ -21,11 +18,6 @@ export function initTestI18n() {
     react: { useSuspense: false },
   });
   return ready;
-}
-
-export function renderWithProviders(ui: ReactElement) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return { queryClient, ...render(<QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>) };
 }
 
 /** A Firebase-shaped error: FirebaseError's message is "Firebase: <text> (code)." */

@@ -10,9 +10,10 @@ import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvide
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
 import { hasTermsIntent, rememberTermsIntent } from '../../../src/features/auth/terms-intent';
 import { fakeUser } from '../support/factories';
+import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
-import { en, initTestI18n, renderWithProviders } from './support';
+import { en, initTestI18n } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {
