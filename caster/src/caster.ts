@@ -5,7 +5,7 @@ import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { Cluster } from './cluster.ts';
-import { readRequest, reject } from './connection.ts';
+import { readRequest } from './connection.ts';
 import { parseGga } from './gga.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
