@@ -7,7 +7,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession } from './support/browser';
-import { buyTokens, feedStation, until } from './support/ntrip';
+import { buyTokens, createNtripAccount, feedStation, until } from './support/ntrip';
 
 /** What the card tells the user to replace with the account's password. */
 const PLACEHOLDER = '<password>';
@@ -117,14 +117,7 @@ describe('connection card in Chromium', () => {
 
     step('tokens bought');
     await session.goto('/accounts');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
-    await create.getByLabel('Label:').fill('Card rover');
-    await create.getByRole('button', { name: 'Create account' }).click();
-    const created = page.getByRole('dialog', { name: 'Account created' });
-    const password = (await created.getByTestId('new-password').textContent())?.trim() ?? '';
-    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
-    await created.getByRole('button', { name: 'Done' }).click();
+    const { password } = await createNtripAccount(page, 'Card rover');
 
     await page.getByRole('button', { name: 'Activate tokens' }).click();
     const activate = page.getByRole('dialog', { name: 'Activate tokens' });

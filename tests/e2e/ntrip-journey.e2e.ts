@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession } from './support/browser';
-import { buyTokens, CAPTURE, pushCapture, until } from './support/ntrip';
+import { buyTokens, CAPTURE, createNtripAccount, pushCapture, until } from './support/ntrip';
 
 /** Debian's rtklib package (installed by .ci/run). */
 const STR2STR = process.env.STR2STR_PATH ?? '/usr/bin/str2str';
@@ -56,15 +56,7 @@ describe('NTRIP journey in Chromium', () => {
 
     // Create an NTRIP account: the password is shown once.
     await session.goto('/accounts');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
-    await create.getByLabel('Label:').fill('E2E rover');
-    await create.getByRole('button', { name: 'Create account' }).click();
-    const username = (await page.getByTestId('new-username').textContent())?.trim() ?? '';
-    const password = (await page.getByTestId('new-password').textContent())?.trim() ?? '';
-    expect(username).toMatch(/^rtk-/);
-    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
-    await page.getByRole('button', { name: 'Done' }).click();
+    const { username, password } = await createNtripAccount(page, 'E2E rover');
 
     // Activate 1 day on the Dutch network: the price and the balance after show before confirming.
     await page.getByRole('button', { name: 'Activate tokens' }).click();

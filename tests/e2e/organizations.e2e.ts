@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorClient } from '../../server/src/dev/auth-emulator';
 import { startSmtpServer } from '../../server/test/support/smtp';
 import { signUp, signUpInOpenModal } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
-import { buyTokens, ntripRover, until } from './support/ntrip';
+import { buyTokens, createNtripAccount, ntripRover, until } from './support/ntrip';
 
 /** Two sign-ups and an organisation per journey take a minute when the machine is shared; the default is 90 s. */
 const JOURNEY_TIMEOUT_MS = 180_000;
@@ -55,17 +55,6 @@ describe('organisations in Chromium', () => {
   }
 
   /** Creates an NTRIP account on /accounts; answers the credentials its card shows once. */
-  async function createAccount(page: Page, label: string) {
-    await page.getByRole('button', { name: 'Create account' }).click();
-    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
-    await create.getByLabel('Label:').fill(label);
-    await create.getByRole('button', { name: 'Create account' }).click();
-    const username = (await page.getByTestId('new-username').textContent())?.trim() ?? '';
-    const password = (await page.getByTestId('new-password').textContent())?.trim() ?? '';
-    expect(username).toMatch(/^rtk-/);
-    await page.getByRole('button', { name: 'Done' }).click();
-    return { username, password };
-  }
 
   async function invite(owner: Session, email: string) {
     await owner.page.getByLabel('Invite by e-mail:').fill(email);
@@ -85,7 +74,7 @@ describe('organisations in Chromium', () => {
       await owner.page.getByText('The organisation has 30 tokens.', { exact: false }).waitFor();
       await owner.page.getByTestId('organization-switcher').selectOption({ label: name });
       await owner.goto('/accounts');
-      await createAccount(owner.page, 'Office base');
+      await createNtripAccount(owner.page, 'Office base');
 
       // The invitation: the link shown to copy is the one the real SMTP server received.
       const colleagueEmail = `colleague-${randomUUID().slice(0, 8)}@example.test`;
@@ -136,7 +125,7 @@ describe('organisations in Chromium', () => {
       // Now an admin: an account of the organisation's for their rover, a day of Dutch RTK from its 30 tokens.
       await colleague.page.reload();
       await colleague.page.getByText(`The NTRIP accounts of ${name}. Activations are paid`, { exact: false }).waitFor();
-      const rover = await createAccount(colleague.page, 'Field rover');
+      const rover = await createNtripAccount(colleague.page, 'Field rover');
       await colleague.page.getByRole('button', { name: 'Activate tokens' }).click();
       const activate = colleague.page.getByRole('dialog', { name: 'Activate tokens' });
       await activate.getByLabel('NTRIP account:').selectOption({ label: `Field rover (${rover.username})` });

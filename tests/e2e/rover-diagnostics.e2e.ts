@@ -6,7 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession } from './support/browser';
-import { buyTokens, CAPTURE, DEMO_SOURCE_PASSWORD, until } from './support/ntrip';
+import { buyTokens, CAPTURE, createNtripAccount, DEMO_SOURCE_PASSWORD, until } from './support/ntrip';
 
 /**
  * Why a rover gets nothing, and what it gets, seen live in Chromium (issue 17): real str2str rovers against the
@@ -69,18 +69,6 @@ describe('rover diagnostics in Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function createAccount(page: Page, label: string) {
-    await page.getByRole('button', { name: 'Create account' }).click();
-    const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
-    await create.getByLabel('Label:').fill(label);
-    await create.getByRole('button', { name: 'Create account' }).click();
-    const username = (await page.getByTestId('new-username').textContent())?.trim() ?? '';
-    const password = (await page.getByTestId('new-password').textContent())?.trim() ?? '';
-    expect(username).toMatch(/^rtk-/);
-    await page.getByRole('button', { name: 'Done' }).click();
-    return { username, password };
-  }
-
   /** Opens an account's dialog on one of its tabs; the list refreshes itself from there on. */
   async function openTab(page: Page, index: number, label: string, tab: string): Promise<Locator> {
     await page.keyboard.press('Escape');
@@ -103,7 +91,7 @@ describe('rover diagnostics in Chromium', () => {
     await signUp(session);
     await buyTokens(session);
     await session.goto('/accounts');
-    const field = await createAccount(page, 'Field rover');
+    const field = await createNtripAccount(page, 'Field rover');
 
     await page.getByRole('button', { name: 'Activate tokens' }).click();
     const activate = page.getByRole('dialog', { name: 'Activate tokens' });
@@ -113,7 +101,7 @@ describe('rover diagnostics in Chromium', () => {
     await activate.getByRole('button', { name: /^Activate for/ }).click();
     await page.getByRole('dialog', { name: 'Activated' }).waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
-    const spare = await createAccount(page, 'Spare rover');
+    const spare = await createNtripAccount(page, 'Spare rover');
 
     // The base station: the repository's capture, paced by its epochs, as Amsterdam's NTRIP source.
     const base = start(

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Session } from './browser';
 import { payInPortal } from './checkout';
@@ -100,4 +101,19 @@ export async function buyTokens(session: Session): Promise<void> {
   const checkout = await payInPortal(session.page, TOKENS_100);
   await checkout.getByTestId('checkout-success').waitFor();
   await checkout.close();
+}
+
+/** Creates an NTRIP account on /accounts (the page must be open) and reads the username and the once-shown password. */
+export async function createNtripAccount(page: Page, label: string): Promise<{ username: string; password: string }> {
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const create = page.getByRole('dialog', { name: 'Create an NTRIP account' });
+  await create.getByLabel('Label:').fill(label);
+  await create.getByRole('button', { name: 'Create account' }).click();
+  const created = page.getByRole('dialog', { name: 'Account created' });
+  const username = (await created.getByTestId('new-username').textContent())?.trim() ?? '';
+  const password = (await created.getByTestId('new-password').textContent())?.trim() ?? '';
+  expect(username).toMatch(/^rtk-/);
+  expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+  await created.getByRole('button', { name: 'Done' }).click();
+  return { username, password };
 }
