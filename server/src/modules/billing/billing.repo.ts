@@ -1,4 +1,4 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type {
   CheckoutSessionsTable,
@@ -11,6 +11,11 @@ import type {
 
 /** The only place billing touches SQL. Every method takes an optional transaction (a Kysely handle). */
 export type BillingRepo = ReturnType<typeof createBillingRepo>;
+
+export type ProductRow = Selectable<ProductsTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type LedgerRow = Selectable<TokenLedgerTable>;
 
 /** Whose subscriptions: a user's personal ones, or an organisation's. */
 export type SubscriptionOwner = { userId: string } | { organizationId: string };

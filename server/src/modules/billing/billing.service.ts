@@ -1,32 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type {
   AdminSubscription,
   CheckoutCreated,
   CheckoutSession,
-  CreateProduct,
   CustomerSecret,
   OrganizationRole,
   Payment,
   PaymentMethods,
-  PricingProduct,
   PricingTable,
-  Product,
   Refund,
   RefundInput,
   Subscription,
   TokenHistory,
-  UpdateProduct,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { BillingNotices } from '../mail/mail.notices.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {
-  byAmountAscending,
   canBuyForOrganization,
   canCancel,
   canEndNow,
@@ -35,29 +28,15 @@ import {
   canReadCheckout,
   canReadOrganizationCheckout,
   canResume,
-  isEntitled,
   isFinal,
-  statusAtPeriodEnd,
-  statusFromProvider,
 } from './billing.policy.ts';
-import type { BillingRepo, CheckoutView, SubscriptionOwner, SubscriptionView } from './billing.repo.ts';
-import type { ProductsTable, SubscriptionsTable } from './billing.tables.ts';
+import { toCheckoutSession, toLedgerEntry, toPayment, toPricingTables, toSubscription } from './billing.presenters.ts';
+import { createProductAdmin, productNotFound } from './billing.products.ts';
+import { type BillingLog, createProviderSync } from './billing.provider-sync.ts';
+import type { BillingRepo, CheckoutView, ProductRow, SubscriptionOwner, SubscriptionView } from './billing.repo.ts';
 import type { Invoicing } from './invoicing.service.ts';
-import type {
-  CheckoutSnapshot,
-  InvoiceSnapshot,
-  PaymentProvider,
-  ProviderEvent,
-  SubscriptionSnapshot,
-} from './providers/provider.ts';
+import type { PaymentProvider, SubscriptionSnapshot } from './providers/provider.ts';
 import { UnknownPaymentMethodError } from './providers/provider.ts';
-
-type ProductRow = {
-  [K in keyof ProductsTable]: ProductsTable[K] extends { __select__: infer S } ? S : ProductsTable[K];
-};
-type SubscriptionRow = {
-  [K in keyof SubscriptionsTable]: SubscriptionsTable[K] extends { __select__: infer S } ? S : SubscriptionsTable[K];
-};
 
 /** The organisations module's answer to "what is this user in that organisation" (undefined: not a member). */
 export interface OrganizationRoles {
@@ -74,14 +53,13 @@ export interface BillingServiceDeps {
   /** Where the SPA lives, for checkout return links. */
   publicUrl: string;
   clock?: () => Date;
-  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log?: BillingLog;
   /** Receipts and failed-renewal mails, queued in the transaction that records the payment (mail module). */
   notices?: BillingNotices;
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
 
-const productNotFound = () => new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
 const subscriptionNotFound = () => notFound('Subscription');
 const organizationNotFound = () => notFound('Organisation');
 const paymentMethodNotFound = () => notFound('Payment method');
@@ -93,329 +71,21 @@ export const providerUnavailable = (
   message = 'The payment provider could not be reached. Nothing was changed; please try again later.',
 ) => new AppError(502, 'payment_provider_unavailable', message);
 
-export function toPricingProduct(p: ProductRow): PricingProduct {
-  return {
-    name: p.name,
-    description: p.description,
-    priceId: p.price_id,
-    type: p.kind === 'subscription' ? 'Subscription' : 'Token',
-    amount: p.amount,
-    currency: p.currency,
-    ...(p.interval && { interval: p.interval }),
-    ...(p.credits_amount != null && { creditsAmount: p.credits_amount }),
-    bestChoice: p.best_choice,
-    attributes: p.attributes,
-    testMode: p.test_mode,
-    previewMode: p.preview_mode,
-    networkIds: p.network_ids,
-  };
-}
-
-export function toProduct(p: ProductRow): Product {
-  return {
-    id: p.id,
-    kind: p.kind,
-    name: p.name,
-    description: p.description,
-    pricingTable: p.pricing_table,
-    priceId: p.price_id,
-    amount: p.amount,
-    currency: p.currency,
-    interval: p.interval,
-    creditsAmount: p.credits_amount,
-    billable: p.billable,
-    bestChoice: p.best_choice,
-    testMode: p.test_mode,
-    previewMode: p.preview_mode,
-    attributes: p.attributes,
-    networkIds: p.network_ids,
-    archived: p.archived_at !== null,
-    createdAt: iso(p.created_at),
-    updatedAt: iso(p.updated_at),
-  };
-}
-
-/** Groups products into pricing tables, each sorted by amount ascending (spec §9); tables by name. */
-export function toPricingTables(products: ProductRow[]): PricingTable[] {
-  const tables = new Map<string, PricingProduct[]>();
-  for (const p of products) {
-    const list = tables.get(p.pricing_table) ?? [];
-    list.push(toPricingProduct(p));
-    tables.set(p.pricing_table, list);
-  }
-  return [...tables.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, data]) => ({ name, data: data.sort(byAmountAscending) }));
-}
-
 export function createBillingService(deps: BillingServiceDeps) {
   const { repo, ledger, grants, provider, organizations, invoicing } = deps;
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? { warn: () => {}, info: () => {} };
-
-  function toSubscription(s: SubscriptionView, now: Date): Subscription {
-    const periodEnd = new Date(s.current_period_end);
-    return {
-      id: s.id,
-      userId: s.user_id,
-      organizationId: s.organization_id,
-      productName: s.product_name,
-      priceId: s.price_id,
-      amount: s.amount,
-      currency: s.currency,
-      interval: s.interval,
-      billable: s.billable,
-      status: s.status,
-      networkIds: s.network_ids,
-      currentPeriodStart: iso(s.current_period_start),
-      currentPeriodEnd: iso(s.current_period_end),
-      cancelAtPeriodEnd: s.cancel_at_period_end,
-      canCancel: canCancel(s.status),
-      canResume: canResume(s.status, periodEnd, now),
-      createdAt: iso(s.created_at),
-      endedAt: s.ended_at ? iso(s.ended_at) : null,
-    };
-  }
-
-  function toCheckoutSession(c: CheckoutView): CheckoutSession {
-    return {
-      id: c.id,
-      transactionId: c.provider_session_id ?? c.id,
-      status: c.status,
-      type: c.kind === 'subscription' ? 'Subscription' : 'Token',
-      productName: c.product_name,
-      priceId: c.price_id,
-      amount: c.amount,
-      currency: c.currency,
-      value: c.amount / 100,
-      ...(c.credits_amount != null && { creditsAmount: c.credits_amount }),
-      ...(c.subscription_id && { subscriptionId: c.subscription_id }),
-      createdAt: iso(c.created_at),
-      ...(c.completed_at && { completedAt: iso(c.completed_at) }),
-    };
-  }
-
-  /** Moves a subscription's access grants to what its state gives. Runs in the caller's transaction. */
-  async function syncGrants(trx: Database, sub: SubscriptionRow, now: Date): Promise<void> {
-    const product = await repo.findProductById(sub.product_id, trx);
-    const periodEnd = new Date(sub.current_period_end);
-    await grants.syncSubscription(
-      {
-        subscriptionId: sub.id,
-        userId: sub.user_id,
-        organizationId: sub.organization_id,
-        networkIds: product?.network_ids ?? [],
-        entitled: isEntitled(sub.status, periodEnd, now),
-        validUntil: periodEnd,
-      },
-      now,
-      trx,
-    );
-  }
-
-  /** Writes our subscription row from the provider's, creating it on first sight; then its grants. */
-  async function applySubscription(
-    trx: Database,
-    snap: SubscriptionSnapshot,
-    owner?: { userId: string; organizationId: string | null; productId: string },
-  ): Promise<SubscriptionRow | undefined> {
-    const now = clock();
-    const status = statusFromProvider(snap.status, snap.cancelAtPeriodEnd);
-    const existing = await repo.lockSubscriptionByProviderId(snap.providerSubscriptionId, trx);
-    let row: SubscriptionRow;
-    if (existing) {
-      // A final state is final: a late 'updated' event never revives a cancelled subscription.
-      if (isFinal(existing.status) && !isFinal(status)) return existing;
-      row = await repo.updateSubscription(
-        existing.id,
-        {
-          status,
-          cancel_at_period_end: snap.cancelAtPeriodEnd,
-          current_period_start: snap.currentPeriodStart,
-          current_period_end: snap.currentPeriodEnd,
-          ended_at: isFinal(status) ? (existing.ended_at ?? now) : null,
-        },
-        trx,
-      );
-    } else {
-      let resolved = owner;
-      if (!resolved && snap.checkoutSessionId) {
-        const checkout = await repo.findCheckout(snap.checkoutSessionId, trx);
-        if (checkout) {
-          resolved = {
-            userId: checkout.user_id,
-            organizationId: checkout.organization_id,
-            productId: checkout.product_id,
-          };
-        }
-      }
-      if (!resolved) {
-        log.warn({ subscription: snap.providerSubscriptionId }, 'subscription event for an unknown subscription');
-        return undefined;
-      }
-      row = await repo.insertSubscription(
-        {
-          user_id: resolved.userId,
-          organization_id: resolved.organizationId,
-          product_id: resolved.productId,
-          provider: provider.name,
-          provider_subscription_id: snap.providerSubscriptionId,
-          status,
-          cancel_at_period_end: snap.cancelAtPeriodEnd,
-          current_period_start: snap.currentPeriodStart,
-          current_period_end: snap.currentPeriodEnd,
-          ended_at: isFinal(status) ? now : null,
-        },
-        trx,
-      );
-    }
-    await syncGrants(trx, row, now);
-    return row;
-  }
-
-  async function applyCheckout(
-    trx: Database,
-    snap: CheckoutSnapshot,
-    subSnap: SubscriptionSnapshot | undefined,
-  ): Promise<void> {
-    const now = clock();
-    const row = await repo.lockCheckoutByProviderId(provider.name, snap.providerSessionId, trx);
-    if (!row) {
-      log.warn({ session: snap.providerSessionId }, 'checkout event for an unknown session');
-      return;
-    }
-    if (row.status === 'complete' || row.status === 'expired') return;
-    if (snap.status === 'expired') {
-      await repo.updateCheckout(row.id, { status: 'expired' }, trx);
-      return;
-    }
-    if (snap.status !== 'complete' || !snap.paid) return;
-    const product = await repo.findProductById(row.product_id, trx);
-    let subscriptionId: string | null = null;
-    if (row.kind === 'token') {
-      await ledger.append(
-        {
-          userId: row.user_id,
-          kind: 'purchase',
-          delta: row.credits_amount ?? product?.credits_amount ?? 0,
-          referenceId: row.id,
-          note: product?.name ?? 'Token pack',
-        },
-        trx,
-      );
-    } else if (subSnap) {
-      const sub = await applySubscription(trx, subSnap, {
-        userId: row.user_id,
-        organizationId: row.organization_id,
-        productId: row.product_id,
-      });
-      subscriptionId = sub?.id ?? null;
-    }
-    const paymentId = await repo.upsertPayment(
-      {
-        user_id: row.user_id,
-        organization_id: row.organization_id,
-        provider: provider.name,
-        provider_payment_id: snap.providerPaymentId ?? snap.providerSessionId,
-        checkout_session_id: row.id,
-        subscription_id: subscriptionId,
-        description: product?.name ?? row.kind,
-        amount: snap.amountTotal,
-        currency: row.currency,
-        status: 'paid',
-        invoice_number: snap.invoiceNumber,
-        invoice_url: snap.invoiceUrl,
-      },
-      trx,
-    );
-    const invoiceNumber = await invoicing.issueInvoice(trx, {
-      paymentId,
-      userId: row.user_id,
-      organizationId: row.organization_id,
-      description: product?.name ?? row.kind,
-      gross: snap.amountTotal,
-      currency: row.currency,
-      providerTax: snap.amountTax,
-    });
-    await deps.notices?.paymentReceived(trx, {
-      userId: row.user_id,
-      provider: provider.name,
-      providerPaymentId: snap.providerPaymentId ?? snap.providerSessionId,
-      description: product?.name ?? row.kind,
-      amount: snap.amountTotal,
-      currency: row.currency,
-      paidAt: now,
-      invoiceNumber,
-      invoiceUrl: snap.invoiceUrl,
-    });
-    await repo.updateCheckout(row.id, { status: 'complete', completed_at: now, subscription_id: subscriptionId }, trx);
-  }
-
-  async function applyInvoice(trx: Database, inv: InvoiceSnapshot, subSnap: SubscriptionSnapshot | undefined) {
-    if (!subSnap) return;
-    const sub = await applySubscription(trx, subSnap);
-    if (!sub) return;
-    const product = await repo.findProductById(sub.product_id, trx);
-    const paid = inv.status === 'paid';
-    const paymentId = await repo.upsertPayment(
-      {
-        user_id: sub.user_id,
-        organization_id: sub.organization_id,
-        provider: provider.name,
-        provider_payment_id: inv.providerInvoiceId,
-        subscription_id: sub.id,
-        description: product?.name ?? 'Subscription',
-        amount: paid ? inv.amountPaid : inv.amountDue,
-        currency: product?.currency ?? 'EUR',
-        status: paid ? 'paid' : 'failed',
-        invoice_number: inv.number,
-        invoice_url: inv.hostedInvoiceUrl,
-      },
-      trx,
-    );
-    const invoiceNumber = paid
-      ? await invoicing.issueInvoice(trx, {
-          paymentId,
-          userId: sub.user_id,
-          organizationId: sub.organization_id,
-          description: product?.name ?? 'Subscription',
-          gross: inv.amountPaid,
-          currency: product?.currency ?? 'EUR',
-        })
-      : null;
-    const fact = {
-      userId: sub.user_id,
-      provider: provider.name,
-      description: product?.name ?? 'Subscription',
-      currency: product?.currency ?? 'EUR',
-      invoiceUrl: inv.hostedInvoiceUrl,
-    };
-    if (paid) {
-      await deps.notices?.paymentReceived(trx, {
-        ...fact,
-        providerPaymentId: inv.providerInvoiceId,
-        amount: inv.amountPaid,
-        paidAt: clock(),
-        invoiceNumber,
-      });
-    } else {
-      await deps.notices?.renewalFailed(trx, {
-        ...fact,
-        providerInvoiceId: inv.providerInvoiceId,
-        amount: inv.amountDue,
-      });
-    }
-  }
-
-  /** Fetches the session from the provider and applies it (return page, or a late webhook). */
-  async function syncCheckout(providerSessionId: string): Promise<CheckoutSnapshot> {
-    const snap = await provider.fetchCheckout(providerSessionId);
-    const subSnap = snap.providerSubscriptionId
-      ? await provider.fetchSubscription(snap.providerSubscriptionId)
-      : undefined;
-    await repo.transaction((trx) => applyCheckout(trx, snap, subSnap));
-    return snap;
-  }
+  const { handleEvent, syncCheckout, sweep, applySubscription, syncGrants } = createProviderSync({
+    repo,
+    ledger,
+    grants,
+    provider,
+    invoicing,
+    clock,
+    log,
+    notices: deps.notices,
+  });
+  const products = createProductAdmin({ repo, provider });
 
   /**
    * The checkout page can arrive before the webhook: an open session is asked of the provider (the truth). While it
@@ -492,128 +162,6 @@ export function createBillingService(deps: BillingServiceDeps) {
     }
     await repo.transaction((trx) => applySubscription(trx, snap));
     return present(sub.id);
-  }
-
-  /**
-   * The one path every provider event takes (verified Stripe webhooks, sandbox payments): skip a processed
-   * event id, fetch the object from the provider, apply it idempotently in one transaction.
-   */
-  async function handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate' | 'ignored'> {
-    const meta = { provider: provider.name, eventId: event.id, type: event.providerType, objectId: event.objectId };
-    if (await repo.isEventProcessed(provider.name, event.id)) return 'duplicate';
-    if (event.type === 'ignored' || !event.objectId) {
-      await repo.recordEvent(meta);
-      await repo.markEventProcessed(provider.name, event.id);
-      return 'ignored';
-    }
-    let apply: (trx: Database) => Promise<unknown>;
-    switch (event.type) {
-      case 'checkout.completed':
-      case 'checkout.expired': {
-        const snap = await provider.fetchCheckout(event.objectId);
-        const subSnap = snap.providerSubscriptionId
-          ? await provider.fetchSubscription(snap.providerSubscriptionId)
-          : undefined;
-        apply = (trx) => applyCheckout(trx, snap, subSnap);
-        break;
-      }
-      case 'invoice.paid':
-      case 'invoice.payment_failed': {
-        const inv = await provider.fetchInvoice(event.objectId);
-        const subSnap = inv.providerSubscriptionId
-          ? await provider.fetchSubscription(inv.providerSubscriptionId)
-          : undefined;
-        apply = (trx) => applyInvoice(trx, inv, subSnap);
-        break;
-      }
-      case 'subscription.updated':
-      case 'subscription.deleted': {
-        const snap = await provider.fetchSubscription(event.objectId);
-        apply = (trx) => applySubscription(trx, snap);
-        break;
-      }
-      case 'charge.refunded': {
-        const charge = await provider.fetchChargeRefunds(event.objectId);
-        apply = async (trx) => {
-          const payment = await paymentOf(charge.providerPaymentIds, trx);
-          if (!payment) return;
-          for (const refund of charge.refunds.filter((r) => r.status === 'succeeded')) {
-            await invoicing.applyRefund(trx, {
-              paymentId: payment.id,
-              providerRefundId: refund.id,
-              amount: refund.amount,
-              kind: 'refund',
-              reason: null,
-              createdBy: null,
-            });
-          }
-        };
-        break;
-      }
-      case 'dispute.created': {
-        const dispute = await provider.fetchDispute(event.objectId);
-        apply = async (trx) => {
-          const payment = await paymentOf(dispute.providerPaymentIds, trx);
-          if (!payment) return;
-          await invoicing.applyRefund(trx, {
-            paymentId: payment.id,
-            providerRefundId: dispute.id,
-            amount: dispute.amount,
-            kind: 'dispute',
-            reason: 'Disputed by the card holder',
-            createdBy: null,
-          });
-        };
-        break;
-      }
-    }
-    try {
-      await repo.transaction(async (trx) => {
-        await repo.recordEvent(meta, trx);
-        await apply(trx);
-        await repo.markEventProcessed(provider.name, event.id, trx);
-      });
-    } catch (err) {
-      // Kept unprocessed, outside the rolled-back transaction: the payments page counts it as a failure, and the
-      // provider's retry still gets through (only processed events are skipped).
-      await repo.recordEvent(meta).catch(() => undefined);
-      throw err;
-    }
-    return 'processed';
-  }
-
-  async function paymentOf(providerPaymentIds: string[], trx: Database) {
-    for (const id of providerPaymentIds) {
-      const payment = await repo.findPaymentByProviderId(provider.name, id, trx);
-      if (payment) return payment;
-    }
-    log.warn({ providerPaymentIds }, 'refund or dispute of an unknown payment');
-    return undefined;
-  }
-
-  async function sweep(owner?: SubscriptionOwner): Promise<void> {
-    const now = clock();
-    for (const due of await repo.listDueSubscriptions(now, owner)) {
-      const { id } = due;
-      if (due.status === 'active' && due.provider === provider.name && due.provider_subscription_id) {
-        // A provider without its own clock (the sandbox) renews here, through the usual event path.
-        const event = await provider.renewIfDue?.(due.provider_subscription_id, now);
-        if (event) await handleEvent(event);
-        continue;
-      }
-      await repo.transaction(async (trx) => {
-        const sub = await repo.lockSubscription(id, trx);
-        if (!sub || new Date(sub.current_period_end) > now) return;
-        const next = statusAtPeriodEnd(sub.status, sub.provider);
-        if (next === sub.status) return;
-        const row = await repo.updateSubscription(
-          id,
-          { status: next, cancel_at_period_end: false, ended_at: sub.ended_at ?? now },
-          trx,
-        );
-        await syncGrants(trx, row, now);
-      });
-    }
   }
 
   async function ensureCustomer(actor: Actor): Promise<string> {
@@ -764,11 +312,6 @@ export function createBillingService(deps: BillingServiceDeps) {
     /** One subscription as the admin list shows it, for the audit log's before; null when unknown. */
     async subscription(subscriptionId: string): Promise<Subscription | null> {
       return present(subscriptionId).catch(() => null);
-    },
-
-    async product(productId: string): Promise<Product | null> {
-      const row = await repo.findProductById(productId);
-      return row ? toProduct(row) : null;
     },
 
     /** The back office's view of an organisation's subscriptions, with who pays each. */
@@ -935,14 +478,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return {
         tokenAmount,
         subscriptions: subscriptions.map((r) => toSubscription(r, now)),
-        ledger: entries.map((e) => ({
-          id: String(e.id),
-          kind: e.kind,
-          delta: e.delta,
-          balanceAfter: e.balance_after,
-          note: e.note,
-          createdAt: iso(e.created_at),
-        })),
+        ledger: entries.map(toLedgerEntry),
       };
     },
 
@@ -953,14 +489,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       ]);
       return {
         tokenAmount,
-        entries: entries.map((e) => ({
-          id: String(e.id),
-          kind: e.kind,
-          delta: e.delta,
-          balanceAfter: e.balance_after,
-          note: e.note,
-          createdAt: iso(e.created_at),
-        })),
+        entries: entries.map(toLedgerEntry),
       };
     },
 
@@ -969,17 +498,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     },
 
     async payments(actor: Actor): Promise<Payment[]> {
-      return (await repo.listPayments(actor.userId)).map((p) => ({
-        id: p.id,
-        description: p.description,
-        amount: p.amount,
-        currency: p.currency,
-        status: p.status,
-        refundedAmount: p.refunded_amount,
-        invoiceNumber: p.invoice_number,
-        invoiceUrl: p.invoice_url,
-        createdAt: iso(p.created_at),
-      }));
+      return (await repo.listPayments(actor.userId)).map(toPayment);
     },
 
     /** `GET /getCustomerSecret`: a SetupIntent of the caller's customer, for saving a card (docs/adr/0031). */
@@ -1014,108 +533,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return paymentMethods(actor);
     },
 
-    // --- admin product management ---
-    async listProducts(filter: { kind?: 'subscription' | 'token'; billable?: boolean; includeArchived?: boolean }) {
-      return (await repo.listProducts(filter)).map(toProduct);
-    },
-
-    async createProduct(input: CreateProduct, seedKey?: string): Promise<Product> {
-      const id = randomUUID();
-      const interval = input.kind === 'subscription' ? input.interval : null;
-      const billable = input.kind === 'subscription' ? input.billable : true;
-      // Manual subscriptions are never sold, so they have no provider price; their priceId is ours.
-      const price = billable
-        ? await provider.createPrice({
-            productId: id,
-            name: input.name,
-            description: input.description,
-            amount: input.amount,
-            currency: input.currency,
-            interval,
-          })
-        : { priceId: `manual_${id}`, providerProductId: null };
-      const row = await repo.insertProduct({
-        id,
-        kind: input.kind,
-        name: input.name,
-        description: input.description,
-        pricing_table: input.pricingTable,
-        price_id: price.priceId,
-        provider: provider.name,
-        provider_product_id: price.providerProductId,
-        amount: input.amount,
-        currency: input.currency,
-        interval,
-        credits_amount: input.kind === 'token' ? input.creditsAmount : null,
-        billable,
-        best_choice: input.bestChoice,
-        test_mode: input.testMode,
-        preview_mode: input.previewMode,
-        attributes: input.attributes,
-        network_ids: input.networkIds,
-        seed_key: seedKey ?? null,
-      });
-      return toProduct(row);
-    },
-
-    async updateProduct(productId: string, patch: UpdateProduct): Promise<Product> {
-      const current = await repo.findProductById(productId);
-      if (!current) throw productNotFound();
-      if (patch.interval && current.kind !== 'subscription') {
-        throw new AppError(400, 'validation_failed', 'Only subscriptions have an interval.', 'interval');
-      }
-      if (patch.creditsAmount && current.kind !== 'token') {
-        throw new AppError(400, 'validation_failed', 'Only token packs have a credits amount.', 'creditsAmount');
-      }
-      const amount = patch.amount ?? current.amount;
-      const currency = patch.currency ?? current.currency;
-      const interval = patch.interval ?? current.interval;
-      const priceChanged = amount !== current.amount || currency !== current.currency || interval !== current.interval;
-      let priceId = current.price_id;
-      let providerProductId = current.provider_product_id;
-      if (priceChanged && current.billable) {
-        // Provider prices are immutable: a new price replaces the old one, whose subscribers keep paying it.
-        const price = await provider.createPrice({
-          productId,
-          name: patch.name ?? current.name,
-          description: patch.description ?? current.description,
-          amount,
-          currency,
-          interval,
-        });
-        await provider.archivePrice(current.price_id);
-        priceId = price.priceId;
-        providerProductId = price.providerProductId;
-      }
-      const row = await repo.updateProduct(productId, {
-        ...(patch.name !== undefined && { name: patch.name }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.pricingTable !== undefined && { pricing_table: patch.pricingTable }),
-        ...(patch.bestChoice !== undefined && { best_choice: patch.bestChoice }),
-        ...(patch.testMode !== undefined && { test_mode: patch.testMode }),
-        ...(patch.previewMode !== undefined && { preview_mode: patch.previewMode }),
-        ...(patch.attributes !== undefined && { attributes: patch.attributes }),
-        ...(patch.networkIds !== undefined && { network_ids: patch.networkIds }),
-        ...(patch.creditsAmount !== undefined && { credits_amount: patch.creditsAmount }),
-        amount,
-        currency,
-        interval,
-        price_id: priceId,
-        provider_product_id: providerProductId,
-      });
-      if (!row) throw productNotFound();
-      return toProduct(row);
-    },
-
-    async archiveProduct(productId: string): Promise<Product> {
-      const current = await repo.findProductById(productId);
-      if (!current) throw productNotFound();
-      if (current.archived_at) return toProduct(current);
-      if (current.billable && current.provider === provider.name) await provider.archivePrice(current.price_id);
-      const row = await repo.updateProduct(productId, { archived_at: new Date() });
-      if (!row) throw productNotFound();
-      return toProduct(row);
-    },
+    ...products,
 
     /**
      * Admin refund of (part of) a payment: the provider refunds first (its answer decides; a failure changes
