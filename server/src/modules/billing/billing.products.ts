@@ -8,8 +8,6 @@ import type { PaymentProvider } from './providers/provider.ts';
 export const productNotFound = () =>
   new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
 
-export type ProductAdmin = ReturnType<typeof createProductAdmin>;
-
 /** The operator's product catalogue; each billable product has its price at the provider, kept in step here. */
 export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentProvider }) {
   const { repo, provider } = deps;

@@ -29,8 +29,6 @@ export interface ProviderSyncDeps {
   notices?: BillingNotices;
 }
 
-export type ProviderSync = ReturnType<typeof createProviderSync>;
-
 /**
  * The provider's side of billing: its events and snapshots become our subscriptions, checkouts, payments and
  * invoices, and subscriptions' grants follow their state. The provider is the truth; everything here is idempotent.
