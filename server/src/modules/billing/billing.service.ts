@@ -71,6 +71,10 @@ export const providerUnavailable = (
   message = 'The payment provider could not be reached. Nothing was changed; please try again later.',
 ) => new AppError(502, 'payment_provider_unavailable', message);
 
+/**
+ * The use cases customers and the back office call. Provider-event sync and product admin live beside it and are
+ * composed in, so the routes (and the sandbox, the webhook, the app) keep one service to call.
+ */
 export function createBillingService(deps: BillingServiceDeps) {
   const { repo, ledger, grants, provider, organizations, invoicing } = deps;
   const clock = deps.clock ?? (() => new Date());
