@@ -236,12 +236,27 @@ export type SandboxCard = z.input<typeof sandboxCardSchema>;
 /** Answer of the sandbox's in-portal payment: the session to follow on the return page. */
 export const sandboxPaidSchema = z.object({ checkoutSessionId: z.string() });
 
+/**
+ * A product's customer-visible texts in a language other than the base one (English): what its pricing card, the
+ * checkout and the subscriptions show a reader of that language (Accept-Language). An empty name or description,
+ * or no attributes, means "the base text". The admin's calls answer the base texts with every translation.
+ */
+export const productTextsSchema = z.object({
+  name: z.string().trim().max(80),
+  description: z.string().trim().max(400),
+  attributes: z.array(z.string().trim().min(1).max(120)).max(20),
+});
+export type ProductTexts = z.infer<typeof productTextsSchema>;
+export const productTranslationsSchema = z.object({ nl: productTextsSchema.optional() }).strict();
+export type ProductTranslations = z.infer<typeof productTranslationsSchema>;
+
 /** Admin product management. */
 export const productSchema = z.object({
   id: z.string(),
   kind: productKindSchema,
   name: z.string(),
   description: z.string(),
+  translations: productTranslationsSchema,
   pricingTable: z.string(),
   priceId: z.string(),
   amount: z.number().int(),
@@ -278,6 +293,7 @@ const productFields = {
   previewMode: z.boolean(),
   attributes: z.array(z.string().trim().min(1).max(120)).max(20),
   networkIds: z.array(z.string().uuid()).max(100),
+  translations: productTranslationsSchema,
 };
 
 const createFields = {
@@ -288,6 +304,7 @@ const createFields = {
   previewMode: productFields.previewMode.default(false),
   attributes: productFields.attributes.default([]),
   networkIds: productFields.networkIds.default([]),
+  translations: productFields.translations.default({}),
 };
 
 export const createProductSchema = z.discriminatedUnion('kind', [

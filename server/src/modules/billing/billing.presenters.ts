@@ -8,15 +8,19 @@ import type {
   Subscription,
 } from '@portal/contract';
 import { iso } from '../../http/iso.ts';
+import type { ContentLanguage } from '../../http/language.ts';
 import { byAmountAscending, canCancel, canResume } from './billing.policy.ts';
 import type { CheckoutView, LedgerRow, PaymentRow, ProductRow, SubscriptionView } from './billing.repo.ts';
+import { productName, productTexts } from './product-texts.ts';
 
 /** Every billing response is built here, so a new column never reaches a client by accident. */
 
-export function toPricingProduct(p: ProductRow): PricingProduct {
+/** `language`: the reader's, for the texts the operator translated (product-texts.ts). */
+export function toPricingProduct(p: ProductRow, language?: ContentLanguage): PricingProduct {
+  const { name, description, attributes } = productTexts(p, language);
   return {
-    name: p.name,
-    description: p.description,
+    name,
+    description,
     priceId: p.price_id,
     type: p.kind === 'subscription' ? 'Subscription' : 'Token',
     amount: p.amount,
@@ -24,7 +28,7 @@ export function toPricingProduct(p: ProductRow): PricingProduct {
     ...(p.interval && { interval: p.interval }),
     ...(p.credits_amount != null && { creditsAmount: p.credits_amount }),
     bestChoice: p.best_choice,
-    attributes: p.attributes,
+    attributes,
     testMode: p.test_mode,
     previewMode: p.preview_mode,
     networkIds: p.network_ids,
@@ -37,6 +41,7 @@ export function toProduct(p: ProductRow): Product {
     kind: p.kind,
     name: p.name,
     description: p.description,
+    translations: p.translations ?? {},
     pricingTable: p.pricing_table,
     priceId: p.price_id,
     amount: p.amount,
@@ -56,11 +61,11 @@ export function toProduct(p: ProductRow): Product {
 }
 
 /** Groups products into pricing tables, each sorted by amount ascending (spec §9); tables by name. */
-export function toPricingTables(products: ProductRow[]): PricingTable[] {
+export function toPricingTables(products: ProductRow[], language?: ContentLanguage): PricingTable[] {
   const tables = new Map<string, PricingProduct[]>();
   for (const p of products) {
     const list = tables.get(p.pricing_table) ?? [];
-    list.push(toPricingProduct(p));
+    list.push(toPricingProduct(p, language));
     tables.set(p.pricing_table, list);
   }
   return [...tables.entries()]
@@ -68,14 +73,17 @@ export function toPricingTables(products: ProductRow[]): PricingTable[] {
     .map(([name, data]) => ({ name, data: data.sort(byAmountAscending) }));
 }
 
-/** `now` decides whether a cancelled subscription can still be resumed (its period has not ended). */
-export function toSubscription(s: SubscriptionView, now: Date): Subscription {
+/**
+ * `now` decides whether a cancelled subscription can still be resumed (its period has not ended); `language` names
+ * the product in the reader's.
+ */
+export function toSubscription(s: SubscriptionView, now: Date, language?: ContentLanguage): Subscription {
   const periodEnd = new Date(s.current_period_end);
   return {
     id: s.id,
     userId: s.user_id,
     organizationId: s.organization_id,
-    productName: s.product_name,
+    productName: productName(s, language),
     priceId: s.price_id,
     amount: s.amount,
     currency: s.currency,
@@ -93,13 +101,13 @@ export function toSubscription(s: SubscriptionView, now: Date): Subscription {
   };
 }
 
-export function toCheckoutSession(c: CheckoutView): CheckoutSession {
+export function toCheckoutSession(c: CheckoutView, language?: ContentLanguage): CheckoutSession {
   return {
     id: c.id,
     transactionId: c.provider_session_id ?? c.id,
     status: c.status,
     type: c.kind === 'subscription' ? 'Subscription' : 'Token',
-    productName: c.product_name,
+    productName: productName(c, language),
     priceId: c.price_id,
     amount: c.amount,
     currency: c.currency,

@@ -56,6 +56,7 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
         preview_mode: input.previewMode,
         attributes: input.attributes,
         network_ids: input.networkIds,
+        translations: JSON.stringify(input.translations),
         seed_key: seedKey ?? null,
       });
       return toProduct(row);
@@ -99,6 +100,7 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
         ...(patch.previewMode !== undefined && { preview_mode: patch.previewMode }),
         ...(patch.attributes !== undefined && { attributes: patch.attributes }),
         ...(patch.networkIds !== undefined && { network_ids: patch.networkIds }),
+        ...(patch.translations !== undefined && { translations: JSON.stringify(patch.translations) }),
         ...(patch.creditsAmount !== undefined && { credits_amount: patch.creditsAmount }),
         amount,
         currency,

@@ -34,6 +34,7 @@ const subscriptionColumns = [
   's.ended_at',
   's.created_at',
   'p.name as product_name',
+  'p.translations as product_translations',
   'p.price_id',
   'p.amount',
   'p.currency',
@@ -118,7 +119,7 @@ export function createBillingRepo(db: Database) {
         .selectFrom('checkout_sessions as c')
         .innerJoin('products as p', 'p.id', 'c.product_id')
         .selectAll('c')
-        .select(['p.name as product_name', 'p.price_id'])
+        .select(['p.name as product_name', 'p.translations as product_translations', 'p.price_id'])
         .where('c.id', '=', id)
         .executeTakeFirst();
     },

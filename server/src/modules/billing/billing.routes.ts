@@ -30,6 +30,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { contentLanguage } from '../../http/language.ts';
 import { auditWho } from '../audit/index.ts';
 import type { BillingService } from './billing.service.ts';
 import { WebhookSignatureError } from './providers/provider.ts';
@@ -58,13 +59,13 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     app.get(
       '/stripe/subscription-pricing-tables',
       { config: { auth: 'optional' }, schema: { tags, response: { 200: pricingTablesSchema } } },
-      async (request) => service.pricingTables(request.actor),
+      async (request, reply) => service.pricingTables(request.actor, contentLanguage(request, reply)),
     );
 
     app.get(
       '/tokenProducts',
       { config: { auth: 'user' }, schema: { tags, response: { 200: pricingTablesSchema } } },
-      async (request) => service.tokenTables(actorOf(request)),
+      async (request, reply) => service.tokenTables(actorOf(request), contentLanguage(request, reply)),
     );
 
     // --- checkout ---
@@ -93,7 +94,8 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'user' },
         schema: { tags, querystring: checkoutSessionQuerySchema, response: { 200: checkoutSessionSchema } },
       },
-      async (request) => service.getCheckout(actorOf(request), request.query.checkoutSessionId),
+      async (request, reply) =>
+        service.getCheckout(actorOf(request), request.query.checkoutSessionId, contentLanguage(request, reply)),
     );
 
     app.get(
@@ -107,11 +109,12 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
           response: { 200: checkoutSessionSchema },
         },
       },
-      async (request) =>
+      async (request, reply) =>
         service.getOrganizationCheckout(
           actorOf(request),
           organizationId(request.params.orgId),
           request.query.checkoutSessionId,
+          contentLanguage(request, reply),
         ),
     );
 
@@ -150,7 +153,7 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     app.get(
       '/subscriptions',
       { config: { auth: 'user' }, schema: { tags, response: { 200: userSubscriptionsSchema } } },
-      async (request) => service.userSubscriptions(actorOf(request)),
+      async (request, reply) => service.userSubscriptions(actorOf(request), contentLanguage(request, reply)),
     );
 
     app.put(
@@ -177,8 +180,12 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'user' },
         schema: { tags, params: orgParamsSchema, response: { 200: orgSubscriptionsSchema } },
       },
-      async (request) => ({
-        subscriptions: await service.organizationSubscriptions(actorOf(request), organizationId(request.params.orgId)),
+      async (request, reply) => ({
+        subscriptions: await service.organizationSubscriptions(
+          actorOf(request),
+          organizationId(request.params.orgId),
+          contentLanguage(request, reply),
+        ),
       }),
     );
 

@@ -1,15 +1,29 @@
+import type { ProductTexts } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { ProductsTable } from './billing.tables.ts';
 
 type SeedProduct = Pick<
   ProductsTable,
   'kind' | 'name' | 'pricing_table' | 'amount' | 'currency' | 'interval' | 'credits_amount' | 'seed_key'
-> & { description: string; attributes: string[]; best_choice?: boolean; billable?: boolean; test_mode?: boolean };
+> & {
+  description: string;
+  attributes: string[];
+  /** The Dutch texts a Dutch reader gets (issue 22). */
+  nl: ProductTexts;
+  best_choice?: boolean;
+  billable?: boolean;
+  test_mode?: boolean;
+};
 
 const SUBSCRIPTION_ATTRIBUTES = [
   'Real-time RTK corrections over NTRIP',
   'Every station of the network',
   'RINEX post-processing data',
+];
+const SUBSCRIPTION_ATTRIBUTES_NL = [
+  'Realtime RTK-correcties via NTRIP',
+  'Elk station van het netwerk',
+  'RINEX-data voor nabewerking',
 ];
 
 export const DEMO_PRODUCTS: SeedProduct[] = [
@@ -25,6 +39,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     credits_amount: null,
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover'],
     test_mode: true,
+    nl: {
+      name: 'RTK per week',
+      description: 'Zeven dagen correcties voor een korte meting.',
+      attributes: [...SUBSCRIPTION_ATTRIBUTES_NL, '1 rover tegelijk'],
+    },
   },
   {
     seed_key: 'demo-sub-monthly',
@@ -39,6 +58,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover', 'E-mail support'],
     best_choice: true,
     test_mode: true,
+    nl: {
+      name: 'RTK per maand',
+      description: 'De hele maand correcties, automatisch verlengd.',
+      attributes: [...SUBSCRIPTION_ATTRIBUTES_NL, '1 rover tegelijk', 'Ondersteuning per e-mail'],
+    },
   },
   {
     seed_key: 'demo-sub-yearly',
@@ -52,6 +76,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     credits_amount: null,
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover', 'Priority support'],
     test_mode: true,
+    nl: {
+      name: 'RTK per jaar',
+      description: 'Een jaar correcties: twee maanden gratis.',
+      attributes: [...SUBSCRIPTION_ATTRIBUTES_NL, '1 rover tegelijk', 'Ondersteuning met voorrang'],
+    },
   },
   {
     seed_key: 'demo-sub-partner',
@@ -65,6 +94,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     credits_amount: null,
     attributes: ['Every network', 'Assigned by an administrator'],
     billable: false,
+    nl: {
+      name: 'Partnertoegang',
+      description: 'Door een beheerder toegekend aan partners en voor supportzaken.',
+      attributes: ['Elk netwerk', 'Toegekend door een beheerder'],
+    },
   },
   {
     seed_key: 'demo-tokens-100',
@@ -78,6 +112,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     credits_amount: 100,
     attributes: ['Never expire', 'Use on any network'],
     test_mode: true,
+    nl: {
+      name: '100 tokens',
+      description: 'Betaal naar gebruik: activeer dagen op elk netwerk.',
+      attributes: ['Verlopen nooit', 'Te gebruiken op elk netwerk'],
+    },
   },
   {
     seed_key: 'demo-tokens-500',
@@ -92,6 +131,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     attributes: ['Never expire', 'Use on any network', '10% saving'],
     best_choice: true,
     test_mode: true,
+    nl: {
+      name: '500 tokens',
+      description: 'Tien procent korting op het kleine pakket.',
+      attributes: ['Verlopen nooit', 'Te gebruiken op elk netwerk', '10% voordeel'],
+    },
   },
   {
     seed_key: 'demo-tokens-2000',
@@ -105,6 +149,11 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     credits_amount: 2_000,
     attributes: ['Never expire', 'Use on any network', '20% saving'],
     test_mode: true,
+    nl: {
+      name: '2000 tokens',
+      description: 'Voor wagenparken.',
+      attributes: ['Verlopen nooit', 'Te gebruiken op elk netwerk', '20% voordeel'],
+    },
   },
 ];
 
@@ -142,6 +191,7 @@ export async function seedDemoProducts(db: Database): Promise<number> {
         best_choice: p.best_choice ?? false,
         test_mode: p.test_mode ?? false,
         attributes: p.attributes,
+        translations: JSON.stringify({ nl: p.nl }),
         network_ids: p.kind === 'subscription' ? networkIds : [],
         seed_key: key,
       })

@@ -15,6 +15,7 @@ import type {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import type { ContentLanguage } from '../../http/language.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { BillingNotices } from '../mail/mail.notices.ts';
 import type { GrantsWriter } from './billing.grants.ts';
@@ -95,12 +96,16 @@ export function createBillingService(deps: BillingServiceDeps) {
    * The checkout page can arrive before the webhook: an open session is asked of the provider (the truth). While it
    * stays open, its buyer (`payer`) also gets what the page pays it with; nobody else ever does (docs/adr/0031).
    */
-  async function refreshCheckout(row: CheckoutView, payer: boolean): Promise<CheckoutSession> {
+  async function refreshCheckout(
+    row: CheckoutView,
+    payer: boolean,
+    language?: ContentLanguage,
+  ): Promise<CheckoutSession> {
     if (row.status === 'open' && row.provider_session_id && row.provider === provider.name) {
       try {
         const snap = await syncCheckout(row.provider_session_id);
         const now = (await repo.findCheckout(row.id)) ?? row;
-        const session = toCheckoutSession(now);
+        const session = toCheckoutSession(now, language);
         return payer && now.status === 'open' && snap.clientSecret
           ? { ...session, provider: provider.name, clientSecret: snap.clientSecret }
           : session;
@@ -108,7 +113,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         log.warn({ err, checkoutSessionId: row.id }, 'checkout sync failed');
       }
     }
-    return toCheckoutSession(row);
+    return toCheckoutSession(row, language);
   }
 
   async function ownSubscription(actor: Actor, subscriptionId: string): Promise<SubscriptionView> {
@@ -215,14 +220,20 @@ export function createBillingService(deps: BillingServiceDeps) {
     provider,
     ledger,
 
-    async pricingTables(actor: Actor | null): Promise<PricingTable[]> {
+    async pricingTables(actor: Actor | null, language?: ContentLanguage): Promise<PricingTable[]> {
       const rows = await repo.listProducts({ kind: 'subscription', billable: true });
-      return toPricingTables(rows.filter((p) => forSale(p, actor)));
+      return toPricingTables(
+        rows.filter((p) => forSale(p, actor)),
+        language,
+      );
     },
 
-    async tokenTables(actor: Actor): Promise<PricingTable[]> {
+    async tokenTables(actor: Actor, language?: ContentLanguage): Promise<PricingTable[]> {
       const rows = await repo.listProducts({ kind: 'token' });
-      return toPricingTables(rows.filter((p) => forSale(p, actor)));
+      return toPricingTables(
+        rows.filter((p) => forSale(p, actor)),
+        language,
+      );
     },
 
     /**
@@ -297,18 +308,23 @@ export function createBillingService(deps: BillingServiceDeps) {
       return { url: returnUrl, checkoutSessionId: row.id };
     },
 
-    async getCheckout(actor: Actor, checkoutSessionId: string): Promise<CheckoutSession> {
+    async getCheckout(actor: Actor, checkoutSessionId: string, language?: ContentLanguage): Promise<CheckoutSession> {
       const row = await repo.findCheckout(checkoutSessionId);
       if (!row || !canReadCheckout(actor, row)) throw notFound('Checkout session');
-      return refreshCheckout(row, row.user_id === actor.userId);
+      return refreshCheckout(row, row.user_id === actor.userId, language);
     },
 
     /** `GET /org/{orgId}/checkout`: a session bought for this organisation, for any of its members. */
-    async getOrganizationCheckout(actor: Actor, orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
+    async getOrganizationCheckout(
+      actor: Actor,
+      orgId: string,
+      checkoutSessionId: string,
+      language?: ContentLanguage,
+    ): Promise<CheckoutSession> {
       const role = await memberRole(actor, orgId);
       const row = await repo.findCheckout(checkoutSessionId);
       if (!row || !canReadOrganizationCheckout(role, orgId, row)) throw notFound('Checkout session');
-      return refreshCheckout(row, row.user_id === actor.userId && canBuyForOrganization(role));
+      return refreshCheckout(row, row.user_id === actor.userId && canBuyForOrganization(role), language);
     },
 
     handleEvent,
@@ -328,14 +344,18 @@ export function createBillingService(deps: BillingServiceDeps) {
       }));
     },
 
-    async organizationSubscriptions(actor: Actor, orgId: string): Promise<AdminSubscription[]> {
+    async organizationSubscriptions(
+      actor: Actor,
+      orgId: string,
+      language?: ContentLanguage,
+    ): Promise<AdminSubscription[]> {
       const role = await organizations.roleOf(orgId, actor.userId);
       // Not a member: the same 404 as an unknown organisation.
       if (!canListOrganizationSubscriptions(role)) throw organizationNotFound();
       await sweep({ organizationId: orgId });
       const now = clock();
       return (await repo.listOrganizationSubscriptions(orgId)).map((r) => {
-        const s = toSubscription(r, now);
+        const s = toSubscription(r, now, language);
         const manages = canManageSubscription(actor, r, role);
         return { ...s, canCancel: s.canCancel && manages, canResume: s.canResume && manages, userEmail: r.user_email };
       });
@@ -359,14 +379,17 @@ export function createBillingService(deps: BillingServiceDeps) {
       return toSubscription(sub, clock());
     },
 
-    async userSubscriptions(actor: Actor): Promise<{ subscriptions: Subscription[]; tokenAmount: number }> {
+    async userSubscriptions(
+      actor: Actor,
+      language?: ContentLanguage,
+    ): Promise<{ subscriptions: Subscription[]; tokenAmount: number }> {
       await sweep({ userId: actor.userId });
       const now = clock();
       const [rows, tokenAmount] = await Promise.all([
         repo.listUserSubscriptions(actor.userId),
         repo.balanceOf(actor.userId),
       ]);
-      return { subscriptions: rows.map((r) => toSubscription(r, now)), tokenAmount };
+      return { subscriptions: rows.map((r) => toSubscription(r, now, language)), tokenAmount };
     },
 
     async allSubscriptions(): Promise<AdminSubscription[]> {

@@ -1,3 +1,4 @@
+import type { ProductTranslations } from '@portal/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -27,6 +28,8 @@ export interface ProductsTable {
   preview_mode: Generated<boolean>;
   attributes: TextArray;
   network_ids: TextArray;
+  /** Migration 202611280100: {"nl": {"name", "description", "attributes"}} (contract productTranslationsSchema). */
+  translations: ColumnType<ProductTranslations, string | undefined, string>;
   seed_key: string | null;
   archived_at: NullableTimestamp;
   created_at: Timestamp;
