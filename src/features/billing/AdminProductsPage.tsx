@@ -33,6 +33,12 @@ function toMinor(text: string): number | undefined {
   return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
 }
 
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
 function ProductForm({ page, product, close }: { page: ProductPage; product?: Product; close: () => void }) {
   const { t } = useTranslation('billing');
   const { create, update } = useProductMutations();
@@ -45,6 +51,10 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
   const [interval, setInterval] = useState<Interval>(product?.interval ?? 'MONTHLY');
   const [credits, setCredits] = useState(String(product?.creditsAmount ?? ''));
   const [attributes, setAttributes] = useState((product?.attributes ?? []).join('\n'));
+  const dutch = product?.translations.nl;
+  const [nameNl, setNameNl] = useState(dutch?.name ?? '');
+  const [descriptionNl, setDescriptionNl] = useState(dutch?.description ?? '');
+  const [attributesNl, setAttributesNl] = useState((dutch?.attributes ?? []).join('\n'));
   const [networkIds, setNetworkIds] = useState<string[]>(product?.networkIds ?? []);
   const networks = useNetworks('admin');
   const [bestChoice, setBestChoice] = useState(product?.bestChoice ?? false);
@@ -65,11 +75,9 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
       bestChoice,
       testMode,
       previewMode,
-      attributes: attributes
-        .split('\n')
-        .map((a) => a.trim())
-        .filter(Boolean),
+      attributes: lines(attributes),
       networkIds,
+      translations: { nl: { name: nameNl, description: descriptionNl, attributes: lines(attributesNl) } },
     };
     const onError = (e: unknown) => setError(apiError(e)?.message ?? t('buy.errorText'));
     if (product) {
@@ -145,6 +153,25 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
           className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
           value={attributes}
           onChange={(e) => setAttributes(e.target.value)}
+        />
+      </label>
+      <TextField
+        label={t('products.nameNl')}
+        value={nameNl}
+        onChange={(e) => setNameNl(e.target.value)}
+        hint={t('products.translationHint')}
+      />
+      <TextField
+        label={t('products.descriptionNl')}
+        value={descriptionNl}
+        onChange={(e) => setDescriptionNl(e.target.value)}
+      />
+      <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
+        {t('products.attributesNl')}
+        <textarea
+          className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
+          value={attributesNl}
+          onChange={(e) => setAttributesNl(e.target.value)}
         />
       </label>
       {spec.kind === 'subscription' && (

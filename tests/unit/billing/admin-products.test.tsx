@@ -25,6 +25,7 @@ const tokenPack: Product = productSchema.parse({
   previewMode: false,
   attributes: [],
   networkIds: [],
+  translations: {},
   archived: false,
   createdAt: '2026-11-23T12:00:00Z',
   updatedAt: '2026-11-23T12:00:00Z',
@@ -89,6 +90,38 @@ describe('admin products', () => {
           creditsAmount: 250,
         }),
       ]);
+  });
+
+  it('edits the Dutch name, description and attributes beside the English ones, and sends them as the Dutch translation', async () => {
+    const updated: unknown[] = [];
+    server.use(
+      http.put(`*/api/admin/products/${tokenPack.id}`, async ({ request }) => {
+        updated.push(await request.json());
+        return HttpResponse.json(tokenPack);
+      }),
+    );
+    answerProducts([
+      { ...tokenPack, translations: { nl: { name: '100 tokens', description: '', attributes: ['Verlopen nooit'] } } },
+    ]);
+    renderPage('/admin/products/credits');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit 100 Tokens' }));
+    const form = await screen.findByTestId('product-form');
+    expect(within(form).getByLabelText('Name in Dutch:')).toHaveValue('100 tokens');
+    expect(within(form).getByLabelText('Attributes in Dutch (one per line)')).toHaveValue('Verlopen nooit');
+    await userEvent.type(within(form).getByLabelText('Description in Dutch:'), 'Betaal naar gebruik');
+    await userEvent.type(within(form).getByLabelText('Attributes in Dutch (one per line)'), '{enter} Op elk netwerk ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await expect.poll(() => updated).toHaveLength(1);
+    expect(updated[0]).toMatchObject({
+      name: '100 Tokens',
+      translations: {
+        nl: {
+          name: '100 tokens',
+          description: 'Betaal naar gebruik',
+          attributes: ['Verlopen nooit', 'Op elk netwerk'],
+        },
+      },
+    });
   });
 
   it('asks the server for manual subscriptions on the non-billable page', async () => {
