@@ -8,14 +8,16 @@ import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { usePricingModal } from '../../features/billing/PricingModal';
 import { useTokenBalance } from '../../features/billing/useTokenBalance';
 import { brand } from '../../lib/brand';
+import { useFormat } from '../../lib/format';
 import { ACCOUNT_PAGE_URL } from '../navigation';
 
 function TokenBalance() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const { balance } = useTokenBalance();
   // Spec §2: the header offers the token pricing table itself, not a detour through /credits.
   const pricing = usePricingModal();
-  const value = balance === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(balance);
+  const value = balance === undefined ? '—' : format.number(balance);
   return (
     <div className="flex items-center gap-1 rounded-lg border border-line bg-panel p-1">
       <span

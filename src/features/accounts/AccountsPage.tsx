@@ -9,13 +9,13 @@ import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
+import { useFormat } from '../../lib/format';
 import { useActiveOrganization } from '../organizations/active-organization';
 import { AccountDetails } from './AccountDetails';
 import { CreateAccountDialog, RenameDialog } from './AccountDialogs';
 import { ActivateTokensDialog, type ActivationSuggestion } from './ActivateTokensDialog';
 import { useAccounts } from './accounts.hooks';
 import type { ActivateFromCard } from './ConnectionCard';
-import { useFormat } from './format';
 
 const statusColor: Record<NtripAccount['status'], StatusColor> = {
   active: 'green',

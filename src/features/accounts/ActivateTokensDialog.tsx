@@ -6,11 +6,11 @@ import { MessageDialog } from '../../components/dialogs';
 import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { useTokenBalance } from '../billing/useTokenBalance';
 import { useActiveOrganization } from '../organizations/active-organization';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
-import { useFormat } from './format';
 import { bboxContains } from './position';
 
 /** What the dialog knows about where the user will work: a position, or the network of a chosen station. */

@@ -15,6 +15,7 @@ import { Icon } from '../../components/Icon';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
+import { useFormat } from '../../lib/format';
 import { CreateNtripAccountDialog } from '../users/CreateNtripAccountDialog';
 import { AdminRefusalsButton, LoginFailuresSection } from './AdminDiagnostics';
 import {
@@ -25,7 +26,6 @@ import {
   useNetworks,
 } from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
-import { useFormat } from './format';
 import { AdminLiveSessionsSection } from './LiveSessions';
 
 const PAGE_SIZE = 25;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Pager } from '../../components/Pager';
+import { useFormat } from '../../lib/format';
 import { useLoginFailures } from './diagnostics.hooks';
 import { RefusedAttempts } from './RefusedAttempts';
 
@@ -37,10 +38,10 @@ export function AdminRefusalsButton({ account }: { account: AdminNtripAccount })
 
 /** Admin-wide: attempts with usernames that name no account (credential stuffing, typos in usernames). */
 export function LoginFailuresSection() {
-  const { t, i18n } = useTranslation('diagnostics');
+  const { t } = useTranslation('diagnostics');
+  const { moment } = useFormat();
   const [page, setPage] = useState(1);
   const failures = useLoginFailures({ page, pageSize: FAILURES_PAGE });
-  const moment = new Intl.DateTimeFormat(i18n.language || 'en', { dateStyle: 'medium', timeStyle: 'medium' });
   const columns = ['time', 'address', 'names', 'count', 'reason', 'mountpoint', 'client'] as const;
   return (
     <section aria-label={t('admin.failuresTitle')} className="mt-8 flex flex-col gap-3">
@@ -67,7 +68,7 @@ export function LoginFailuresSection() {
             <tbody>
               {failures.data?.items.map((f) => (
                 <tr key={f.id} className="border-b border-line last:border-0">
-                  <td className="px-4 py-3 text-muted tabular-nums">{moment.format(new Date(f.lastAt))}</td>
+                  <td className="px-4 py-3 text-muted tabular-nums">{moment(f.lastAt)}</td>
                   <td className="px-4 py-3 font-mono text-ink">
                     {f.remoteAddress === '*' ? t('admin.manyAddresses') : f.remoteAddress}
                   </td>

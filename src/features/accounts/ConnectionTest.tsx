@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { useTestConnection } from './accounts.hooks';
-import { useFormat } from './format';
 import type { RoverPosition } from './position';
 
 /** What one RTCM 3 message is for, in the user's words. */

@@ -1,7 +1,7 @@
 import type { AdminLiveSession, LiveSession } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../lib/format';
 import { useAdminLiveSessions, useLiveSessions } from './diagnostics.hooks';
-import { useFormat } from './format';
 
 const NEAR = /_NEAR$/i;
 

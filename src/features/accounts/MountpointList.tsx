@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyControl } from '../../components/CopyControl';
 import { TextField } from '../../components/form';
-import { useFormat } from './format';
+import { useFormat } from '../../lib/format';
 import { matchesMountpoint, type RoverPosition, withDistances } from './position';
 
 /** A network can have thousands of stations; the list shows this many and the search narrows it. */

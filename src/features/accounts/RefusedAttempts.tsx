@@ -1,15 +1,10 @@
 import type { Refusal } from '@portal/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../lib/format';
 import { useRefusals } from './diagnostics.hooks';
 
 const NEAR = /_NEAR$/i;
-
-function useMoment() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language || 'en', { dateStyle: 'medium', timeStyle: 'medium' });
-  return (iso: string) => format.format(new Date(iso));
-}
 
 /** The refusal in plain words: what happened and what the owner does about it. */
 function explain(t: TFunction<'diagnostics'>, refusal: Refusal, moment: (iso: string) => string) {
@@ -52,7 +47,7 @@ function explain(t: TFunction<'diagnostics'>, refusal: Refusal, moment: (iso: st
 
 function RefusalItem({ refusal }: { refusal: Refusal }) {
   const { t } = useTranslation('diagnostics');
-  const moment = useMoment();
+  const { moment } = useFormat();
   const { title, text, fix } = explain(t, refusal, moment);
   const others = refusal.detail.sessions ?? [];
   return (

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Pager } from '../../components/Pager';
+import { useFormat } from '../../lib/format';
 import { downloadSessionsCsv } from './accounts.api';
 import { useSessions } from './accounts.hooks';
-import { useFormat } from './format';
 
 /** A link to a small map around the rover's last position (OpenStreetMap; no map library in this bundle). */
 function PositionLink({ latitude, longitude }: { latitude: number; longitude: number }) {

@@ -13,6 +13,7 @@ import { Button } from '../../components/Button';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { usePortalSettings, useSavePortalSettings } from './admin-settings.hooks';
 
 type NumberKey = Exclude<PortalSettingKey, 'inviteLifetimeDays' | 'signUp'>;
@@ -63,12 +64,13 @@ function changesOf(
 
 function LastChange({ settings, settingKey }: { settings: AdminPortalSettings; settingKey: PortalSettingKey }) {
   const { t } = useTranslation('admin');
+  const format = useFormat();
   const change = settings.changes.find((c) => c.key === settingKey);
   if (!change) return <>{t('accountManagement.default')}</>;
   return (
     <>
       {t('accountManagement.changed', {
-        when: new Date(change.updatedAt).toLocaleString(),
+        when: format.dateTime(change.updatedAt),
         who: change.updatedBy ?? t('accountManagement.someone'),
       })}
     </>

@@ -10,6 +10,7 @@ import { Modal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { TabSwitch } from '../../components/TabSwitch';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { SafeMarkdown } from '../legal/Markdown';
 import { useDocumentVersions, usePublishDocument } from './admin-settings.hooks';
 
@@ -114,6 +115,7 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
 
 function DocumentKindSection({ kind }: { kind: DocumentKind }) {
   const { t } = useTranslation('admin');
+  const format = useFormat();
   const versions = useDocumentVersions(kind);
   const items = versions.data?.items ?? [];
   const current = items[0];
@@ -133,7 +135,7 @@ function DocumentKindSection({ kind }: { kind: DocumentKind }) {
           <p className="mt-2 text-sm text-muted" data-testid="current-version">
             {t('documents.versionLine', {
               version: current.version,
-              date: new Date(current.publishedAt).toLocaleString(),
+              date: format.dateTime(current.publishedAt),
               who: current.publishedBy ?? '—',
             })}
             {kind === 'terms' && ` · ${t('documents.acceptances', { count: current.acceptances })}`}
@@ -156,7 +158,7 @@ function DocumentKindSection({ kind }: { kind: DocumentKind }) {
                   {t('documents.version', { version: v.version })} · {v.title}
                 </span>
                 <span className="text-muted">
-                  {new Date(v.publishedAt).toLocaleString()} · {v.publishedBy ?? '—'}
+                  {format.dateTime(v.publishedAt)} · {v.publishedBy ?? '—'}
                   {kind === 'terms' && ` · ${t('documents.acceptances', { count: v.acceptances })}`}
                 </span>
               </li>

@@ -8,6 +8,7 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
 import { Preloader } from '../../components/Preloader';
+import { type Formatter, useFormat } from '../../lib/format';
 import { type AuditFilter, fetchAudit } from './audit.api';
 
 export const AUDIT_PAGE_SIZE = 25;
@@ -23,7 +24,7 @@ function targetLink(entry: AuditEntry): string | null {
   return null;
 }
 
-function Entry({ entry, language }: { entry: AuditEntry; language: string }) {
+function Entry({ entry, format }: { entry: AuditEntry; format: Formatter }) {
   const { t } = useTranslation('audit');
   const link = targetLink(entry);
   const target = `${entry.targetType}${entry.targetId ? ` ${entry.targetId}` : ''}`;
@@ -32,7 +33,7 @@ function Entry({ entry, language }: { entry: AuditEntry; language: string }) {
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <span className="font-mono text-sm font-semibold text-ink">{entry.action}</span>
         <time dateTime={entry.at} className="text-xs text-muted">
-          {new Date(entry.at).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'medium' })}
+          {format.moment(entry.at)}
         </time>
       </div>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
@@ -79,7 +80,8 @@ const FILTERS = ['actor', 'action', 'targetType', 'targetId'] as const;
 
 /** /admin/audit: every admin write and settings change, newest first, with filters; read-only by design. */
 export function AdminAuditPage() {
-  const { t, i18n } = useTranslation('audit');
+  const { t } = useTranslation('audit');
+  const format = useFormat();
   const { t: tc } = useTranslation();
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState(1);
@@ -129,7 +131,7 @@ export function AdminAuditPage() {
           <p className="text-sm text-muted">{t('total', { count: query.data.total })}</p>
           <ul className="flex flex-col gap-3">
             {query.data.items.map((entry) => (
-              <Entry key={entry.id} entry={entry} language={i18n.language} />
+              <Entry key={entry.id} entry={entry} format={format} />
             ))}
           </ul>
           <Pager page={page} pageSize={AUDIT_PAGE_SIZE} total={query.data.total} onPage={setPage} label={t('paging')} />

@@ -1,4 +1,4 @@
-import { formatMoney, type InvoiceKind } from '@portal/contract';
+import type { InvoiceKind } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
-import { useDateFormat } from './format';
+import { useFormat } from '../../lib/format';
 import { download, downloadInvoicePdf } from './invoicing.api';
 import { useAdminInvoices } from './invoicing.hooks';
 
@@ -43,7 +43,7 @@ export function DateRange({
 /** /admin/settings/invoices: every invoice and credit note, filtered, as PDFs and as CSV for accounting. */
 export function AdminInvoicesPage() {
   const { t } = useTranslation('billing');
-  const format = useDateFormat();
+  const format = useFormat();
   const [kind, setKind] = useState<InvoiceKind | ''>('');
   const [range, setRange] = useState({ from: '', to: '' });
   const [q, setQ] = useState('');
@@ -91,8 +91,8 @@ export function AdminInvoicesPage() {
               kind: t(`invoices.kind.${i.kind}`),
               date: format.date(i.issuedAt),
               buyer: [i.buyerName, i.buyerCountry].filter(Boolean).join(' · '),
-              total: formatMoney(i.totalAmount, i.currency),
-              tax: i.reverseCharge ? t('invoices.reverseCharge') : formatMoney(i.taxAmount, i.currency),
+              total: format.money(i.totalAmount, i.currency),
+              tax: i.reverseCharge ? t('invoices.reverseCharge') : format.money(i.taxAmount, i.currency),
             },
             actionButton: {
               text: t('invoices.download'),

@@ -1,4 +1,4 @@
-import { type AdminPayment, type AdminPaymentQuery, formatMoney, type WebhookHealth } from '@portal/contract';
+import type { AdminPayment, AdminPaymentQuery, WebhookHealth } from '@portal/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -10,8 +10,8 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { DateRange } from './AdminInvoicesPage';
-import { useDateFormat } from './format';
 import { download } from './invoicing.api';
 import { useAdminPayments, useRefund } from './invoicing.hooks';
 
@@ -25,9 +25,10 @@ function toMinor(text: string): number | undefined {
 
 function RefundForm({ payment, close }: { payment: AdminPayment; close: () => void }) {
   const { t } = useTranslation('billing');
+  const format = useFormat();
   const refund = useRefund();
   const refundable = payment.amount - payment.refundedAmount;
-  const [amount, setAmount] = useState((refundable / 100).toFixed(2));
+  const [amount, setAmount] = useState(() => format.amountInput(refundable));
   const [reason, setReason] = useState('');
   const [cancelSubscription, setCancelSubscription] = useState(false);
   const [error, setError] = useState<string>();
@@ -52,7 +53,7 @@ function RefundForm({ payment, close }: { payment: AdminPayment; close: () => vo
         {t('refund.intro', {
           description: payment.description,
           email: payment.userEmail ?? '',
-          refundable: formatMoney(refundable, payment.currency),
+          refundable: format.money(refundable, payment.currency),
         })}
       </p>
       {payment.creditsAmount !== null && (
@@ -83,7 +84,7 @@ function RefundForm({ payment, close }: { payment: AdminPayment; close: () => vo
           {t('actions.cancel')}
         </Button>
         <Button type="submit" variant="danger" disabled={refund.isPending}>
-          {t('refund.confirm', { amount: minor ? formatMoney(minor, payment.currency) : '' })}
+          {t('refund.confirm', { amount: minor ? format.money(minor, payment.currency) : '' })}
         </Button>
       </div>
     </form>
@@ -92,7 +93,7 @@ function RefundForm({ payment, close }: { payment: AdminPayment; close: () => vo
 
 function Health({ health }: { health: WebhookHealth }) {
   const { t } = useTranslation('billing');
-  const format = useDateFormat();
+  const format = useFormat();
   const ok = (value: boolean) => (value ? t('paymentsAdmin.ok') : t('paymentsAdmin.missing'));
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="provider-health">
@@ -114,7 +115,7 @@ function Health({ health }: { health: WebhookHealth }) {
 /** /admin/settings/payments: the provider and its webhook's health, every payment, filters, CSV, refunds. */
 export function AdminPaymentsPage() {
   const { t } = useTranslation('billing');
-  const format = useDateFormat();
+  const format = useFormat();
   const modal = useModal();
   const [status, setStatus] = useState<Status | ''>('');
   const [range, setRange] = useState({ from: '', to: '' });
@@ -165,8 +166,8 @@ export function AdminPaymentsPage() {
             records: {
               user: p.userEmail ?? p.userId,
               date: format.date(p.createdAt),
-              amount: formatMoney(p.amount, p.currency),
-              refunded: p.refundedAmount ? formatMoney(p.refundedAmount, p.currency) : '',
+              amount: format.money(p.amount, p.currency),
+              refunded: p.refundedAmount ? format.money(p.refundedAmount, p.currency) : '',
               status: t(`payment.${p.status}`),
               invoice: p.invoiceNumber ?? '',
             },

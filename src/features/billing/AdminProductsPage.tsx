@@ -1,5 +1,4 @@
-import { type CreateProduct, formatMoney, type Interval, type Product } from '@portal/contract';
-import i18next from 'i18next';
+import type { CreateProduct, Interval, Product } from '@portal/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -13,6 +12,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { TabSwitch } from '../../components/TabSwitch';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { useNetworks } from '../catalogue/catalogue.hooks';
 import { useAdminProducts, useProductMutations } from './billing.hooks';
 
@@ -41,12 +41,13 @@ const lines = (text: string) =>
 
 function ProductForm({ page, product, close }: { page: ProductPage; product?: Product; close: () => void }) {
   const { t } = useTranslation('billing');
+  const format = useFormat();
   const { create, update } = useProductMutations();
   const spec = PRODUCT_PAGES[page];
   const [name, setName] = useState(product?.name ?? '');
   const [description, setDescription] = useState(product?.description ?? '');
   const [pricingTable, setPricingTable] = useState(product?.pricingTable ?? (spec.kind === 'token' ? 'Tokens' : 'RTK'));
-  const [price, setPrice] = useState(product ? (product.amount / 100).toFixed(2) : '');
+  const [price, setPrice] = useState(product ? format.amountInput(product.amount) : '');
   const [currency, setCurrency] = useState<(typeof CURRENCIES)[number]>(product?.currency ?? 'EUR');
   const [interval, setInterval] = useState<Interval>(product?.interval ?? 'MONTHLY');
   const [credits, setCredits] = useState(String(product?.creditsAmount ?? ''));
@@ -121,7 +122,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
           value={price}
           inputMode="decimal"
           onChange={(e) => setPrice(e.target.value)}
-          hint={amount !== undefined ? formatMoney(amount, currency, i18next.language) : undefined}
+          hint={amount !== undefined ? format.money(amount, currency) : undefined}
           required
         />
         <SelectField
@@ -222,6 +223,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
 /** /admin/products/{billable-subscriptions|credits|non-billable-subscriptions}: list, create, edit, archive. */
 export function AdminProductsPage() {
   const { t } = useTranslation('billing');
+  const format = useFormat();
   const { productsPage } = useParams();
   const navigate = useNavigate();
   const modal = useModal();
@@ -266,7 +268,7 @@ export function AdminProductsPage() {
             editAction: () => openForm(p),
             status: p.previewMode ? 'yellow' : 'green',
             records: {
-              price: formatMoney(p.amount, p.currency, i18next.language),
+              price: format.money(p.amount, p.currency),
               detail:
                 p.kind === 'token' ? t('card.tokens', { count: p.creditsAmount ?? 0 }) : t(`interval.${p.interval}`),
               table: p.pricingTable,

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField } from '../../components/form';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { useBillingDetails, useSaveBillingDetails } from './invoicing.hooks';
 
 type Fields = {
@@ -30,13 +31,14 @@ const fromDetails = (d: BillingDetails | null | undefined): Fields => ({
 
 /** Country names in the page's language, sorted by them. */
 export function useCountryOptions() {
-  const { i18n } = useTranslation();
-  return useMemo(() => {
-    const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
-    return BILLING_COUNTRIES.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) =>
-      a.label.localeCompare(b.label, i18n.language),
-    );
-  }, [i18n.language]);
+  const format = useFormat();
+  return useMemo(
+    () =>
+      BILLING_COUNTRIES.map((code) => ({ value: code, label: format.region(code) })).sort((a, b) =>
+        format.compare(a.label, b.label),
+      ),
+    [format],
+  );
 }
 
 /**

@@ -1,5 +1,3 @@
-import { formatMoney } from '@portal/contract';
-import i18next from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardSection } from '../../components/CardSection';
@@ -7,9 +5,9 @@ import { BillingDetailsErrorDialog, NoBillingHistoryDialog } from '../../compone
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { useFormat } from '../../lib/format';
 import { BillingDetailsForm } from './BillingDetailsForm';
 import { usePayments, useSubscriptions } from './billing.hooks';
-import { useDateFormat } from './format';
 import { downloadInvoicePdf } from './invoicing.api';
 import { useInvoices } from './invoicing.hooks';
 import { PaymentMethodsSection } from './PaymentMethodsSection';
@@ -24,7 +22,7 @@ export function BillingSettingsPage() {
   const payments = usePayments();
   const subscriptions = useSubscriptions();
   const modal = useModal();
-  const format = useDateFormat();
+  const format = useFormat();
   const invoices = useInvoices();
   const shown = useRef<'error' | 'empty' | null>(null);
 
@@ -61,7 +59,7 @@ export function BillingSettingsPage() {
             status: p.status === 'paid' ? 'green' : p.status === 'failed' ? 'red' : 'yellow',
             records: {
               date: format.date(p.createdAt),
-              amount: formatMoney(p.amount, p.currency, i18next.language),
+              amount: format.money(p.amount, p.currency),
               status: t(`payment.${p.status}`),
               invoice: p.invoiceUrl ? (
                 <a href={p.invoiceUrl} target="_blank" rel="noopener noreferrer" className="text-accent underline">
@@ -91,8 +89,8 @@ export function BillingSettingsPage() {
           records: {
             kind: t(`invoices.kind.${i.kind}`),
             date: format.date(i.issuedAt),
-            amount: formatMoney(i.totalAmount, i.currency),
-            tax: formatMoney(i.taxAmount, i.currency),
+            amount: format.money(i.totalAmount, i.currency),
+            tax: format.money(i.taxAmount, i.currency),
           },
           actionButton: {
             text: t('invoices.download'),

@@ -1,7 +1,5 @@
 import type { CheckoutSession } from '@portal/contract';
-import { formatMoney } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import i18next from 'i18next';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -12,6 +10,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
 import { announceBillingChange } from '../../lib/billing-channel';
+import { useFormat } from '../../lib/format';
 import { paySandboxCheckout } from './billing.api';
 import { billingKeys, useCheckoutSession, useRefreshBilling } from './billing.hooks';
 import { SandboxCardForm } from './SandboxCardForm';
@@ -48,6 +47,7 @@ export function reportPurchase(session: CheckoutSession, storage: Storage = wind
  */
 export function CheckoutPage() {
   const { t } = useTranslation('billing');
+  const format = useFormat();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -91,7 +91,7 @@ export function CheckoutPage() {
     body = <GenericErrorBlock />;
   } else if (data.status === 'complete') {
     const isSubscription = data.type === 'Subscription';
-    const price = formatMoney(data.amount, data.currency, i18next.language);
+    const price = format.money(data.amount, data.currency);
     body = (
       <MessageDialog
         icon="check"
@@ -135,7 +135,7 @@ export function CheckoutPage() {
       </MessageDialog>
     );
   } else if (pay) {
-    const price = formatMoney(data.amount, data.currency, i18next.language);
+    const price = format.money(data.amount, data.currency);
     body = (
       <div data-testid="checkout-pay">
         <h2 className="text-base font-semibold text-ink">{data.productName}</h2>

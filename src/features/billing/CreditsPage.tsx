@@ -5,8 +5,8 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
+import { useFormat } from '../../lib/format';
 import { useTokenHistory, useTokenProducts } from './billing.hooks';
-import { useDateFormat } from './format';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
 
@@ -16,7 +16,7 @@ export function CreditsPage() {
   const history = useTokenHistory();
   const products = useTokenProducts();
   const pricing = usePricingModal();
-  const format = useDateFormat();
+  const format = useFormat();
 
   return (
     <Page

@@ -1,12 +1,13 @@
-import { formatMoney, type PricingProduct } from '@portal/contract';
-import i18next from 'i18next';
+import type { PricingProduct } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/Icon';
+import { useFormat } from '../../lib/format';
 import { BuyButton } from './BuyButton';
 import { useTaxInfo } from './invoicing.hooks';
 
 export function PriceTag({ amount, currency }: { amount: number; currency: string }) {
-  return <span data-testid="price">{formatMoney(amount, currency, i18next.language)}</span>;
+  const format = useFormat();
+  return <span data-testid="price">{format.money(amount, currency)}</span>;
 }
 
 /** Spec §3 pricing card: name, price, interval or credits, badges (recommended, test mode), attributes, Buy. */

@@ -1,5 +1,4 @@
-import { formatMoney, type Subscription } from '@portal/contract';
-import i18next from 'i18next';
+import type { Subscription } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { type CardRow, CardSection } from '../../components/CardSection';
@@ -9,13 +8,13 @@ import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
+import { useFormat } from '../../lib/format';
 import {
   type SubscriptionScope,
   useSubscriptionAction,
   useSubscriptionPricingTables,
   useSubscriptions,
 } from './billing.hooks';
-import { useDateFormat } from './format';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
 import { RenewalFailedBanner } from './RenewalFailedBanner';
@@ -34,7 +33,7 @@ export const STATUS_COLOR: Record<Subscription['status'], StatusColor> = {
  */
 export function useSubscriptionRows(scope: SubscriptionScope = 'user') {
   const { t } = useTranslation('billing');
-  const format = useDateFormat();
+  const format = useFormat();
   const modal = useModal();
   const action = useSubscriptionAction(scope);
   const admin = scope === 'admin';
@@ -51,7 +50,7 @@ export function useSubscriptionRows(scope: SubscriptionScope = 'user') {
       ...(scope !== 'user' && { user: s.userEmail ?? s.userId }),
       status: <span data-testid={`status-${s.id}`}>{t(`status.${s.status}`)}</span>,
       price: s.billable
-        ? `${formatMoney(s.amount, s.currency, i18next.language)}${s.interval ? ` ${t(`card.per.${s.interval}`)}` : ''}`
+        ? `${format.money(s.amount, s.currency)}${s.interval ? ` ${t(`card.per.${s.interval}`)}` : ''}`
         : t('subscriptions.manual'),
       period:
         s.status === 'cancelling'

@@ -8,6 +8,7 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
+import { useFormat } from '../../lib/format';
 import { useLiveSources } from '../accounts/diagnostics.hooks';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteFeed, updateFeed } from './catalogue.api';
@@ -57,12 +58,12 @@ function FeedNetworks() {
 function NetworkFeeds({ network }: { network: Network }) {
   const { t } = useTranslation();
   const { t: tc } = useTranslation('catalogue');
-  const { t: td, i18n } = useTranslation('diagnostics');
+  const { t: td } = useTranslation('diagnostics');
+  const format = useFormat();
   const feeds = useFeeds(network.id);
   // What each base station sends now, from the caster nodes (issue 17): the feed rows below show it by mountpoint.
   const sources = useLiveSources();
   const liveOf = (mountpoint: string) => sources.data?.items.find((s) => s.mountpoint === mountpoint);
-  const since = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
   const stations = useNetworkStationMarkers(network.id);
   const [editing, setEditing] = useState<Feed | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feed | null>(null);
@@ -121,7 +122,7 @@ function NetworkFeeds({ network }: { network: Network }) {
               address: liveOf(f.mountpoint)?.address ?? '–',
               since: (() => {
                 const live = liveOf(f.mountpoint);
-                return live ? since.format(new Date(live.connectedAt)) : '–';
+                return live ? format.moment(live.connectedAt) : '–';
               })(),
               lastError: f.lastError ?? '–',
               remove: (

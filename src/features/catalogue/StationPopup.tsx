@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/Button';
+import { useFormat } from '../../lib/format';
 import { useUser } from '../auth/auth-context';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStation } from './catalogue.hooks';
@@ -7,7 +8,8 @@ import { StatusBadge } from './StatusBadge';
 
 /** The details a surveyor checks before choosing a mountpoint: where, what it sends, and whether it is live. */
 export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string }) {
-  const { t, i18n } = useTranslation('catalogue');
+  const { t } = useTranslation('catalogue');
+  const format = useFormat();
   const { t: td } = useTranslation('diagnostics');
   const station = useStation(scope, id);
   const user = useUser();
@@ -16,11 +18,7 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
   if (station.isError) return <p className="text-sm text-status-red">{t('popup.error')}</p>;
   const s = station.data;
   const network = networks.data?.find((n) => n.id === s.networkId);
-  const lastData = s.lastDataAt
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
-        new Date(s.lastDataAt),
-      )
-    : t('popup.never');
+  const lastData = s.lastDataAt ? format.moment(s.lastDataAt) : t('popup.never');
   const rows: Array<[string, string]> = [
     [t('fields.network'), network?.name ?? s.networkSlug],
     [t('fields.identifier'), s.identifier || '–'],

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
 import { TextField } from '../../components/form';
+import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteStation } from './catalogue.api';
 import { STATION_PAGE_SIZE, useCatalogueMutation, useStations } from './catalogue.hooks';
@@ -11,7 +12,8 @@ import { StationFormModal } from './StationFormModal';
 
 /** The stations of one network, a page at a time, searchable by mountpoint or name. */
 export function StationsSection({ network }: { network: Network }) {
-  const { t, i18n } = useTranslation('catalogue');
+  const { t } = useTranslation('catalogue');
+  const format = useFormat();
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const stations = useStations(network.id, search.trim(), offset);
@@ -19,10 +21,7 @@ export function StationsSection({ network }: { network: Network }) {
   const [deleting, setDeleting] = useState<Station | null>(null);
   const remove = useCatalogueMutation((id: string) => deleteStation(id));
   const total = stations.data?.total ?? 0;
-  const formatTime = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
-      : '–';
+  const formatTime = (iso: string | null) => (iso ? format.dateTime(iso) : '–');
 
   return (
     <section className="flex flex-col gap-3" aria-label={t('stations.title')}>

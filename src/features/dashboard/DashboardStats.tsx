@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StatCard, type StatCardProps } from '../../components/StatCard';
+import { useFormat } from '../../lib/format';
 import { useAccounts, useUserSubscriptions } from '../accounts/accounts.hooks';
 import { useUser } from '../auth/auth-context';
 import { useOrganizationsSubscriptions } from '../billing/billing.hooks';
@@ -22,14 +23,15 @@ function LinkedStat({ to, ...card }: StatCardProps & { to: string; hint: ReactNo
 
 /** The logged-in dashboard's figures, each linking to the page behind it. */
 export function DashboardStats() {
-  const { t, i18n } = useTranslation('accounts');
+  const { t } = useTranslation('accounts');
+  const { number } = useFormat();
   const { balance } = useTokenBalance();
   const subscriptions = useUserSubscriptions();
   // An organisation's subscription gives every member's NTRIP accounts access (docs/adr/0010), so it counts here.
   const teams = useUser()?.teams;
   const organizations = useOrganizationsSubscriptions(teams?.map((team) => team.id) ?? []);
   const accounts = useAccounts();
-  const format = (n: number | undefined) => (n === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(n));
+  const format = (n: number | undefined) => (n === undefined ? '—' : number(n));
   const personalActive = subscriptions.data?.subscriptions.filter(isActive).length;
   const organizationActive =
     teams && organizations.every((q) => q.data)

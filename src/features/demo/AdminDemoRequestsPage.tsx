@@ -6,6 +6,7 @@ import { Button } from '../../components/Button';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { type Formatter, useFormat } from '../../lib/format';
 import { fetchDemoRequests } from './demo.api';
 
 export const DEMO_REQUESTS_PAGE_SIZE = 25;
@@ -22,8 +23,8 @@ function pageOf(url: string): string {
 
 const dash = (text: string) => text || '—';
 
-function Row({ request, language }: { request: DemoRequestRecord; language: string }) {
-  const received = new Date(request.createdAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+function Row({ request, format }: { request: DemoRequestRecord; format: Formatter }) {
+  const received = format.dateTime(request.createdAt);
   const cell = 'px-3 py-2.5 align-top';
   return (
     <tr className="border-t border-line">
@@ -56,7 +57,8 @@ function Row({ request, language }: { request: DemoRequestRecord; language: stri
 
 /** Admin back office: the stored sales-demo requests, newest first, a page at a time. */
 export function AdminDemoRequestsPage() {
-  const { t, i18n } = useTranslation('demo');
+  const { t } = useTranslation('demo');
+  const format = useFormat();
   const [offset, setOffset] = useState(0);
   const limit = DEMO_REQUESTS_PAGE_SIZE;
   const query = useQuery({
@@ -105,7 +107,7 @@ export function AdminDemoRequestsPage() {
               </thead>
               <tbody>
                 {data.items.map((request) => (
-                  <Row key={request.id} request={request} language={i18n.language} />
+                  <Row key={request.id} request={request} format={format} />
                 ))}
               </tbody>
             </table>

@@ -3,12 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { useFormat } from '../../lib/format';
 import { useLegalDocument } from './legal.api';
 import { SafeMarkdown } from './Markdown';
 
 /** /legal/{terms|privacy|dpa}: the current published version, public. */
 export function LegalDocumentPage() {
   const { t } = useTranslation('admin');
+  const format = useFormat();
   const parsed = documentKindSchema.safeParse(useParams().kind);
   const kind = parsed.success ? parsed.data : 'terms';
   const doc = useLegalDocument(kind);
@@ -21,7 +23,7 @@ export function LegalDocumentPage() {
         doc.data &&
         t('documents.versionOf', {
           version: doc.data.version,
-          date: new Date(doc.data.publishedAt).toLocaleDateString(),
+          date: format.date(doc.data.publishedAt),
         })
       }
     >

@@ -6,6 +6,7 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
 import { Preloader } from '../../components/Preloader';
+import { type Formatter, useFormat } from '../../lib/format';
 import { fetchOutbox } from './mail.api';
 
 const STATUS_CLASS: Record<OutboxMail['status'], string> = {
@@ -15,15 +16,14 @@ const STATUS_CLASS: Record<OutboxMail['status'], string> = {
   failed: 'text-status-red',
 };
 
-function Mail({ mail, language }: { mail: OutboxMail; language: string }) {
+function Mail({ mail, format }: { mail: OutboxMail; format: Formatter }) {
   const { t } = useTranslation('mail');
-  const when = (iso: string) => new Date(iso).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'medium' });
   return (
     <li className="flex min-w-0 flex-col gap-2 rounded-xl border border-line bg-panel p-4" data-testid="outbox-mail">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <span className="font-semibold break-words text-ink">{mail.subject}</span>
         <time dateTime={mail.createdAt} className="text-xs text-muted">
-          {when(mail.createdAt)}
+          {format.moment(mail.createdAt)}
         </time>
       </div>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
@@ -35,7 +35,7 @@ function Mail({ mail, language }: { mail: OutboxMail; language: string }) {
         <dd className={STATUS_CLASS[mail.status]}>
           {mail.status === 'sent'
             ? t(mail.transport === 'log' ? 'outbox.statuses.logged' : 'outbox.statuses.sent', {
-                at: mail.sentAt ? when(mail.sentAt) : '',
+                at: mail.sentAt ? format.moment(mail.sentAt) : '',
               })
             : t(`outbox.statuses.${mail.status}`, { count: mail.attempts })}
         </dd>
@@ -58,7 +58,8 @@ function Mail({ mail, language }: { mail: OutboxMail; language: string }) {
 
 /** /admin/outbox: every mail the portal queued, newest first; without SMTP_URL this is where mail ends up. */
 export function AdminOutboxPage() {
-  const { t, i18n } = useTranslation('mail');
+  const { t } = useTranslation('mail');
+  const format = useFormat();
   const { t: tc } = useTranslation();
   const [page, setPage] = useState(1);
   const query = useQuery({
@@ -86,7 +87,7 @@ export function AdminOutboxPage() {
               <p className="text-sm text-muted">{t('outbox.total', { count: query.data.total })}</p>
               <ul className="flex flex-col gap-3">
                 {query.data.mails.map((mail) => (
-                  <Mail key={mail.id} mail={mail} language={i18n.language} />
+                  <Mail key={mail.id} mail={mail} format={format} />
                 ))}
               </ul>
               <Pager

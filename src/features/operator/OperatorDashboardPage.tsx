@@ -1,16 +1,17 @@
-import { formatMoney, type OperatorDashboard } from '@portal/contract';
+import type { OperatorDashboard } from '@portal/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardSection } from '../../components/CardSection';
 import { Page } from '../../components/Page';
 import { StatCard } from '../../components/StatCard';
+import { type Formatter, useFormat } from '../../lib/format';
 import { DayChart, type DaySeries } from './DayChart';
 import { useOperatorDashboard } from './operator.api';
 
 type Money = OperatorDashboard['revenue'];
 
-const moneyText = (list: Money) =>
-  list.length === 0 ? formatMoney(0, 'EUR') : list.map((m) => formatMoney(m.amount, m.currency)).join(' · ');
+const moneyText = (format: Formatter, list: Money) =>
+  list.length === 0 ? format.money(0, 'EUR') : list.map((m) => format.money(m.amount, m.currency)).join(' · ');
 
 /** The currencies that appear anywhere in the window, so each gets its own revenue line. */
 const currenciesOf = (data: OperatorDashboard) =>
@@ -20,6 +21,7 @@ const amountIn = (list: Money, currency: string) => list.find((m) => m.currency 
 
 function Charts({ data }: { data: OperatorDashboard }) {
   const { t } = useTranslation('admin');
+  const { money: formatMoney } = useFormat();
   const days = useMemo(() => data.days.map((d) => d.day), [data]);
   const currency = currenciesOf(data)[0] ?? 'EUR';
   const money = useMemo<DaySeries[]>(
@@ -44,7 +46,7 @@ function Charts({ data }: { data: OperatorDashboard }) {
     ],
     [data, t],
   );
-  const formatAmount = useMemo(() => (v: number) => formatMoney(Math.round(v), currency), [currency]);
+  const formatAmount = useMemo(() => (v: number) => formatMoney(Math.round(v), currency), [formatMoney, currency]);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <section className="min-w-0 rounded-2xl border border-line bg-panel p-4">
@@ -61,20 +63,17 @@ function Charts({ data }: { data: OperatorDashboard }) {
 
 /** /admin/dashboard: the operator's figures, from the portal's own tables and the casters' live state. */
 export function OperatorDashboardPage() {
-  const { t, i18n } = useTranslation('admin');
+  const { t } = useTranslation('admin');
+  const format = useFormat();
   const dashboard = useOperatorDashboard();
   const data = dashboard.data;
-  const n = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const n = format.number;
 
   return (
     <Page
       name="admin-dashboard"
       title={t('operator.title')}
-      subtitle={
-        data
-          ? t('operator.subtitle', { days: data.windowDays, at: new Date(data.generatedAt).toLocaleTimeString() })
-          : undefined
-      }
+      subtitle={data ? t('operator.subtitle', { days: data.windowDays, at: format.time(data.generatedAt) }) : undefined}
     >
       {dashboard.isError && <p className="text-sm text-status-red">{t('loadFailed')}</p>}
       {data && (
@@ -83,13 +82,13 @@ export function OperatorDashboardPage() {
             <StatCard title={t('operator.activeSubscriptions')} value={n(data.activeSubscriptions)} />
             <StatCard
               title={t('operator.mrr')}
-              value={moneyText(data.monthlyRecurringRevenue)}
+              value={moneyText(format, data.monthlyRecurringRevenue)}
               hint={t('operator.mrrHint')}
             />
             <StatCard
               title={t('operator.revenueWindow', { days: data.windowDays })}
-              value={moneyText(data.revenue)}
-              hint={t('operator.refundsLine', { amount: moneyText(data.refunds) })}
+              value={moneyText(format, data.revenue)}
+              hint={t('operator.refundsLine', { amount: moneyText(format, data.refunds) })}
             />
             <StatCard
               title={t('operator.tokensWindow', { days: data.windowDays })}
@@ -124,7 +123,7 @@ export function OperatorDashboardPage() {
               name: network.name,
               records: {
                 subscriptions: n(network.activeSubscriptions),
-                mrr: moneyText(network.monthlyRecurringRevenue),
+                mrr: moneyText(format, network.monthlyRecurringRevenue),
                 tokens: n(network.tokensSpent),
                 rovers: n(network.roversConnected),
                 stations: t('operator.stationsValue', {

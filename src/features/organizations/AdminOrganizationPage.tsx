@@ -6,8 +6,8 @@ import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
-import { useFormat } from '../accounts/format';
 import { AdminNtripAccountCard } from '../users/AdminNtripAccountCard';
 import { useAdminOrganization, usePatchAdminOrganization } from './organizations.admin.api';
 

@@ -2,12 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CardSection } from '../../components/CardSection';
 import { Page } from '../../components/Page';
+import { useFormat } from '../../lib/format';
 import { useAllOrganizations } from './organizations.hooks';
 
 /** /admin/organizations: every organisation with its owner and size. */
 export function AdminOrganizationsPage() {
   const { t } = useTranslation('organizations');
-  const { t: tc, i18n } = useTranslation();
+  const { t: tc } = useTranslation();
+  const format = useFormat();
   const orgs = useAllOrganizations();
   const navigate = useNavigate();
   return (
@@ -32,7 +34,7 @@ export function AdminOrganizationsPage() {
           records: {
             owner: o.ownerEmail ?? '—',
             members: String(o.memberCount),
-            created: new Date(o.createdAt).toLocaleDateString(i18n.language),
+            created: format.date(o.createdAt),
           },
         }))}
       />

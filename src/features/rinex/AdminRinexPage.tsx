@@ -16,6 +16,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { UserPicker } from '../users/UserPicker';
 import { JobHistory } from './JobHistory';
 import {
@@ -26,12 +27,6 @@ import {
   useAdminRinexTotals,
   useUpdateAdminRinexNetwork,
 } from './rinex.hooks';
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  return `${Math.round(bytes / 1e3)} kB`;
-}
 
 function EditNetworkDialog({ network, onClose }: { network: AdminRinexNetwork; onClose: () => void }) {
   const { t } = useTranslation('rinex');
@@ -122,12 +117,12 @@ function CoverageStrip({ station }: { station: AdminRinexStation }) {
 }
 
 function NetworkStations({ network }: { network: AdminRinexNetwork }) {
-  const { t, i18n } = useTranslation('rinex');
+  const { t } = useTranslation('rinex');
+  const { date: day, bytes: formatBytes } = useFormat();
   const stations = useAdminRinexStations(network.id);
   if (stations.isPending) return <Preloader />;
   if (stations.isError) return <p className="text-sm text-status-red">{t('availability.error')}</p>;
   const first = stations.data[0];
-  const day = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso));
   return (
     <section aria-label={t('admin.stations.title', { network: network.name })} className="flex flex-col gap-3">
       <h3 className="text-sm font-semibold text-ink">{t('admin.stations.title', { network: network.name })}</h3>
@@ -228,13 +223,13 @@ function AdminJobForm() {
 
 /** /admin/rinex: RINEX prices and archive retention per network, coverage per station, the store's totals. */
 export function AdminRinexPage() {
-  const { t, i18n } = useTranslation('rinex');
+  const { t } = useTranslation('rinex');
+  const { date: day, bytes: formatBytes } = useFormat();
   const modal = useModal();
   const networks = useAdminRinexNetworks();
   const totals = useAdminRinexTotals();
   const jobs = useAdminRinexJobs();
   const [open, setOpen] = useState<string>();
-  const day = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso));
   const price = (n: AdminRinexNetwork) =>
     n.effectivePricePerHour === null
       ? t('admin.networks.notForSale')

@@ -2,13 +2,9 @@ import type { RinexJob } from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/Button';
 import { Icon } from '../../components/Icon';
+import { useFormat } from '../../lib/format';
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-
-function size(bytes: number): string {
-  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1000))} kB`;
-}
 
 const statusTone: Record<RinexJob['status'], string> = {
   queued: 'text-muted',
@@ -19,14 +15,14 @@ const statusTone: Record<RinexJob['status'], string> = {
 };
 
 function JobRow({ job }: { job: RinexJob }) {
-  const { t, i18n } = useTranslation('rinex');
+  const { t } = useTranslation('rinex');
+  const format = useFormat();
   const percent = Math.round(job.progress * 100);
   const charge =
     job.charge === 'tokens'
       ? t('jobs.charged', { count: job.tokensCharged })
       : t(job.charge === 'plan' ? 'jobs.chargePlan' : job.charge === 'admin' ? 'jobs.chargeAdmin' : 'jobs.chargeFree');
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const date = format.dateTime;
   const open = job.status === 'queued' || job.status === 'running';
   return (
     <li className="flex flex-col gap-2 py-3" data-testid="rinex-job" data-status={job.status}>
@@ -75,7 +71,7 @@ function JobRow({ job }: { job: RinexJob }) {
       )}
       {job.status === 'done' && job.result && (
         <p className="text-xs text-muted">
-          {t('jobs.epochs', { count: job.result.epochs, size: size(job.result.bytes) })}
+          {t('jobs.epochs', { count: job.result.epochs, size: format.bytes(job.result.bytes) })}
           {job.expiresAt && ` · ${t('jobs.expires', { date: date(job.expiresAt) })}`}
         </p>
       )}

@@ -7,6 +7,7 @@ import { TextField } from '../../components/form';
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { UserPicker } from './UserPicker';
 import { useAdminUsers, usePatchAdminUser } from './users.hooks';
@@ -16,7 +17,8 @@ const PAGE_SIZE = 50;
 /** /admin/users: search everyone, open a customer's page, disable or enable (after a confirmation). */
 export function AdminUsersPage() {
   const { t } = useTranslation('users');
-  const { t: tc, i18n } = useTranslation();
+  const { t: tc } = useTranslation();
+  const format = useFormat();
   const modal = useModal();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
@@ -63,7 +65,7 @@ export function AdminUsersPage() {
             email: u.email ?? '—',
             role: u.isAdmin ? t('roles.admin') : t('roles.user'),
             status: u.disabled ? t('status.disabled') : t('status.active'),
-            created: new Date(u.createdAt).toLocaleDateString(i18n.language),
+            created: format.date(u.createdAt),
           },
           actionButton: {
             text: u.disabled ? t('actions.enable') : t('actions.disable'),

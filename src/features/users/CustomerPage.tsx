@@ -1,4 +1,4 @@
-import { type AdminCustomer, formatMoney } from '@portal/contract';
+import type { AdminCustomer } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +11,9 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { apiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { FormDialogFooter } from '../accounts/FormDialogFooter';
-import { useFormat } from '../accounts/format';
 import { useUser } from '../auth/auth-context';
 import { useGrantTokens } from '../billing/billing.hooks';
 import { downloadInvoicePdf } from '../billing/invoicing.api';
@@ -155,7 +155,7 @@ function FlagActions({ customer }: { customer: AdminCustomer }) {
 /** /admin/users/{id}: one customer in one place, with the operator's everyday actions (issue 20). */
 export function CustomerPage() {
   const { userId = '' } = useParams();
-  const { t, i18n } = useTranslation('users');
+  const { t } = useTranslation('users');
   const { t: tb } = useTranslation('billing');
   const format = useFormat();
   const modal = useModal();
@@ -291,9 +291,7 @@ export function CustomerPage() {
                         {format.date(i.issuedAt)} · {t(`customer.invoices.kinds.${i.kind}`)}
                       </span>
                     </span>
-                    <span className="text-ink tabular-nums">
-                      {formatMoney(i.totalAmount, i.currency, i18n.language)}
-                    </span>
+                    <span className="text-ink tabular-nums">{format.money(i.totalAmount, i.currency)}</span>
                     <Button size="sm" variant="secondary" onClick={() => void downloadInvoicePdf(i.id, i.number)}>
                       {t('customer.invoices.pdf')}
                     </Button>
