@@ -91,13 +91,16 @@ export const networkCoverageSchema = z.object({
 });
 
 /**
- * A network's texts in a language other than the base one (English, `name` and `description`): stored per language,
- * and answered in place of the base texts to a reader of that language (Accept-Language); empty means "the base
- * text". The admin's calls answer the base texts with every translation, for editing.
+ * A network's texts in a language other than the base one (English: `name`, `description`, `region`; the operator
+ * is a name and stays as written): stored per language, and answered in place of the base texts to a reader of that
+ * language (Accept-Language); empty means "the base text". The admin's calls answer the base texts with every
+ * translation, for editing.
  */
 export const networkTextsSchema = z.object({
   name: z.string().trim().max(120),
   description: z.string().trim().max(2000),
+  /** Optional: translations stored before regions were translated have none. */
+  region: z.string().trim().max(120).optional(),
 });
 export const networkTranslationsSchema = z.object({ nl: networkTextsSchema.optional() }).strict();
 export type NetworkTranslations = z.infer<typeof networkTranslationsSchema>;

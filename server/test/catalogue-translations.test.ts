@@ -18,7 +18,8 @@ describe(`network texts per language on ${testDatabaseKind()}`, () => {
       payload: {
         name: 'Polder RTK',
         description: 'RTK corrections across the polders',
-        translations: { nl: { name: 'Polder-RTK', description: 'RTK-correcties in de polders' } },
+        region: 'Netherlands',
+        translations: { nl: { name: 'Polder-RTK', description: 'RTK-correcties in de polders', region: 'Nederland' } },
       },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -38,9 +39,13 @@ describe(`network texts per language on ${testDatabaseKind()}`, () => {
 
   it('answers a Dutch reader in Dutch and anyone else in the base language, saying the answer varies', async () => {
     const dutch = await publicNetwork('nl-NL,nl;q=0.9,en;q=0.8');
-    expect(dutch.json()).toMatchObject({ name: 'Polder-RTK', description: 'RTK-correcties in de polders' });
+    expect(dutch.json()).toMatchObject({
+      name: 'Polder-RTK',
+      description: 'RTK-correcties in de polders',
+      region: 'Nederland',
+    });
     expect(dutch.headers.vary).toMatch(/Accept-Language/i);
-    expect((await publicNetwork('en')).json()).toMatchObject({ name: 'Polder RTK' });
+    expect((await publicNetwork('en')).json()).toMatchObject({ name: 'Polder RTK', region: 'Netherlands' });
     expect((await publicNetwork()).json()).toMatchObject({ name: 'Polder RTK' });
     // Weights count: English preferred over Dutch.
     expect((await publicNetwork('nl;q=0.5, en;q=0.9')).json()).toMatchObject({ name: 'Polder RTK' });
@@ -67,12 +72,13 @@ describe(`network texts per language on ${testDatabaseKind()}`, () => {
       method: 'PATCH',
       url: `/api/admin/networks/${network.id}`,
       headers: admin.headers,
-      payload: { translations: { nl: { name: 'Polder-RTK', description: '' } } },
+      payload: { translations: { nl: { name: 'Polder-RTK', description: '', region: '' } } },
     });
     expect(patched.statusCode, patched.body).toBe(200);
     expect((await publicNetwork('nl')).json()).toMatchObject({
       name: 'Polder-RTK',
       description: 'RTK corrections across the polders',
+      region: 'Netherlands',
     });
     const renamed = await t.app.inject({
       method: 'PATCH',

@@ -28,6 +28,7 @@ export function NetworkFormModal({
     tokenPricePerDay: String(network?.tokenPricePerDay ?? 0),
     nameNl: network?.translations.nl?.name ?? '',
     descriptionNl: network?.translations.nl?.description ?? '',
+    regionNl: network?.translations.nl?.region ?? '',
   });
   const form = useCatalogueForm((body) =>
     network ? updateNetwork(network.id, body) : createNetwork(body as Parameters<typeof createNetwork>[0]),
@@ -36,12 +37,12 @@ export function NetworkFormModal({
   const set = (key: keyof typeof values) => (value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
 
   const submit = () => {
-    const { nameNl, descriptionNl, ...base } = values;
+    const { nameNl, descriptionNl, regionNl, ...base } = values;
     const body = {
       ...base,
       slug: values.slug.trim() || undefined,
       tokenPricePerDay: numberOrUndefined(values.tokenPricePerDay),
-      translations: { nl: { name: nameNl, description: descriptionNl } },
+      translations: { nl: { name: nameNl, description: descriptionNl, region: regionNl } },
     };
     form.submit(network ? patchNetworkBodySchema : createNetworkBodySchema, body, (saved) => {
       onSaved?.(saved);
@@ -119,6 +120,11 @@ export function NetworkFormModal({
           label={t('fields.descriptionNl')}
           value={values.descriptionNl}
           onChange={(e) => set('descriptionNl')(e.target.value)}
+        />
+        <TextField
+          label={t('fields.regionNl')}
+          value={values.regionNl}
+          onChange={(e) => set('regionNl')(e.target.value)}
         />
       </div>
       <ToggleSwitch label={t('networks.isPublic')} checked={values.isPublic} onChange={set('isPublic')} />

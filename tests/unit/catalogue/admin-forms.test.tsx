@@ -103,11 +103,14 @@ describe('network form', () => {
     const u = userEvent.setup();
     expect(screen.getByLabelText('Name in Dutch:')).toHaveValue('Nederlands RTK-netwerk');
     await u.type(screen.getByLabelText('Description in Dutch:'), 'Landelijk RTK-netwerk');
+    await u.type(screen.getByLabelText('Region in Dutch:'), 'Nederland');
     await u.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(patched).toHaveLength(1));
     expect(patched[0]).toMatchObject({
       name: 'Dutch RTK Network',
-      translations: { nl: { name: 'Nederlands RTK-netwerk', description: 'Landelijk RTK-netwerk' } },
+      translations: {
+        nl: { name: 'Nederlands RTK-netwerk', description: 'Landelijk RTK-netwerk', region: 'Nederland' },
+      },
     });
   });
 });

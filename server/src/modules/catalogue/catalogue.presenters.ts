@@ -45,7 +45,7 @@ export function presentNetwork(row: NetworkSummaryRow, language?: ContentLanguag
     description: texts?.description || row.description,
     translations,
     operator: row.operator,
-    region: row.region,
+    region: texts?.region || row.region,
     status: row.status,
     isPublic: row.is_public,
     tokenPricePerDay: row.token_price_per_day,

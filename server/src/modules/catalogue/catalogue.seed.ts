@@ -14,7 +14,7 @@ interface DemoNetwork {
   name: string;
   description: string;
   /** The Dutch texts a Dutch reader gets (issue 22). */
-  nl: { name: string; description: string };
+  nl: { name: string; description: string; region: string };
   operator: string;
   region: string;
   tokenPricePerDay: number;
@@ -31,6 +31,7 @@ const NETWORKS: DemoNetwork[] = [
     nl: {
       name: 'Nederlands RTK-netwerk',
       description: 'Landelijk RTK-netwerk van Nederland, met ongeveer 30 km tussen de referentiestations.',
+      region: 'Nederland',
     },
     operator: 'GNSS Portal B.V.',
     region: 'Netherlands',
@@ -66,6 +67,7 @@ const NETWORKS: DemoNetwork[] = [
     nl: {
       name: 'Centraal-Europees partnernetwerk',
       description: 'Referentiestations van partners in Duitsland, de Alpen, de Benelux, Frankrijk en Polen.',
+      region: 'Centraal-Europa',
     },
     operator: 'Partner consortium',
     region: 'Central Europe',
@@ -122,6 +124,7 @@ const NETWORKS: DemoNetwork[] = [
       name: 'Noord-Europees RTK',
       description:
         'Stations in Denemarken, Noorwegen, Zweden, Finland en de Baltische staten, tot aan de Noordpoolkust.',
+      region: 'Noord-Europa',
     },
     operator: 'Nordic Positioning AB',
     region: 'Nordics',
@@ -167,6 +170,7 @@ const NETWORKS: DemoNetwork[] = [
     nl: {
       name: 'Zuid-Europees RTK',
       description: 'Iberië, Italië en Griekenland, voor landbouw en bouw in het zuiden.',
+      region: 'Zuid-Europa',
     },
     operator: 'Mediterranean GNSS S.L.',
     region: 'Southern Europe',
