@@ -1,5 +1,6 @@
 import type { PricingTable, Product } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoProducts } from '../../src/modules/billing/billing.seed.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 import { createNetwork, createProduct, payOnSandbox, startCheckout } from './support.ts';
@@ -125,6 +126,16 @@ describe(`product texts per language on ${testDatabaseKind()}`, () => {
     const repriced = await patch({ bestChoice: true });
     expect(repriced.json()).toMatchObject({ translations: { nl: { name: '100 tokens' } } });
     expect((await dutchCard())?.name).toBe('100 tokens');
+  });
+
+  it("seeds the demo products with Dutch texts, which a Dutch reader's pricing cards show", async () => {
+    await seedDemoProducts(t.db);
+    const tables = (await get('/api/stripe/subscription-pricing-tables', { 'accept-language': 'nl' })).json();
+    expect(card(tables, 'price_sbx_demo-sub-monthly')).toMatchObject({
+      name: 'RTK per maand',
+      description: 'De hele maand correcties, automatisch verlengd.',
+      attributes: expect.arrayContaining(['Realtime RTK-correcties via NTRIP']),
+    });
   });
 
   it('refuses a language the portal does not speak, changing nothing', async () => {
