@@ -50,6 +50,17 @@ export class Cluster {
     return n;
   }
 
+  /** Rovers logged in now per account, on this node and on the others as last announced; accounts with none left out. */
+  connectionsByAccount(accountIds: string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    const now = this.deps.clock.now();
+    for (const id of accountIds) {
+      const n = (this.deps.roversByAccount.get(id)?.size ?? 0) + this.remoteCount(id, now);
+      if (n > 0) counts.set(id, n);
+    }
+    return counts;
+  }
+
   /** The other nodes heard from within three announcements. */
   liveNodes(now: number): Set<string> {
     const nodes = new Set<string>();

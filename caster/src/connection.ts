@@ -1,4 +1,4 @@
-import type net from 'node:net';
+import net from 'node:net';
 import type { Clock } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
 import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
@@ -85,4 +85,45 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
     });
   };
   socket.on('data', onHead);
+}
+
+/** The caster's TCP port: each connection read by readRequest; at close, what is still connected is cut. */
+export class Listener {
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  private closed = false;
+
+  constructor(handlers: RequestHandlers) {
+    this.server = net.createServer((socket) => {
+      if (this.closed) return socket.destroy();
+      this.sockets.add(socket);
+      socket.setNoDelay(true);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => {});
+      readRequest(socket, handlers);
+    });
+    this.server.maxConnections = 100_000;
+  }
+
+  async listen(port: number, host: string): Promise<net.AddressInfo> {
+    const { server } = this;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host, backlog: 4096 }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return server.address() as net.AddressInfo;
+  }
+
+  /** Takes no more connections; resolves once those left are gone (`destroySockets`). */
+  stop(): Promise<void> {
+    this.closed = true;
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  destroySockets(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
 }

@@ -12,6 +12,18 @@ export interface CasterIdentity {
   url: string;
 }
 
+/** What the CAS record says where the caster's options leave a field out. */
+export const DEFAULT_IDENTITY: CasterIdentity = {
+  host: 'localhost',
+  port: 2101,
+  identifier: 'PortalCaster',
+  operator: 'GNSS portal',
+  country: 'NLD',
+  latitude: 52,
+  longitude: 5,
+  url: 'http://localhost:8080',
+};
+
 export interface NearMountpoint {
   mountpoint: string;
   network: CatalogueNetwork;

@@ -1,0 +1,68 @@
+import type net from 'node:net';
+import type { AccessWatch } from './access-watch.ts';
+import type { FirstDataWatch } from './first-data.ts';
+import { parseGga } from './gga.ts';
+import type { CasterLimits } from './limits.ts';
+import { Rover } from './relay/rover.ts';
+import type { Rovers } from './relay/rovers.ts';
+import type { NtripRequest } from './request.ts';
+import { V1_OK, v2StreamHeader } from './responses.ts';
+import { admitRover, type RoverLoginDeps } from './rover-login.ts';
+import { RoverFix } from './telemetry/fix.ts';
+
+export interface RoverStreamDeps extends RoverLoginDeps {
+  limits: Pick<CasterLimits, 'roverBacklogBytes' | 'maxRoverLineBytes'>;
+  rovers: Rovers;
+  firstData: Pick<FirstDataWatch, 'add'>;
+  access: Pick<AccessWatch, 'added'>;
+}
+
+/**
+ * A rover's connection (GET) once admitted: the stream's header, its station (or the wait for a position on a
+ * nearest-station mountpoint), the GGA lines it sends, and its end when the socket closes.
+ */
+export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Buffer, deps: RoverStreamDeps) {
+  const admitted = await admitRover(socket, req, deps);
+  if (!admitted) return;
+  const { limits, clock, rovers } = deps;
+  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount } = admitted;
+  const v = req.ntripVersion;
+  const rover = new Rover(
+    socket,
+    v,
+    decision.accountId,
+    mount ? mount.info.network : (nearNetwork as string),
+    decision.until.getTime(),
+    name,
+    nearNetwork ?? null,
+    ip,
+    limits.roverBacklogBytes,
+    rovers.onSlow,
+    clock.now(),
+  );
+  rover.userAgent = userAgent;
+  rover.probe = decision.probe === true;
+  // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
+  if (!rover.probe) {
+    deps.firstData.add(rover);
+    rovers.register(rover, ofAccount);
+    deps.access.added(rover);
+  }
+  socket.write(v === 2 ? v2StreamHeader() : V1_OK);
+  const onLine = (line: string) => {
+    rover.fix ??= new RoverFix();
+    if (!rover.fix.onLine(line, clock.now())) return;
+    const position = parseGga(line);
+    if (!position) return;
+    rover.position = position;
+    rovers.choose(rover);
+  };
+  socket.on('data', (chunk: Buffer) => rover.readLines(chunk, limits.maxRoverLineBytes, onLine));
+  socket.on('close', () => rovers.end(rover, 'client_closed'));
+  socket.on('error', () => rovers.end(rover, 'error'));
+  const headerGga = req.headers.get('ntrip-gga');
+  if (headerGga) onLine(headerGga);
+  if (mount) rovers.attach(rover, mount);
+  else if (!rover.mount) rovers.nearWaiting.add(rover);
+  if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, onLine);
+}
