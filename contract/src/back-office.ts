@@ -23,15 +23,19 @@ export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 /** How many ledger entries the customer page shows. */
 export const ADMIN_CUSTOMER_LEDGER_ENTRIES = 50;
 
+/** The organisation itself, as the back office shows it; also the answer of `PATCH /admin/organizations/:orgId`. */
+export const adminOrganizationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  /** Set while an operator has it disabled. */
+  disabledAt: z.string().nullable(),
+});
+export type AdminOrganizationSummary = z.infer<typeof adminOrganizationSummarySchema>;
+
 /** `GET /admin/organizations/:orgId`: one organisation in the back office (issue 20). */
 export const adminOrganizationDetailSchema = z.object({
-  organization: z.object({
-    id: z.string(),
-    name: z.string(),
-    createdAt: z.string(),
-    /** Set while an operator has it disabled. */
-    disabledAt: z.string().nullable(),
-  }),
+  organization: adminOrganizationSummarySchema,
   members: z.array(memberSchema),
   invites: z.array(orgInviteSchema),
   subscriptions: z.array(adminSubscriptionSchema),

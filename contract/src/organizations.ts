@@ -79,6 +79,10 @@ export const deleteOrganizationBodySchema = z.object({ name: z.string().max(200)
 export const organizationTokenTransferBodySchema = z.object({ tokenAmount: z.number().int().min(1).max(1_000_000) });
 export const organizationTokensSchema = z.object({ tokenAmount: z.number().int() });
 
+/** The answer of a change that has nothing else to report (members, invites, leave, rename, delete). */
+export const organizationChangedSchema = z.object({ success: z.literal(true) });
+export type OrganizationChanged = z.infer<typeof organizationChangedSchema>;
+
 export const inviteStatuses = ['pending', 'accepted', 'declined', 'revoked'] as const;
 export type InviteStatus = (typeof inviteStatuses)[number];
 /** As shown: a pending invite past its expiry is `expired`. */

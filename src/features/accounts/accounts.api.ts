@@ -26,8 +26,6 @@ import {
   type TokenActivationBody,
   tokenActivationSchema,
   type UpdateNtripAccountBody,
-  type UserSubscriptions,
-  userSubscriptionsSchema,
 } from '@portal/contract';
 import { api, download } from '../../lib/api';
 
@@ -85,10 +83,6 @@ export async function activateTokens(body: TokenActivationBody): Promise<TokenAc
 
 export async function fetchNetworks(): Promise<Network[]> {
   return networkListSchema.parse((await api.get('/networks')).data).items;
-}
-
-export async function fetchUserSubscriptions(): Promise<UserSubscriptions> {
-  return userSubscriptionsSchema.parse((await api.get('/subscriptions')).data);
 }
 
 export async function fetchAdminAccounts(query: AdminNtripAccountQuery): Promise<AdminNtripAccountPage> {

@@ -8,6 +8,7 @@ import type {
 } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
+import { invalidateTokenBalances } from '../billing/billing.keys';
 import { useActiveOrganization } from '../organizations/active-organization';
 import {
   activateTokens,
@@ -21,7 +22,6 @@ import {
   fetchMountpoints,
   fetchNetworks,
   fetchSessions,
-  fetchUserSubscriptions,
   regeneratePassword,
   testConnection,
   updateAccount,
@@ -33,11 +33,7 @@ export const accountKeys = {
   sessions: (id: string, page: number, pageSize: number) => ['ntrip-accounts', id, 'sessions', page, pageSize] as const,
   admin: (query: AdminNtripAccountQuery) => ['admin-ntrip-accounts', query] as const,
   networks: ['networks'] as const,
-  subscriptions: ['subscriptions'] as const,
 };
-
-/** The header's balance query (src/features/billing/useTokenBalance.ts); refreshed after a spend. */
-const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 
 /**
  * The accounts of whoever the switcher says (the user, or the organisation chosen). Connection state changes on its
@@ -68,11 +64,6 @@ export function useSessions(id: string, page: number, pageSize: number, admin = 
 
 export function useNetworks() {
   return useQuery({ queryKey: accountKeys.networks, queryFn: fetchNetworks, staleTime: 60_000 });
-}
-
-export function useUserSubscriptions() {
-  const user = useUser();
-  return useQuery({ queryKey: accountKeys.subscriptions, queryFn: fetchUserSubscriptions, enabled: !!user });
 }
 
 function useInvalidateAccounts() {
@@ -113,11 +104,7 @@ export function useActivateTokens() {
   return useMutation({
     mutationFn: (body: TokenActivationBody) => activateTokens(body),
     onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: accountKeys.all }),
-        client.invalidateQueries({ queryKey: TOKEN_BALANCE_KEY }),
-        client.invalidateQueries({ queryKey: accountKeys.subscriptions }),
-      ]);
+      await Promise.all([client.invalidateQueries({ queryKey: accountKeys.all }), invalidateTokenBalances(client)]);
     },
   });
 }

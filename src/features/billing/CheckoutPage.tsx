@@ -12,7 +12,8 @@ import { track } from '../../lib/analytics';
 import { announceBillingChange } from '../../lib/billing-channel';
 import { useFormat } from '../../lib/format';
 import { paySandboxCheckout } from './billing.api';
-import { billingKeys, useCheckoutSession, useRefreshBilling } from './billing.hooks';
+import { useCheckoutSession, useRefreshBilling } from './billing.hooks';
+import { billingKeys } from './billing.keys';
 import { SandboxCardForm } from './SandboxCardForm';
 
 /** Stripe's code is fetched only when the Stripe provider's session is paid (docs/adr/0031). */

@@ -6,7 +6,8 @@ import { useLocation } from 'react-router';
 import { Button } from '../../components/Button';
 import { Preloader } from '../../components/Preloader';
 import { fetchCustomerSecret, saveSandboxCard } from './billing.api';
-import { billingKeys, usePaymentMethodAction, usePaymentMethods } from './billing.hooks';
+import { usePaymentMethodAction, usePaymentMethods } from './billing.hooks';
+import { billingKeys } from './billing.keys';
 import { CARDS_ANCHOR } from './payment-state';
 import { SandboxCardForm } from './SandboxCardForm';
 

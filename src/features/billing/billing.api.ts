@@ -1,32 +1,47 @@
-import type {
-  AdminSubscription,
-  AdminTokenGrant,
-  CheckoutCreated,
-  CheckoutSession,
-  CreateProduct,
-  CustomerSecret,
-  OrgSubscriptions,
-  Payment,
-  PaymentMethod,
-  PaymentMethods,
-  PricingTable,
-  Product,
-  SandboxCard,
-  Subscription,
-  TokenHistory,
-  UpdateProduct,
-  UserSubscriptions,
+import {
+  type AdminSubscription,
+  type AdminTokenGrant,
+  adminSubscriptionsSchema,
+  type CheckoutCreated,
+  type CheckoutSession,
+  type CreateProduct,
+  type CustomerSecret,
+  checkoutCreatedSchema,
+  checkoutSessionSchema,
+  customerSecretSchema,
+  orgSubscriptionsSchema,
+  type Payment,
+  type PaymentMethod,
+  type PaymentMethods,
+  type PricingTable,
+  type Product,
+  paymentHistorySchema,
+  paymentMethodSchema,
+  paymentMethodsSchema,
+  pricingTablesSchema,
+  productListSchema,
+  productSchema,
+  type SandboxCard,
+  type Subscription,
+  sandboxPaidSchema,
+  subscriptionSchema,
+  type TokenHistory,
+  tokenBalanceSchema,
+  tokenHistorySchema,
+  type UpdateProduct,
+  type UserSubscriptions,
+  userSubscriptionsSchema,
 } from '@portal/contract';
 import { api } from '../../lib/api';
 
-/** Billing calls of spec §7, one function each. */
+/** Billing calls of spec §7, one function each; every answer is parsed with its contract schema. */
 
 export async function fetchSubscriptionPricingTables(): Promise<PricingTable[]> {
-  return (await api.get<PricingTable[]>('/stripe/subscription-pricing-tables')).data;
+  return pricingTablesSchema.parse((await api.get('/stripe/subscription-pricing-tables')).data);
 }
 
 export async function fetchTokenProducts(): Promise<PricingTable[]> {
-  return (await api.get<PricingTable[]>('/tokenProducts')).data;
+  return pricingTablesSchema.parse((await api.get('/tokenProducts')).data);
 }
 
 /**
@@ -39,82 +54,87 @@ export async function createCheckout(
   orgId?: string,
 ): Promise<CheckoutCreated> {
   const path = kind === 'Subscription' ? '/checkout/subscription' : '/checkout/product';
-  return (await api.post<CheckoutCreated>(path, undefined, { params: { priceId, orgId } })).data;
+  return checkoutCreatedSchema.parse((await api.post(path, undefined, { params: { priceId, orgId } })).data);
 }
 
 export async function fetchCheckout(checkoutSessionId: string): Promise<CheckoutSession> {
-  return (await api.get<CheckoutSession>('/checkout', { params: { checkoutSessionId } })).data;
+  return checkoutSessionSchema.parse((await api.get('/checkout', { params: { checkoutSessionId } })).data);
 }
 
 /** `GET /org/{orgId}/checkout`: a session bought for the organisation, readable by all of its members. */
 export async function fetchOrganizationCheckout(orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
-  return (await api.get<CheckoutSession>(`/org/${orgId}/checkout`, { params: { checkoutSessionId } })).data;
+  const { data } = await api.get(`/org/${orgId}/checkout`, { params: { checkoutSessionId } });
+  return checkoutSessionSchema.parse(data);
 }
 
 /** The sandbox provider's card form: pays an open session with a test card; the answer says which session. */
 export async function paySandboxCheckout(card: SandboxCard): Promise<{ checkoutSessionId: string }> {
-  return (await api.post<{ checkoutSessionId: string }>('/sandbox/checkout/pay', card)).data;
+  return sandboxPaidSchema.parse((await api.post('/sandbox/checkout/pay', card)).data);
 }
 
 /** `GET /getCustomerSecret`: a SetupIntent's client secret for saving a card. */
 export async function fetchCustomerSecret(): Promise<CustomerSecret> {
-  return (await api.get<CustomerSecret>('/getCustomerSecret')).data;
+  return customerSecretSchema.parse((await api.get('/getCustomerSecret')).data);
 }
 
 /** The sandbox provider's card form: saves a test card on the SetupIntent of `GET /getCustomerSecret`. */
 export async function saveSandboxCard(card: SandboxCard): Promise<PaymentMethod> {
-  return (await api.post<PaymentMethod>('/sandbox/setup-intents/confirm', card)).data;
+  return paymentMethodSchema.parse((await api.post('/sandbox/setup-intents/confirm', card)).data);
 }
 
 export async function fetchPaymentMethods(): Promise<PaymentMethods> {
-  return (await api.get<PaymentMethods>('/billing/payment-methods')).data;
+  return paymentMethodsSchema.parse((await api.get('/billing/payment-methods')).data);
 }
 
 export async function setDefaultPaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
   const path = `/billing/payment-methods/${encodeURIComponent(paymentMethodId)}/default`;
-  return (await api.put<PaymentMethods>(path)).data;
+  return paymentMethodsSchema.parse((await api.put(path)).data);
 }
 
 export async function removePaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
-  return (await api.delete<PaymentMethods>(`/billing/payment-methods/${encodeURIComponent(paymentMethodId)}`)).data;
+  const path = `/billing/payment-methods/${encodeURIComponent(paymentMethodId)}`;
+  return paymentMethodsSchema.parse((await api.delete(path)).data);
 }
 
+/** `GET /subscriptions`: the caller's subscriptions and token balance; the one fetch of it (billing.keys.ts). */
 export async function fetchSubscriptions(): Promise<UserSubscriptions> {
-  return (await api.get<UserSubscriptions>('/subscriptions')).data;
+  return userSubscriptionsSchema.parse((await api.get('/subscriptions')).data);
 }
 
 export async function cancelSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
-  return (await api.put<Subscription>(`${admin ? '/admin' : ''}/subscriptions/cancel`, { subscriptionId })).data;
+  const { data } = await api.put(`${admin ? '/admin' : ''}/subscriptions/cancel`, { subscriptionId });
+  return subscriptionSchema.parse(data);
 }
 
 export async function resumeSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
-  return (await api.put<Subscription>(`${admin ? '/admin' : ''}/subscriptions/resume`, { subscriptionId })).data;
+  const { data } = await api.put(`${admin ? '/admin' : ''}/subscriptions/resume`, { subscriptionId });
+  return subscriptionSchema.parse(data);
 }
 
 export async function fetchTokenHistory(): Promise<TokenHistory> {
-  return (await api.get<TokenHistory>('/tokens/history')).data;
+  return tokenHistorySchema.parse((await api.get('/tokens/history')).data);
 }
 
 export async function fetchPayments(): Promise<Payment[]> {
-  return (await api.get<{ payments: Payment[] }>('/billing/payments')).data.payments;
+  return paymentHistorySchema.parse((await api.get('/billing/payments')).data).payments;
 }
 
 export async function fetchAdminSubscriptions(): Promise<AdminSubscription[]> {
-  return (await api.get<{ subscriptions: AdminSubscription[] }>('/admin/subscriptions')).data.subscriptions;
+  return adminSubscriptionsSchema.parse((await api.get('/admin/subscriptions')).data).subscriptions;
 }
 
 /** `GET /org/{orgId}/subscriptions`: what the organisation is subscribed to, actions narrowed to the caller's role. */
 export async function fetchOrganizationSubscriptions(orgId: string): Promise<AdminSubscription[]> {
-  return (await api.get<OrgSubscriptions>(`/org/${orgId}/subscriptions`)).data.subscriptions;
+  return orgSubscriptionsSchema.parse((await api.get(`/org/${orgId}/subscriptions`)).data).subscriptions;
 }
 
 /** `DELETE /org/{orgId}/subscriptions`: the organisation's cancel (to the period end, docs/adr/0010). */
 export async function cancelOrganizationSubscription(orgId: string, subscriptionId: string): Promise<Subscription> {
-  return (await api.delete<Subscription>(`/org/${orgId}/subscriptions`, { data: { subscriptionId } })).data;
+  return subscriptionSchema.parse((await api.delete(`/org/${orgId}/subscriptions`, { data: { subscriptionId } })).data);
 }
 
 export async function endSubscription(subscriptionId: string): Promise<Subscription> {
-  return (await api.delete<Subscription>('/admin/subscriptions', { data: { subscriptionId } })).data;
+  return subscriptionSchema.parse((await api.delete('/admin/subscriptions', { data: { subscriptionId } })).data);
 }
 
 export async function assignSubscription(body: {
@@ -122,11 +142,11 @@ export async function assignSubscription(body: {
   priceId: string;
   days: number;
 }): Promise<Subscription> {
-  return (await api.post<Subscription>('/admin/subscriptions', body)).data;
+  return subscriptionSchema.parse((await api.post('/admin/subscriptions', body)).data);
 }
 
 export async function grantTokens(grant: AdminTokenGrant): Promise<{ tokenAmount: number }> {
-  return (await api.put<{ userId: string; tokenAmount: number }>('/admin/tokens', grant)).data;
+  return tokenBalanceSchema.parse((await api.put('/admin/tokens', grant)).data);
 }
 
 export async function fetchAdminProducts(query: {
@@ -139,17 +159,17 @@ export async function fetchAdminProducts(query: {
     billable: query.billable === undefined ? undefined : String(query.billable),
     includeArchived: query.includeArchived ? 'true' : undefined,
   };
-  return (await api.get<{ products: Product[] }>('/admin/products', { params })).data.products;
+  return productListSchema.parse((await api.get('/admin/products', { params })).data).products;
 }
 
 export async function createProduct(body: CreateProduct): Promise<Product> {
-  return (await api.post<Product>('/admin/products', body)).data;
+  return productSchema.parse((await api.post('/admin/products', body)).data);
 }
 
 export async function updateProduct(productId: string, body: UpdateProduct): Promise<Product> {
-  return (await api.put<Product>(`/admin/products/${productId}`, body)).data;
+  return productSchema.parse((await api.put(`/admin/products/${productId}`, body)).data);
 }
 
 export async function archiveProduct(productId: string): Promise<Product> {
-  return (await api.delete<Product>(`/admin/products/${productId}`)).data;
+  return productSchema.parse((await api.delete(`/admin/products/${productId}`)).data);
 }

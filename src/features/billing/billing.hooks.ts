@@ -25,36 +25,20 @@ import {
   setDefaultPaymentMethod,
   updateProduct,
 } from './billing.api';
-
-export const billingKeys = {
-  pricing: ['pricing-tables'] as const,
-  tokenProducts: ['token-products'] as const,
-  subscriptions: ['subscriptions'] as const,
-  history: ['token-history'] as const,
-  payments: ['payments'] as const,
-  paymentMethods: ['payment-methods'] as const,
-  checkout: (id: string, orgId?: string) => ['checkout', id, orgId ?? 'personal'] as const,
-  adminSubscriptions: ['admin-subscriptions'] as const,
-  organizationSubscriptions: (orgId: string) => ['org', orgId, 'subscriptions'] as const,
-  adminProducts: ['admin-products'] as const,
-};
-
-/** The header's balance query (useTokenBalance.ts); billing refreshes it. */
-export const TOKEN_BALANCE_KEY = ['token-balance'] as const;
+import { billingKeys, invalidateTokenBalances } from './billing.keys';
 
 /** Everything that changes when something was bought, cancelled or granted (for `orgId`: its list too). */
 export function useRefreshBilling(orgId?: string) {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all(
-      [
-        TOKEN_BALANCE_KEY,
-        billingKeys.subscriptions,
+    Promise.all([
+      invalidateTokenBalances(queryClient),
+      ...[
         billingKeys.history,
         billingKeys.payments,
         ...(orgId ? [billingKeys.organizationSubscriptions(orgId)] : []),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-    );
+    ]);
 }
 
 export function useSubscriptionPricingTables() {

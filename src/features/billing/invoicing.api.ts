@@ -1,15 +1,21 @@
-import type {
-  AdminInvoiceQuery,
-  AdminPaymentQuery,
-  AdminPayments,
-  BillingDetailsAnswer,
-  BillingDetailsInput,
-  InvoiceSummary,
-  Refund,
-  RefundInput,
-  TaxInfo,
-  TaxSettings,
-  TaxSettingsInput,
+import {
+  type AdminInvoiceQuery,
+  type AdminPaymentQuery,
+  type AdminPayments,
+  adminPaymentsSchema,
+  type BillingDetailsAnswer,
+  type BillingDetailsInput,
+  billingDetailsAnswerSchema,
+  type InvoiceSummary,
+  invoiceListSchema,
+  type Refund,
+  type RefundInput,
+  refundSchema,
+  type TaxInfo,
+  type TaxSettings,
+  type TaxSettingsInput,
+  taxInfoSchema,
+  taxSettingsSchema,
 } from '@portal/contract';
 import { api, download } from '../../lib/api';
 
@@ -20,39 +26,39 @@ export { download };
 const detailsPath = (orgId?: string) => (orgId ? `/org/${orgId}/billing/details` : '/billing/details');
 
 export async function fetchBillingDetails(orgId?: string): Promise<BillingDetailsAnswer> {
-  return (await api.get<BillingDetailsAnswer>(detailsPath(orgId))).data;
+  return billingDetailsAnswerSchema.parse((await api.get(detailsPath(orgId))).data);
 }
 
 export async function saveBillingDetails(body: BillingDetailsInput, orgId?: string): Promise<BillingDetailsAnswer> {
-  return (await api.put<BillingDetailsAnswer>(detailsPath(orgId), body)).data;
+  return billingDetailsAnswerSchema.parse((await api.put(detailsPath(orgId), body)).data);
 }
 
 export async function fetchTaxInfo(): Promise<TaxInfo> {
-  return (await api.get<TaxInfo>('/billing/tax-info')).data;
+  return taxInfoSchema.parse((await api.get('/billing/tax-info')).data);
 }
 
 export async function fetchInvoices(): Promise<InvoiceSummary[]> {
-  return (await api.get<{ invoices: InvoiceSummary[] }>('/billing/invoices')).data.invoices;
+  return invoiceListSchema.parse((await api.get('/billing/invoices')).data).invoices;
 }
 
 export async function fetchAdminInvoices(query: Omit<AdminInvoiceQuery, 'format'>): Promise<InvoiceSummary[]> {
-  return (await api.get<{ invoices: InvoiceSummary[] }>('/admin/invoices', { params: query })).data.invoices;
+  return invoiceListSchema.parse((await api.get('/admin/invoices', { params: query })).data).invoices;
 }
 
 export async function fetchTaxSettings(): Promise<TaxSettings> {
-  return (await api.get<TaxSettings>('/admin/settings/tax')).data;
+  return taxSettingsSchema.parse((await api.get('/admin/settings/tax')).data);
 }
 
 export async function saveTaxSettings(body: TaxSettingsInput): Promise<TaxSettings> {
-  return (await api.put<TaxSettings>('/admin/settings/tax', body)).data;
+  return taxSettingsSchema.parse((await api.put('/admin/settings/tax', body)).data);
 }
 
 export async function fetchAdminPayments(query: Omit<AdminPaymentQuery, 'format'>): Promise<AdminPayments> {
-  return (await api.get<AdminPayments>('/admin/payments', { params: query })).data;
+  return adminPaymentsSchema.parse((await api.get('/admin/payments', { params: query })).data);
 }
 
 export async function refundPayment(paymentId: string, body: RefundInput): Promise<Refund> {
-  return (await api.post<Refund>(`/admin/payments/${paymentId}/refund`, body)).data;
+  return refundSchema.parse((await api.post(`/admin/payments/${paymentId}/refund`, body)).data);
 }
 
 export const downloadInvoicePdf = (id: string, number: string) =>

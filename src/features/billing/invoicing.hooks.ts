@@ -8,6 +8,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { announceBillingChange } from '../../lib/billing-channel';
 import { useRefreshBilling } from './billing.hooks';
+import { invoicingKeys } from './billing.keys';
 import {
   fetchAdminInvoices,
   fetchAdminPayments,
@@ -19,15 +20,6 @@ import {
   saveBillingDetails,
   saveTaxSettings,
 } from './invoicing.api';
-
-export const invoicingKeys = {
-  details: (orgId?: string) => ['billing-details', orgId ?? 'personal'] as const,
-  invoices: ['invoices'] as const,
-  taxInfo: ['tax-info'] as const,
-  taxSettings: ['admin-tax-settings'] as const,
-  adminInvoices: (q: object) => ['admin-invoices', q] as const,
-  adminPayments: (q: object) => ['admin-payments', q] as const,
-};
 
 export function useBillingDetails(orgId?: string) {
   return useQuery({ queryKey: invoicingKeys.details(orgId), queryFn: () => fetchBillingDetails(orgId) });
@@ -87,8 +79,8 @@ export function useRefund() {
     mutationFn: ({ paymentId, body }: { paymentId: string; body: RefundInput }) => refundPayment(paymentId, body),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin-payments'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin-invoices'] }),
+        queryClient.invalidateQueries({ queryKey: invoicingKeys.allAdminPayments }),
+        queryClient.invalidateQueries({ queryKey: invoicingKeys.allAdminInvoices }),
         queryClient.invalidateQueries({ queryKey: invoicingKeys.invoices }),
         refresh(),
       ]).then(announceBillingChange),

@@ -3,40 +3,49 @@ import { useEffect } from 'react';
 import { onBillingChange } from '../../lib/billing-channel';
 import { useUser } from '../auth/auth-context';
 import { useActiveOrganization } from '../organizations/active-organization';
+import { billingKeys, invalidateTokenBalances, invoicingKeys } from './billing.keys';
 
-/** What a purchase changes in the other tabs. */
-const BILLING_QUERY_KEYS = [['token-balance'], ['subscriptions'], ['token-history'], ['payments'], ['invoices']];
+/** What a purchase changes in the other tabs (besides the balances). */
+const BILLING_QUERY_KEYS = [billingKeys.history, billingKeys.payments, invoicingKeys.invoices];
+
+// The header asks for the balance: axios and the contract come with the first call, not with the shell.
+const fetchSubscriptions = async () => (await import('./billing.api')).fetchSubscriptions();
+const fetchOrganizationTokens = async (orgId: string) =>
+  (await import('../organizations/organizations.api')).fetchOrganizationTokens(orgId);
 
 /**
- * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7), or of the organisation chosen in the
- * switcher (GET /org/{orgId}/tokens), whose tokens its accounts spend. Undefined while unknown. It refetches when
- * another tab announces a purchase and when the tab gets the focus back (a tab the channel missed).
+ * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7, the same query as the subscription
+ * pages), or of the organisation chosen in the switcher (GET /org/{orgId}/tokens), whose tokens its accounts spend.
+ * Undefined while unknown. It refetches when another tab announces a purchase and when the tab gets the focus back
+ * (a tab the channel missed).
  */
 export function useTokenBalance(): { balance: number | undefined; isError: boolean } {
   const user = useUser();
   const org = useActiveOrganization();
   const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: ['token-balance', user?.uid, org?.id ?? null],
-    enabled: Boolean(user),
-    retry: false,
-    staleTime: 30_000,
-    refetchOnWindowFocus: 'always',
-    queryFn: async () => {
-      // The header asks for it: axios comes with the first call, not with the shell.
-      const { api } = await import('../../lib/api');
-      const { data } = await api.get<{ tokenAmount?: unknown }>(org ? `/org/${org.id}/tokens` : '/subscriptions');
-      const amount = Number(data?.tokenAmount);
-      return Number.isFinite(amount) ? amount : 0;
-    },
+  const options = { retry: false, staleTime: 30_000, refetchOnWindowFocus: 'always' } as const;
+  const personal = useQuery({
+    ...options,
+    queryKey: billingKeys.subscriptions,
+    queryFn: fetchSubscriptions,
+    enabled: Boolean(user) && !org,
+    select: (data) => data.tokenAmount,
+  });
+  const organization = useQuery({
+    ...options,
+    queryKey: billingKeys.organizationTokens(org?.id ?? ''),
+    queryFn: () => fetchOrganizationTokens(org?.id ?? ''),
+    enabled: Boolean(user) && Boolean(org),
   });
 
   useEffect(() => {
     if (!user) return;
     return onBillingChange(() => {
+      void invalidateTokenBalances(queryClient);
       for (const queryKey of BILLING_QUERY_KEYS) void queryClient.invalidateQueries({ queryKey });
     });
   }, [user, queryClient]);
 
+  const query = org ? organization : personal;
   return { balance: query.data, isError: query.isError };
 }

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { StatCard, type StatCardProps } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
-import { useAccounts, useUserSubscriptions } from '../accounts/accounts.hooks';
+import { useAccounts } from '../accounts/accounts.hooks';
 import { useUser } from '../auth/auth-context';
-import { useOrganizationsSubscriptions } from '../billing/billing.hooks';
+import { useOrganizationsSubscriptions, useSubscriptions } from '../billing/billing.hooks';
 import { useTokenBalance } from '../billing/useTokenBalance';
 
 const isActive = (s: { status: string }) => s.status === 'active' || s.status === 'cancelling';
@@ -26,7 +26,7 @@ export function DashboardStats() {
   const { t } = useTranslation('accounts');
   const { number } = useFormat();
   const { balance } = useTokenBalance();
-  const subscriptions = useUserSubscriptions();
+  const subscriptions = useSubscriptions();
   // An organisation's subscription gives every member's NTRIP accounts access (docs/adr/0010), so it counts here.
   const teams = useUser()?.teams;
   const organizations = useOrganizationsSubscriptions(teams?.map((team) => team.id) ?? []);

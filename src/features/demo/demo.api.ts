@@ -1,4 +1,9 @@
-import type { DemoRequest, DemoRequestCreated, DemoRequestPage } from '@portal/contract';
+import {
+  type DemoRequest,
+  type DemoRequestPage,
+  demoRequestCreatedSchema,
+  demoRequestPageSchema,
+} from '@portal/contract';
 import { api } from '../../lib/api';
 
 /** The automation webhook the form posts to (build-time VITE_DEMO_WEBHOOK_URL); empty means the portal API. */
@@ -29,9 +34,9 @@ export async function submitDemoRequest(body: DemoRequest): Promise<void> {
     if (!res.ok) throw new DemoSubmissionError(res.status);
     return;
   }
-  await api.post<DemoRequestCreated>('/demo-requests', body);
+  demoRequestCreatedSchema.parse((await api.post('/demo-requests', body)).data);
 }
 
 export async function fetchDemoRequests(page: { limit: number; offset: number }): Promise<DemoRequestPage> {
-  return (await api.get<DemoRequestPage>('/admin/demo-requests', { params: page })).data;
+  return demoRequestPageSchema.parse((await api.get('/admin/demo-requests', { params: page })).data);
 }

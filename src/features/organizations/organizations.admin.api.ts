@@ -1,7 +1,9 @@
 import {
   type AdminOrganizationDetail,
   type AdminOrganizationPatch,
+  type AdminOrganizationSummary,
   adminOrganizationDetailSchema,
+  adminOrganizationSummarySchema,
 } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
@@ -12,6 +14,13 @@ export async function fetchAdminOrganization(orgId: string): Promise<AdminOrgani
   return adminOrganizationDetailSchema.parse((await api.get(`/admin/organizations/${orgId}`)).data);
 }
 
+export async function patchAdminOrganization(
+  orgId: string,
+  patch: AdminOrganizationPatch,
+): Promise<AdminOrganizationSummary> {
+  return adminOrganizationSummarySchema.parse((await api.patch(`/admin/organizations/${orgId}`, patch)).data);
+}
+
 export function useAdminOrganization(orgId: string) {
   return useQuery({ queryKey: detailKey(orgId), queryFn: () => fetchAdminOrganization(orgId) });
 }
@@ -19,7 +28,7 @@ export function useAdminOrganization(orgId: string) {
 export function usePatchAdminOrganization(orgId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (patch: AdminOrganizationPatch) => (await api.patch(`/admin/organizations/${orgId}`, patch)).data,
+    mutationFn: (patch: AdminOrganizationPatch) => patchAdminOrganization(orgId, patch),
     onSuccess: () => client.invalidateQueries({ queryKey: detailKey(orgId) }),
   });
 }

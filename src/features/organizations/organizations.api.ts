@@ -14,6 +14,7 @@ import {
   type Organization,
   type OrganizationErrorCode,
   type OrgInvite,
+  organizationChangedSchema,
   organizationErrorCodes,
   organizationSchema,
   organizationTokensSchema,
@@ -54,37 +55,42 @@ export async function fetchMembers(orgId: string): Promise<Member[]> {
 }
 
 export async function updateMember(orgId: string, body: UpdateMemberBody): Promise<void> {
-  await api.put(`/org/${orgId}/members`, body);
+  organizationChangedSchema.parse((await api.put(`/org/${orgId}/members`, body)).data);
 }
 
 export async function removeMember(orgId: string, forMember: string): Promise<void> {
-  await api.delete(`/org/${orgId}/members`, { data: { forMember } });
+  organizationChangedSchema.parse((await api.delete(`/org/${orgId}/members`, { data: { forMember } })).data);
 }
 
 export async function leaveOrganization(orgId: string): Promise<void> {
-  await api.post(`/org/${orgId}/leave`);
+  organizationChangedSchema.parse((await api.post(`/org/${orgId}/leave`)).data);
 }
 
 export async function transferOwnership(orgId: string, forMember: string): Promise<void> {
-  await api.post(`/org/${orgId}/transfer`, { forMember });
+  organizationChangedSchema.parse((await api.post(`/org/${orgId}/transfer`, { forMember })).data);
 }
 
 export async function renameOrganization(orgId: string, name: string): Promise<void> {
-  await api.patch(`/org/${orgId}`, { name });
+  organizationChangedSchema.parse((await api.patch(`/org/${orgId}`, { name })).data);
 }
 
 /** `name` is the organisation's name typed again. */
 export async function deleteOrganization(orgId: string, name: string): Promise<void> {
-  await api.delete(`/org/${orgId}`, { data: { name } });
+  organizationChangedSchema.parse((await api.delete(`/org/${orgId}`, { data: { name } })).data);
 }
 
 /** Moves tokens from the caller's balance to the organisation's; answers the organisation's new balance. */
+/** `GET /org/{orgId}/tokens`: the organisation's token balance, which its NTRIP accounts spend. */
+export async function fetchOrganizationTokens(orgId: string): Promise<number> {
+  return organizationTokensSchema.parse((await api.get(`/org/${orgId}/tokens`)).data).tokenAmount;
+}
+
 export async function transferTokens(orgId: string, tokenAmount: number): Promise<number> {
   return organizationTokensSchema.parse((await api.post(`/org/${orgId}/tokens`, { tokenAmount })).data).tokenAmount;
 }
 
 export async function declineInviteLink(token: string): Promise<void> {
-  await api.post('/invites/decline', { token });
+  organizationChangedSchema.parse((await api.post('/invites/decline', { token })).data);
 }
 
 export async function fetchOrgInvites(orgId: string): Promise<OrgInvite[]> {
@@ -98,7 +104,7 @@ export async function sendInvite(orgId: string, email: string): Promise<string> 
 }
 
 export async function revokeInvite(orgId: string, email: string): Promise<void> {
-  await api.delete(`/org/${orgId}/invites`, { data: { email } });
+  organizationChangedSchema.parse((await api.delete(`/org/${orgId}/invites`, { data: { email } })).data);
 }
 
 export async function fetchMyInvites(): Promise<MyInvite[]> {
@@ -106,7 +112,7 @@ export async function fetchMyInvites(): Promise<MyInvite[]> {
 }
 
 export async function answerInvite(body: InviteActionBody): Promise<void> {
-  await api.put('/invites', body);
+  organizationChangedSchema.parse((await api.put('/invites', body)).data);
 }
 
 export async function acceptInviteLink(token: string): Promise<AcceptInviteLinkResponse> {

@@ -2,6 +2,7 @@ import type { InviteActionBody, UpdateMemberBody } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sendVerificationEmail } from '../auth/auth-actions';
 import { useUser } from '../auth/auth-context';
+import { invalidateTokenBalances } from '../billing/billing.keys';
 import { setActiveOrganization } from './active-organization';
 import {
   acceptInviteLink,
@@ -71,7 +72,7 @@ function useOrganizationChange<A>(orgId: string, fn: (arg: A) => Promise<unknown
     onSuccess: async () => {
       after?.();
       await client.invalidateQueries({ queryKey: keys.org(orgId) });
-      await client.invalidateQueries({ queryKey: ['token-balance'] });
+      await invalidateTokenBalances(client);
       await user?.refetch();
     },
   });

@@ -1,6 +1,7 @@
 import type { AdminCreateRinexJobBody, AdminRinexNetworkPatch, CreateRinexJobBody } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
+import { invalidateTokenBalances } from '../billing/billing.keys';
 import {
   adminCreateJob,
   createJob,
@@ -26,8 +27,6 @@ export const rinexKeys = {
   adminJobs: (userId?: string) => ['admin-rinex', 'jobs', userId ?? ''] as const,
 };
 
-/** The header's balance query (src/features/billing/useTokenBalance.ts); refreshed after a purchase. */
-const TOKEN_BALANCE_KEY = ['token-balance'] as const;
 const POLL_MS = 1_500;
 
 export function useAvailability(station: string | undefined, from: string, to: string) {
@@ -78,7 +77,7 @@ export function useCreateRinexJob() {
     mutationFn: (body: CreateRinexJobBody) => createJob(body),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: rinexKeys.jobs });
-      void client.invalidateQueries({ queryKey: TOKEN_BALANCE_KEY });
+      void invalidateTokenBalances(client);
       void client.invalidateQueries({ queryKey: ['rinex', 'availability'] });
     },
   });

@@ -3,6 +3,7 @@ import {
   type AdminSubscription,
   adminOrganizationDetailSchema,
   adminOrganizationPatchSchema,
+  adminOrganizationSummarySchema,
   type NtripAccount,
   organizationParamsSchema,
 } from '@portal/contract';
@@ -142,7 +143,7 @@ export function organizationsAdminRoutes(
           tags: ['admin'],
           params: organizationParamsSchema,
           body: adminOrganizationPatchSchema,
-          response: { 200: adminOrganizationDetailSchema.shape.organization },
+          response: { 200: adminOrganizationSummarySchema },
         },
       },
       async (request) => {

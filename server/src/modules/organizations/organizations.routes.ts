@@ -12,6 +12,7 @@ import {
   memberRefBodySchema,
   memberSchema,
   myInviteSchema,
+  organizationChangedSchema,
   organizationParamsSchema,
   organizationSchema,
   organizationTokensSchema,
@@ -25,7 +26,6 @@ import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
 import type { OrganizationsService } from './organizations.service.ts';
 
-const ok = z.object({ success: z.literal(true) });
 const user = { auth: 'user' as const };
 const tags = ['organizations'];
 
@@ -59,7 +59,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId/members',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: updateMemberBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: updateMemberBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.updateMember(actorOf(request), request.params.orgId, request.body);
@@ -71,7 +76,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId/members',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: memberRefBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: memberRefBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.removeMember(actorOf(request), request.params.orgId, request.body.forMember);
@@ -81,7 +91,10 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
 
     app.post(
       '/org/:orgId/leave',
-      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: ok } } },
+      {
+        config: user,
+        schema: { tags, params: organizationParamsSchema, response: { 200: organizationChangedSchema } },
+      },
       async (request) => {
         await service.leave(actorOf(request), request.params.orgId);
         return { success: true as const };
@@ -92,7 +105,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId/transfer',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: memberRefBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: memberRefBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.transferOwnership(actorOf(request), request.params.orgId, request.body.forMember);
@@ -104,7 +122,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: renameOrganizationBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: renameOrganizationBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.rename(actorOf(request), request.params.orgId, request.body.name);
@@ -116,7 +139,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: deleteOrganizationBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: deleteOrganizationBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.remove(actorOf(request), request.params.orgId, request.body.name);
@@ -173,7 +201,12 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       '/org/:orgId/invites',
       {
         config: user,
-        schema: { tags, params: organizationParamsSchema, body: inviteEmailBodySchema, response: { 200: ok } },
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: inviteEmailBodySchema,
+          response: { 200: organizationChangedSchema },
+        },
       },
       async (request) => {
         await service.revokeInvite(actorOf(request), request.params.orgId, request.body.email);
@@ -193,7 +226,7 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
 
     app.put(
       '/invites',
-      { config: user, schema: { tags, body: inviteActionBodySchema, response: { 200: ok } } },
+      { config: user, schema: { tags, body: inviteActionBodySchema, response: { 200: organizationChangedSchema } } },
       async (request) => {
         await service.answerInvite(actorOf(request), request.body);
         return { success: true as const };
@@ -211,7 +244,10 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
 
     app.post(
       '/invites/decline',
-      { config: user, schema: { tags, body: declineInviteLinkBodySchema, response: { 200: ok } } },
+      {
+        config: user,
+        schema: { tags, body: declineInviteLinkBodySchema, response: { 200: organizationChangedSchema } },
+      },
       async (request) => {
         await service.declineInviteLink(actorOf(request), request.body.token);
         return { success: true as const };
