@@ -4,35 +4,21 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
-import { user } from '../support/factories';
+import { adminSubscription, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
 const CREW = '0b7c6a2e-3f4d-4e5a-9b8c-1d2e3f4a5b6c';
 const FLEET = '6f1e2d3c-4b5a-4968-8776-655443322110';
 
+/** The `i`th subscription, the user's own or (with `organizationId`) an organisation's as its list shows it. */
 function subscription(status: Subscription['status'], organizationId: string | null, i: number) {
-  return {
+  return adminSubscription({
     id: `0000000${i}-0000-4000-8000-000000000000`,
-    userId: 'u',
     organizationId,
-    productName: 'RTK',
-    priceId: 'p',
-    amount: 100,
-    currency: 'EUR',
-    interval: 'MONTHLY',
-    billable: true,
     status,
-    networkIds: [],
-    currentPeriodStart: '2026-11-01T00:00:00.000Z',
-    currentPeriodEnd: '2026-12-01T00:00:00.000Z',
     cancelAtPeriodEnd: status === 'cancelling',
-    canCancel: false,
-    canResume: false,
-    createdAt: '2026-11-01T00:00:00.000Z',
-    endedAt: null,
-    userEmail: 'owner@example.test',
-  };
+  });
 }
 
 describe('dashboard: Active subscriptions', () => {

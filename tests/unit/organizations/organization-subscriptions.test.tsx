@@ -5,7 +5,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { OrganizationsPage } from '../../../src/features/organizations/OrganizationsPage';
-import { fakeUser } from '../support/factories';
+import { adminSubscription, fakeUser, pricingProduct } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -15,30 +15,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function subscription(overrides: Partial<AdminSubscription>): AdminSubscription {
-  return {
-    id: 'a1b2c3d4-0000-4000-8000-000000000001',
-    userId: 'buyer',
-    userEmail: 'buyer@crew.test',
-    organizationId: ORG,
-    productName: 'RTK Monthly',
-    priceId: 'price_monthly',
-    amount: 4900,
-    currency: 'EUR',
-    interval: 'MONTHLY',
-    billable: true,
-    status: 'active',
-    networkIds: [],
-    currentPeriodStart: '2026-11-01T00:00:00Z',
-    currentPeriodEnd: '2026-12-01T00:00:00Z',
-    cancelAtPeriodEnd: false,
-    canCancel: true,
-    canResume: false,
-    createdAt: '2026-11-01T00:00:00Z',
-    endedAt: null,
-    ...overrides,
-  };
-}
+const subscription = (overrides: Partial<AdminSubscription> = {}) =>
+  adminSubscription({ userId: 'buyer', userEmail: 'buyer@crew.test', organizationId: ORG, ...overrides });
 
 /** The organisation's calls as the server answers them for a caller with `role`. */
 function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
@@ -60,6 +38,8 @@ function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/subscriptions`, () => HttpResponse.json({ subscriptions: current })),
+    http.get(`*/api/org/${ORG}/billing/details`, () => HttpResponse.json({ details: null })),
+    http.get('*/api/billing/tax-info', () => HttpResponse.json({ pricesIncludeTax: false })),
     http.delete(`*/api/org/${ORG}/subscriptions`, async ({ request }) => {
       const body = (await request.json()) as { subscriptionId: string };
       calls.push({ method: 'DELETE', path: `/org/${ORG}/subscriptions`, body });
@@ -72,20 +52,7 @@ function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
       HttpResponse.json([
         {
           name: 'RTK',
-          data: [
-            {
-              name: 'RTK Weekly',
-              priceId: 'price_weekly',
-              type: 'Subscription',
-              amount: 1500,
-              currency: 'EUR',
-              interval: 'WEEKLY',
-              bestChoice: false,
-              attributes: [],
-              testMode: false,
-              previewMode: false,
-            },
-          ],
+          data: [pricingProduct({ name: 'RTK Weekly', priceId: 'price_weekly', amount: 1500, interval: 'WEEKLY' })],
         },
       ]),
     ),

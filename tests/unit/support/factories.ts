@@ -5,14 +5,26 @@
 import {
   type AccountMountpoint,
   type AdminNtripAccount,
+  type AdminSubscription,
   accountMountpointListSchema,
   adminNtripAccountSchema,
+  adminSubscriptionSchema,
+  type CheckoutSession,
+  checkoutSessionSchema,
   type Network,
   type NtripAccount,
   networkSchema,
   ntripAccountSchema,
+  type Payment,
+  type PaymentMethod,
+  type PricingProduct,
+  paymentMethodSchema,
+  paymentSchema,
+  pricingProductSchema,
   type Station,
+  type Subscription,
   stationSchema,
+  subscriptionSchema,
 } from '@portal/contract';
 import type { LoggedInUser } from '../../../src/features/auth/auth-context';
 
@@ -159,3 +171,99 @@ export const mountpoints: AccountMountpoint[] = accountMountpointListSchema.pars
     },
   ],
 }).items;
+
+/** A subscription product as a pricing table lists it: RTK Monthly, €49.00. */
+export function pricingProduct(overrides: Partial<PricingProduct> = {}): PricingProduct {
+  return pricingProductSchema.parse({
+    name: 'RTK Monthly',
+    description: '',
+    priceId: 'price_monthly',
+    type: 'Subscription',
+    amount: 4900,
+    currency: 'EUR',
+    interval: 'MONTHLY',
+    bestChoice: false,
+    attributes: [],
+    testMode: false,
+    previewMode: false,
+    networkIds: [],
+    ...overrides,
+  });
+}
+
+/** The user's own active RTK Monthly subscription, which they may cancel. */
+export function subscription(overrides: Partial<Subscription> = {}): Subscription {
+  return subscriptionSchema.parse({
+    id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    userId: 'u1',
+    organizationId: null,
+    productName: 'RTK Monthly',
+    priceId: 'price_monthly',
+    amount: 4900,
+    currency: 'EUR',
+    interval: 'MONTHLY',
+    billable: true,
+    status: 'active',
+    networkIds: [],
+    currentPeriodStart: '2026-11-01T00:00:00.000Z',
+    currentPeriodEnd: '2026-12-01T00:00:00.000Z',
+    cancelAtPeriodEnd: false,
+    canCancel: true,
+    canResume: false,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    endedAt: null,
+    ...overrides,
+  });
+}
+
+/** A subscription as the admin and organisation lists show it, with its buyer's e-mail. */
+export function adminSubscription(overrides: Partial<AdminSubscription> = {}): AdminSubscription {
+  return adminSubscriptionSchema.parse({ ...subscription(), userEmail: 'ada@example.test', ...overrides });
+}
+
+/** A completed checkout of RTK Monthly, £49.00. */
+export function checkoutSession(overrides: Partial<CheckoutSession> = {}): CheckoutSession {
+  return checkoutSessionSchema.parse({
+    id: '5d8b9a38-2f5c-4bd4-9d53-0d9d6f5c1a11',
+    transactionId: 'cs_sbx_42',
+    status: 'complete',
+    type: 'Subscription',
+    productName: 'RTK Monthly',
+    priceId: 'price_monthly',
+    amount: 4900,
+    currency: 'GBP',
+    value: 49,
+    subscriptionId: 'a1b2c3d4-0000-4000-8000-000000000001',
+    createdAt: '2026-11-23T12:00:00.000Z',
+    ...overrides,
+  });
+}
+
+/** The default saved card: a Visa ending in 4242. */
+export function paymentMethod(overrides: Partial<PaymentMethod> = {}): PaymentMethod {
+  return paymentMethodSchema.parse({
+    id: 'pm_1',
+    brand: 'visa',
+    last4: '4242',
+    expMonth: 12,
+    expYear: 2034,
+    isDefault: true,
+    ...overrides,
+  });
+}
+
+/** A paid purchase of 100 tokens, €10.00, with its invoice. */
+export function payment(overrides: Partial<Payment> = {}): Payment {
+  return paymentSchema.parse({
+    id: 'p1',
+    description: '100 Tokens',
+    amount: 1000,
+    currency: 'EUR',
+    status: 'paid',
+    refundedAmount: 0,
+    invoiceNumber: 'SBX-2026-1',
+    invoiceUrl: 'https://invoices.example/1',
+    createdAt: '2026-11-23T12:00:00.000Z',
+    ...overrides,
+  });
+}
