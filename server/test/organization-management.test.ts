@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { organizationChangedSchema } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../src/modules/ntrip/ntrip.authorizer.ts';
@@ -42,7 +43,10 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
     const token = await inviteLink(orgId, by, user.email);
     expect((await call(user, 'POST', '/invites/accept', { token })).statusCode).toBe(200);
     if (role !== 'member') {
-      expect((await call(by, 'PUT', `/org/${orgId}/members`, { forMember: user.userId, role })).statusCode).toBe(200);
+      const promoted = await call(by, 'PUT', `/org/${orgId}/members`, { forMember: user.userId, role });
+      expect(promoted.statusCode).toBe(200);
+      // The SPA parses the answer with this schema.
+      expect(organizationChangedSchema.safeParse(promoted.json()).success).toBe(true);
     }
     return user;
   }

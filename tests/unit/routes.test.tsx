@@ -10,7 +10,7 @@ import { renderRoutes, setViewportWidth } from './support/shell';
 
 beforeEach(() =>
   server.use(
-    http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 1250 })),
+    http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 1250 })),
     http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
     http.get('*/api/user', () =>
       HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: '2026-01-01T00:00:00.000Z' }),

@@ -15,7 +15,7 @@ import { initTestI18n, renderRoutes, setViewportWidth, testQueryClient } from '.
 
 beforeEach(() =>
   server.use(
-    http.get('*/api/subscriptions', () => HttpResponse.json({ tokenAmount: 7 })),
+    http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 7 })),
     http.get('*/api/user', () => HttpResponse.json({ code: 'internal', message: 'down' }, { status: 500 })),
     http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
   ),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { adminOrganizationSummarySchema } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
@@ -115,7 +116,8 @@ describe(`organisations in the back office on ${testDatabaseKind()}`, () => {
 
       const disabled = await call('PATCH', `/api/admin/organizations/${orgId}`, admin, { disabled: true });
       expect(disabled.statusCode).toBe(200);
-      expect(disabled.json().disabledAt).toEqual(expect.any(String));
+      // The back office parses the answer with the contract's schema.
+      expect(adminOrganizationSummarySchema.parse(disabled.json()).disabledAt).toEqual(expect.any(String));
       const refused = await call('GET', `/api/org/${orgId}/members`, owner);
       expect(refused.statusCode).toBe(403);
       expect(refused.json().code).toBe('organization_disabled');
