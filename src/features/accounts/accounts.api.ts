@@ -13,11 +13,9 @@ import {
   type ConnectionTestResult,
   connectionTestResultSchema,
   type ManualGrantBody,
-  type Network,
   type NtripAccount,
   type NtripAccountWithPassword,
   type NtripSessionPage,
-  networkListSchema,
   ntripAccountListSchema,
   ntripAccountSchema,
   ntripAccountWithPasswordSchema,
@@ -79,10 +77,6 @@ export function downloadSessionsCsv(id: string, fallbackName: string): Promise<v
 
 export async function activateTokens(body: TokenActivationBody): Promise<TokenActivation> {
   return tokenActivationSchema.parse((await api.post('/tokens', body)).data);
-}
-
-export async function fetchNetworks(): Promise<Network[]> {
-  return networkListSchema.parse((await api.get('/networks')).data).items;
 }
 
 export async function fetchAdminAccounts(query: AdminNtripAccountQuery): Promise<AdminNtripAccountPage> {

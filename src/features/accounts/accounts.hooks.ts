@@ -9,6 +9,8 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useUser } from '../auth/auth-context';
 import { invalidateTokenBalances } from '../billing/billing.keys';
+import { fetchNetworks } from '../catalogue/catalogue.api';
+import { catalogueKeys } from '../catalogue/catalogue.hooks';
 import { useActiveOrganization } from '../organizations/active-organization';
 import {
   activateTokens,
@@ -20,7 +22,6 @@ import {
   fetchAccounts,
   fetchAdminAccounts,
   fetchMountpoints,
-  fetchNetworks,
   fetchSessions,
   regeneratePassword,
   testConnection,
@@ -32,7 +33,6 @@ export const accountKeys = {
   mountpoints: (id: string) => ['ntrip-accounts', id, 'mountpoints'] as const,
   sessions: (id: string, page: number, pageSize: number) => ['ntrip-accounts', id, 'sessions', page, pageSize] as const,
   admin: (query: AdminNtripAccountQuery) => ['admin-ntrip-accounts', query] as const,
-  networks: ['networks'] as const,
 };
 
 /**
@@ -62,8 +62,13 @@ export function useSessions(id: string, page: number, pageSize: number, admin = 
   });
 }
 
+/** The public networks (`GET /networks`), the catalogue's query; a minute is fresh enough for choosing one. */
 export function useNetworks() {
-  return useQuery({ queryKey: accountKeys.networks, queryFn: fetchNetworks, staleTime: 60_000 });
+  return useQuery({
+    queryKey: catalogueKeys.networks('public'),
+    queryFn: () => fetchNetworks('public'),
+    staleTime: 60_000,
+  });
 }
 
 function useInvalidateAccounts() {

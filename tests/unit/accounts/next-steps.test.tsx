@@ -131,16 +131,16 @@ describe('next steps', () => {
       ),
     );
     setActiveOrganization(orgId);
+    const admin = { ...user, teams: [{ id: orgId, name: 'Polder Crew', role: 'admin' as const, url: '' }] };
+    const view = renderWithProviders(<AccountsPage />, {
+      route: '/accounts?activate=1',
+      wrapper: (children) => (
+        <AuthContext.Provider value={admin}>
+          <ModalProvider>{children}</ModalProvider>
+        </AuthContext.Provider>
+      ),
+    });
     try {
-      const admin = { ...user, teams: [{ id: orgId, name: 'Polder Crew', role: 'admin' as const, url: '' }] };
-      renderWithProviders(<AccountsPage />, {
-        route: '/accounts?activate=1',
-        wrapper: (children) => (
-          <AuthContext.Provider value={admin}>
-            <ModalProvider>{children}</ModalProvider>
-          </AuthContext.Provider>
-        ),
-      });
       const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
       expect(await within(dialog).findByText('Balance of Polder Crew')).toBeInTheDocument();
       const short = await within(dialog).findByTestId('activation-short');
@@ -152,6 +152,8 @@ describe('next steps', () => {
         `/settings/organization?org=${orgId}`,
       );
     } finally {
+      // Unmounted first: back on Personal, the page would ask for the user's own accounts and balance.
+      view.unmount();
       setActiveOrganization(null);
     }
   });
