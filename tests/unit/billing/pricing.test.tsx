@@ -8,24 +8,13 @@ import { reportPurchase } from '../../../src/features/billing/CheckoutPage';
 import { PriceTag, PricingCard } from '../../../src/features/billing/PricingCard';
 import { PricingGrid } from '../../../src/features/billing/PricingGrid';
 import { sortByAmount } from '../../../src/features/billing/pricing';
+import { pricingProduct } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
-const product = (over: Partial<PricingProduct> = {}): PricingProduct => ({
-  name: 'RTK Monthly',
-  description: '',
-  priceId: `price_${Math.random().toString(36).slice(2)}`,
-  type: 'Subscription',
-  amount: 4900,
-  currency: 'EUR',
-  interval: 'MONTHLY',
-  bestChoice: false,
-  attributes: [],
-  testMode: false,
-  previewMode: false,
-  networkIds: [],
-  ...over,
-});
+/** Each card its own price id, as the server's products have. */
+const product = (over: Partial<PricingProduct> = {}): PricingProduct =>
+  pricingProduct({ priceId: `price_${Math.random().toString(36).slice(2)}`, ...over });
 
 beforeEach(() => {
   server.use(http.get('*/api/billing/tax-info', () => HttpResponse.json({ pricesIncludeTax: false })));

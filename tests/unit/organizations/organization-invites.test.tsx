@@ -46,6 +46,7 @@ function serve(myInvites: () => MyInvite[]) {
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/subscriptions`, () => HttpResponse.json({ subscriptions: [] })),
+    http.get(`*/api/org/${ORG}/billing/details`, () => HttpResponse.json({ details: null })),
     http.post(`*/api/org/${ORG}/invites`, async ({ request }) => {
       invited.push(((await request.json()) as { email: string }).email);
       return HttpResponse.json({ success: true, link: LINK }, { status: 201 });
