@@ -8,22 +8,12 @@ import { describe, expect, it } from 'vitest';
  * repo or service for the rest. The owner of each table comes from docs/data-model.md (and, for a table it does
  * not list, from the `*.tables.ts` file declaring it). The modules' sources are read as text: table names after
  * SQL keywords in SQL text (FROM, JOIN, INTO, UPDATE, DELETE FROM, TRUNCATE) and in Kysely calls (selectFrom,
- * insertInto, updateTable, deleteFrom, joins). Reads of another module's tables are allowed only where listed in
- * READS, writes only where listed in WRITES, and a listed exception the code no longer needs fails too, so the
- * lists only shrink.
+ * insertInto, updateTable, deleteFrom, joins). No module writes another module's table; reads of another module's
+ * tables are allowed only where listed in READS, and a listed read the code no longer needs fails too, so the list
+ * only shrinks.
  */
 const server = join(dirname(fileURLToPath(import.meta.url)), '..');
 const modulesDir = join(server, 'src/modules');
-
-/** Writes to another module's table that remain, and why. */
-const WRITES: Record<string, Record<string, string>> = {
-  // docs/data-model.md: billing writes the grants its subscriptions and token purchases give.
-  billing: { access_grants: 'subscription and token grants' },
-  // The caster's catalogue port reports station status and feed errors (docs/adr/0011).
-  ntrip: { stations: 'status reports', feeds: 'feed status and errors' },
-  // The RINEX admin sets a network's hourly price and archive retention.
-  rinex: { networks: 'rinex_price_per_hour, archive_retention_days' },
-};
 
 /**
  * Reads of another module's tables in joins and reports. Each pair is one module reading one foreign table; a
@@ -167,8 +157,7 @@ function moduleSources(): Map<string, Map<string, string>> {
 const describeUse = (f: Finding) =>
   `${f.module}/${f.file}:${f.use.line} ${f.use.write ? 'writes' : 'reads'} ${f.use.table} (owner: ${f.owner})`;
 
-const allowed = (f: Finding) =>
-  f.use.write ? WRITES[f.module]?.[f.use.table] !== undefined : (READS[f.module] ?? []).includes(f.use.table);
+const allowed = (f: Finding) => !f.use.write && (READS[f.module] ?? []).includes(f.use.table);
 
 describe('server module boundaries', () => {
   const ownerOf = owners();
@@ -181,8 +170,8 @@ describe('server module boundaries', () => {
     expect(ownerOf.get('rinex_jobs')).toBe('rinex');
   });
 
-  it('no module writes another module’s table, beyond the listed exceptions', () => {
-    expect(findings.filter((f) => f.use.write && !allowed(f)).map(describeUse)).toEqual([]);
+  it('no module writes another module’s table', () => {
+    expect(findings.filter((f) => f.use.write).map(describeUse)).toEqual([]);
   });
 
   it('no module reads another module’s table, beyond the listed exceptions', () => {
@@ -190,11 +179,8 @@ describe('server module boundaries', () => {
   });
 
   it('lists no exception the code no longer needs', () => {
-    const used = new Set(findings.map((f) => `${f.module} ${f.use.write ? 'writes' : 'reads'} ${f.use.table}`));
-    const listed = [
-      ...Object.entries(WRITES).flatMap(([m, tables]) => Object.keys(tables).map((t) => `${m} writes ${t}`)),
-      ...Object.entries(READS).flatMap(([m, tables]) => tables.map((t) => `${m} reads ${t}`)),
-    ];
+    const used = new Set(findings.filter((f) => !f.use.write).map((f) => `${f.module} reads ${f.use.table}`));
+    const listed = Object.entries(READS).flatMap(([m, tables]) => tables.map((t) => `${m} reads ${t}`));
     expect(listed.filter((e) => !used.has(e))).toEqual([]);
   });
 

@@ -177,6 +177,25 @@ function createCatalogueQueries(db: Database) {
       return result.numDeletedRows > 0n;
     },
 
+    /**
+     * The RINEX admin's settings of a network: its price per station-hour and how long the archive keeps its hours.
+     * False when there is no such network.
+     */
+    async setNetworkArchiveSettings(
+      id: string,
+      changes: { rinex_price_per_hour?: number | null; archive_retention_days?: number },
+    ): Promise<boolean> {
+      if (Object.keys(changes).length === 0) {
+        return (await db.selectFrom('networks').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+      }
+      const r = await db
+        .updateTable('networks')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
     /** The networks with these ids, as the NTRIP accounts module shows and charges for them. */
     async networksByIds(ids: string[]) {
       if (ids.length === 0) return [];
@@ -272,6 +291,52 @@ function createCatalogueQueries(db: Database) {
         .where('network_id', 'in', networkIds)
         .orderBy('mountpoint')
         .execute();
+    },
+
+    // ---------- live status, written by the caster (docs/adr/0011-station-status-after-a-crash.md) ----------
+
+    /** A caster's report on one station it feeds; a zero bitrate or no data time keeps the last known one. */
+    async reportStationStatus(
+      mountpoint: string,
+      status: { online: boolean; lastDataAt: Date | null; bitrate: number },
+    ): Promise<void> {
+      await sql`
+        UPDATE stations SET status = ${status.online ? 'online' : 'offline'},
+          last_data_at = coalesce(${status.lastDataAt}, last_data_at),
+          bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END,
+          status_reported_at = now()
+        WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
+    },
+
+    /**
+     * Turns offline the stations a caster reported online more than `olderThanMs` ago and has not confirmed
+     * since: their caster stopped without saying so. Their feeds that were connecting or connected go idle with
+     * them. The database's clock on both sides, so node clocks may differ.
+     */
+    async expireStationStatus(olderThanMs: number): Promise<number> {
+      const { rows } = await sql<{ stations: string }>`
+        WITH expired AS (
+          UPDATE stations SET status = 'offline'
+          WHERE status = 'online' AND status_reported_at < now() - ${olderThanMs} * interval '1 millisecond'
+          RETURNING id
+        ), idle AS (
+          UPDATE feeds SET status = 'idle'
+          WHERE station_id IN (SELECT id FROM expired) AND status IN ('connecting', 'connected')
+        )
+        SELECT count(*) AS stations FROM expired`.execute(db);
+      return Number(rows[0]?.stations ?? 0);
+    },
+
+    /** Every feed goes idle: for the only caster, at its start, when nothing can be connecting or connected yet. */
+    async resetFeedStatus(): Promise<void> {
+      await sql`UPDATE feeds SET status = 'idle' WHERE status IN ('connecting', 'connected')`.execute(db);
+    },
+
+    /** A caster's report on the pull feed of a station: its connection state and the last error, if any. */
+    async recordFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
+      await sql`
+        UPDATE feeds f SET status = ${status}, last_error = ${lastError}
+        FROM stations s WHERE s.id = f.station_id AND lower(s.mountpoint) = lower(${mountpoint})`.execute(db);
     },
 
     // ---------- feeds ----------

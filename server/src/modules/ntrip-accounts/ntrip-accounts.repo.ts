@@ -77,6 +77,18 @@ const COVERS = sql`(g.account_id = a.id
     ${activeOrganizationIdsOf(sql.ref('a.owner_user_id'))}))
   OR (a.organization_id IS NOT NULL AND g.account_id IS NULL AND g.organization_id = a.organization_id))`;
 
+/** What one subscription gives, as billing knows it (docs/adr/0005-billing.md, Grants). */
+export interface SubscriptionGrantState {
+  subscriptionId: string;
+  userId: string;
+  /** An organisation's subscription covers every member's accounts instead of the buyer's. */
+  organizationId: string | null;
+  networkIds: string[];
+  /** Entitled: grants open until `validUntil`. Not entitled: every open grant of the subscription ends now. */
+  entitled: boolean;
+  validUntil: Date;
+}
+
 export type NtripAccountsRepo = ReturnType<typeof createNtripAccountsRepo>;
 
 export function createNtripAccountsRepo(db: Database) {
@@ -304,6 +316,33 @@ export function createNtripAccountsRepo(db: Database) {
           source, reference_id)
         VALUES (${values.id}, ${values.accountId}, ${values.ownerUserId}, ${values.organizationId}, ${values.networkId},
           ${values.validFrom}, ${values.validUntil}, ${values.source}, ${values.referenceId})`.execute(trx);
+    },
+
+    /**
+     * Moves the open grants of one subscription to the state it gives, in the billing transaction that changed it:
+     * grants for all the buyer's accounts (or the organisation's), one per network, open until `validUntil`; those
+     * of networks it no longer gives, or all of them when it is not entitled, end now. Idempotent.
+     */
+    async syncSubscriptionGrants(state: SubscriptionGrantState, now: Date, trx: Database = db): Promise<void> {
+      const ref = state.subscriptionId;
+      const networks = state.entitled ? state.networkIds : [];
+      await sql`
+        UPDATE access_grants SET ended_at = ${now}
+        WHERE source = 'subscription' AND reference_id::text = ${ref} AND ended_at IS NULL
+          AND NOT (network_id::text = ANY(${sql.val(networks)}::text[]))`.execute(trx);
+      for (const networkId of networks) {
+        const updated = await sql`
+          UPDATE access_grants SET valid_until = ${state.validUntil}
+          WHERE source = 'subscription' AND reference_id::text = ${ref} AND ended_at IS NULL
+            AND network_id::text = ${networkId}`.execute(trx);
+        if (Number(updated.numAffectedRows ?? 0) === 0) {
+          await sql`
+            INSERT INTO access_grants
+              (account_id, owner_user_id, organization_id, network_id, valid_from, valid_until, source, reference_id)
+            VALUES (NULL, ${state.userId}, ${state.organizationId}, ${networkId}, ${now}, ${state.validUntil},
+              'subscription', ${ref})`.execute(trx);
+        }
+      }
     },
 
     async network(id: string, trx: Database = db): Promise<NetworkRow | undefined> {

@@ -111,10 +111,10 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
       },
       recordRefusals: options.recordRefusals,
       async stationStatus(updates) {
-        for (const u of updates) await repo.setStationStatus(u.mountpoint, u);
+        for (const u of updates) await repo.reportStationStatus(u.mountpoint, u);
       },
       async feedStatus(update) {
-        await repo.setFeedStatus(update.mountpoint, update.status, update.lastError);
+        await repo.recordFeedStatus(update.mountpoint, update.status, update.lastError);
       },
     },
   };

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { accessGraceInterval } from '../settings/index.ts';
 
 /**
- * SQL of the ntrip module: its own tables (ntrip_accounts, access_grants, ntrip_sessions, ntrip_auth_epoch), reads
- * of the catalogue (networks, stations, feeds) and the caster's write-back of live status, limited to the status
- * columns of stations and feeds (the issue makes the caster the source of those facts).
+ * SQL of the ntrip module: its own tables (ntrip_sessions, ntrip_auth_epoch) and the reads the caster's ports
+ * decide with (accounts, grants, the catalogue's networks, stations and feeds). The caster is the source of the
+ * live status of stations and feeds; it reports it through the catalogue's repo, which owns those columns.
  */
 
 export interface AccountForLogin {
@@ -94,6 +95,7 @@ const COVERS = sql`(g.account_id = a.id
 export type NtripRepo = ReturnType<typeof createNtripRepo>;
 
 export function createNtripRepo(db: Database) {
+  const catalogue = createCatalogueRepo(db);
   return {
     async authEpoch(): Promise<number> {
       const row = await db.selectFrom('ntrip_auth_epoch').select('epoch').executeTakeFirst();
@@ -207,46 +209,24 @@ export function createNtripRepo(db: Database) {
       await db.insertInto('ntrip_sessions').values(rows).execute();
     },
 
-    async setStationStatus(
+    async reportStationStatus(
       mountpoint: string,
       status: { online: boolean; lastDataAt: Date | null; bitrate: number },
     ): Promise<void> {
-      await sql`
-        UPDATE stations SET status = ${status.online ? 'online' : 'offline'},
-          last_data_at = coalesce(${status.lastDataAt}, last_data_at),
-          bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END,
-          status_reported_at = now()
-        WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
+      await catalogue.reportStationStatus(mountpoint, status);
     },
 
-    /**
-     * Turns offline the stations a caster reported online more than `olderThanMs` ago and has not confirmed
-     * since: their caster stopped without saying so. Their feeds that were connecting or connected go idle with
-     * them. The database's clock on both sides, so node clocks may differ.
-     */
+    /** Stations a caster stopped confirming go offline, and their live feeds idle (catalogue.repo.ts). */
     async expireStationStatus(olderThanMs: number): Promise<number> {
-      const { rows } = await sql<{ stations: string }>`
-        WITH expired AS (
-          UPDATE stations SET status = 'offline'
-          WHERE status = 'online' AND status_reported_at < now() - ${olderThanMs} * interval '1 millisecond'
-          RETURNING id
-        ), idle AS (
-          UPDATE feeds SET status = 'idle'
-          WHERE station_id IN (SELECT id FROM expired) AND status IN ('connecting', 'connected')
-        )
-        SELECT count(*) AS stations FROM expired`.execute(db);
-      return Number(rows[0]?.stations ?? 0);
+      return catalogue.expireStationStatus(olderThanMs);
     },
 
-    /** Every feed goes idle: for the only caster, at its start, when nothing can be connecting or connected yet. */
     async resetFeedStatus(): Promise<void> {
-      await sql`UPDATE feeds SET status = 'idle' WHERE status IN ('connecting', 'connected')`.execute(db);
+      await catalogue.resetFeedStatus();
     },
 
-    async setFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
-      await sql`
-        UPDATE feeds f SET status = ${status}, last_error = ${lastError}
-        FROM stations s WHERE s.id = f.station_id AND lower(s.mountpoint) = lower(${mountpoint})`.execute(db);
+    async recordFeedStatus(mountpoint: string, status: string, lastError: string | null): Promise<void> {
+      await catalogue.recordFeedStatus(mountpoint, status, lastError);
     },
   };
 }

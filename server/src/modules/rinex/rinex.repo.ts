@@ -1,6 +1,7 @@
 import { planIncludesRinex } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import type { IndexedHour } from './rinex.policy.ts';
 import type { JobHour, RinexChargeColumn, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';
@@ -332,16 +333,8 @@ export function createRinexRepo(db: Database) {
     async updateNetwork(
       id: string,
       changes: { rinex_price_per_hour?: number | null; archive_retention_days?: number },
-    ) {
-      if (Object.keys(changes).length === 0) {
-        return (await db.selectFrom('networks').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-      }
-      const r = await db
-        .updateTable('networks')
-        .set({ ...changes, updated_at: new Date() })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+    ): Promise<boolean> {
+      return createCatalogueRepo(db).setNetworkArchiveSettings(id, changes);
     },
 
     async networkExists(id: string): Promise<boolean> {
