@@ -1,5 +1,6 @@
 import type { Network, StationMarker } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PRODUCTS, seedDemoProducts } from '../src/modules/billing/billing.seed.ts';
 import { seedDemoCatalogue } from '../src/modules/catalogue/catalogue.seed.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext } from './support/test-app.ts';
@@ -38,5 +39,28 @@ describe(`demo catalogue seed on ${testDatabaseKind()}`, () => {
     const feeds = await t.db.selectFrom('feeds').select(['kind']).execute();
     expect(feeds).toHaveLength(first.stations);
     expect(new Set(feeds.map((f) => f.kind))).toEqual(new Set(['push', 'pull']));
+  });
+
+  it('seeds the demo products once, their subscriptions covering every network that is not retired', async () => {
+    await seedDemoCatalogue(t.db);
+    const retired = await t.db
+      .insertInto('networks')
+      .values({ slug: 'retired-demo', name: 'Retired demo', status: 'retired', updated_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const open = await t.db.selectFrom('networks').select('id').where('status', '<>', 'retired').execute();
+
+    expect(await seedDemoProducts(t.db)).toBe(DEMO_PRODUCTS.length);
+    expect(await seedDemoProducts(t.db)).toBe(0);
+
+    const products = await t.db.selectFrom('products').select(['kind', 'network_ids']).execute();
+    expect(products).toHaveLength(DEMO_PRODUCTS.length);
+    const subscriptions = products.filter((p) => p.kind === 'subscription');
+    expect(subscriptions.length).toBeGreaterThan(0);
+    for (const p of subscriptions) {
+      expect([...p.network_ids].sort()).toEqual(open.map((n) => n.id).sort());
+      expect(p.network_ids).not.toContain(retired.id);
+    }
+    expect(products.filter((p) => p.kind !== 'subscription').every((p) => p.network_ids.length === 0)).toBe(true);
   });
 });

@@ -22,8 +22,8 @@ const modulesDir = join(server, 'src/modules');
 const READS: Record<string, string[]> = {
   // The archive's index joins the stations and networks it indexes (retention, listings).
   archive: ['networks', 'stations'],
-  // Billing joins the buyer, the organisation and the networks its products cover.
-  billing: ['networks', 'organizations', 'users'],
+  // Billing joins the buyer to its payments, checkouts and invoices.
+  billing: ['users'],
   // Terms acceptance lists join their users.
   documents: ['terms_acceptances', 'users'],
   // Notices read what they announce: subscriptions, grants, networks, and the recipient.
@@ -64,7 +64,6 @@ const READS: Record<string, string[]> = {
     'products',
     'stations',
     'subscriptions',
-    'users',
   ],
   // Who changed a setting.
   settings: ['users'],

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { createUsersRepo } from '../users/users.repo.ts';
 import type {
   CheckoutSessionsTable,
   PaymentsTable,
@@ -355,12 +356,10 @@ export function createBillingRepo(db: Database) {
     },
 
     async userExists(userId: string) {
-      const row = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-      return row !== undefined;
+      return (await createUsersRepo(db).findAdminView(userId)) !== undefined;
     },
     async userEmail(userId: string) {
-      const row = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-      return row?.email ?? null;
+      return createUsersRepo(db).emailOf(userId);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ProductTexts } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
+import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import type { ProductsTable } from './billing.tables.ts';
 
 type SeedProduct = Pick<
@@ -163,13 +164,10 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
  * Answers how many products it created.
  */
 export async function seedDemoProducts(db: Database): Promise<number> {
-  const networks = await db
-    .selectFrom('networks')
-    .select('id')
-    .where('status', '<>', 'retired')
-    .execute()
-    .catch(() => [] as { id: string }[]);
-  const networkIds = networks.map((n) => n.id);
+  const networks = await createCatalogueRepo(db)
+    .listNetworks({ publicOnly: false })
+    .catch(() => []);
+  const networkIds = networks.filter((n) => n.status !== 'retired').map((n) => n.id);
   let created = 0;
   for (const p of DEMO_PRODUCTS) {
     const billable = p.billable ?? true;

@@ -16,6 +16,8 @@ import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
+import { createOrganizationsRepo } from '../organizations/organizations.repo.ts';
+import { createUsersRepo } from '../users/users.repo.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import type { BillingRepo } from './billing.repo.ts';
 import { type InvoiceDocument, renderInvoicePdf } from './invoice.pdf.ts';
@@ -119,20 +121,8 @@ export function createInvoicing(deps: InvoicingDeps) {
   async function buyer(userId: string | null, organizationId: string | null, trx?: Trx) {
     const owner: DetailsOwner | undefined = organizationId ? { organizationId } : userId ? { userId } : undefined;
     const details = owner ? await repo.findDetails(owner, trx) : undefined;
-    const user = userId
-      ? await (trx ?? billingRepo.db)
-          .selectFrom('users')
-          .select(['email', 'display_name'])
-          .where('id', '=', userId)
-          .executeTakeFirst()
-      : undefined;
-    const org = organizationId
-      ? await (trx ?? billingRepo.db)
-          .selectFrom('organizations')
-          .select('name')
-          .where('id', '=', organizationId)
-          .executeTakeFirst()
-      : undefined;
+    const user = userId ? await createUsersRepo(trx ?? billingRepo.db).findAdminView(userId) : undefined;
+    const org = organizationId ? await createOrganizationsRepo(trx ?? billingRepo.db).find(organizationId) : undefined;
     const party: InvoiceParty = {
       name: org?.name ?? user?.display_name ?? user?.email ?? 'Customer',
       companyName: details?.company_name ?? null,

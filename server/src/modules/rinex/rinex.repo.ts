@@ -2,6 +2,7 @@ import { planIncludesRinex } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
+import { createUsersRepo } from '../users/users.repo.ts';
 import type { IndexedHour } from './rinex.policy.ts';
 import type { JobHour, RinexChargeColumn, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';
@@ -148,8 +149,7 @@ export function createRinexRepo(db: Database) {
 
     /** Holds the user's row until the transaction ends: one user's purchases count their running jobs in turn. */
     async lockUser(userId: string, trx: Database): Promise<boolean> {
-      const row = await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-      return row !== undefined;
+      return createUsersRepo(trx).lockUser(userId);
     },
 
     async countOpenJobs(userId: string, trx: Database): Promise<number> {
@@ -420,7 +420,7 @@ export function createRinexRepo(db: Database) {
     },
 
     async userExists(userId: string): Promise<boolean> {
-      return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+      return (await createUsersRepo(db).findAdminView(userId)) !== undefined;
     },
   };
 }
