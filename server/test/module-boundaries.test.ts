@@ -26,8 +26,8 @@ const READS: Record<string, string[]> = {
   billing: ['users'],
   // Terms acceptance lists join their users.
   documents: ['terms_acceptances', 'users'],
-  // Notices read what they announce: subscriptions, grants, networks, and the recipient.
-  mail: ['access_grants', 'networks', 'products', 'subscriptions', 'users'],
+  // Notices read what they announce: subscriptions, grants and networks.
+  mail: ['access_grants', 'networks', 'products', 'subscriptions'],
   // The caster's authorize and catalogue ports: one statement per decision (docs/adr/0010, 0026).
   ntrip: [
     'access_grants',

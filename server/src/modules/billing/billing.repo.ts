@@ -358,9 +358,6 @@ export function createBillingRepo(db: Database) {
     async userExists(userId: string) {
       return (await createUsersRepo(db).findAdminView(userId)) !== undefined;
     },
-    async userEmail(userId: string) {
-      return createUsersRepo(db).emailOf(userId);
-    },
   };
 }
 

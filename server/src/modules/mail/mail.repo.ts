@@ -1,6 +1,7 @@
 import type { NotificationPreferences } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { createUsersRepo } from '../users/users.repo.ts';
 import type { NotificationPreferencesTable } from './mail.tables.ts';
 import './mail.tables.ts';
 
@@ -192,8 +193,7 @@ export function createMailRepo(db: Database) {
     },
 
     async userEmail(userId: string, trx: Database = db): Promise<string | null> {
-      const row = await trx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-      return row?.email ?? null;
+      return createUsersRepo(trx).emailOf(userId);
     },
   };
 }
