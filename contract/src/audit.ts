@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /** One entry of the operator's audit log (issue 20): who did what to which record, and how it looked before and after. */
 export const auditEntrySchema = z.object({
@@ -33,8 +34,7 @@ export const auditQuerySchema = z
     from: isoDate.optional(),
     /** Up to this moment (or the end of this UTC day). */
     to: isoDate.optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    ...pageQueryFields({ defaultLimit: 50, maxLimit: 200 }),
   })
   .refine((q) => !q.from || !q.to || auditRangeStart(q.from) <= auditRangeEnd(q.to), {
     message: 'to must not be before from',
@@ -50,5 +50,5 @@ export function auditRangeEnd(value: string): Date {
   return new Date(value.length === 10 ? `${value}T23:59:59.999Z` : value);
 }
 
-export const auditPageSchema = z.object({ items: z.array(auditEntrySchema), total: z.number().int() });
+export const auditPageSchema = pageSchema(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
  * The catalogue: correction networks, their base stations (NTRIP mountpoints) and the feeds that bring each
@@ -204,24 +205,10 @@ export const stationMarkerSchema = z.object({
 });
 export type StationMarker = z.infer<typeof stationMarkerSchema>;
 
-const pageFields = {
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-};
-
-export const stationPageSchema = z.object({
-  view: z.literal('full'),
-  ...pageFields,
-  items: z.array(stationSchema),
-});
+export const stationPageSchema = pageSchema(stationSchema).extend({ view: z.literal('full') });
 export type StationPage = z.infer<typeof stationPageSchema>;
 
-export const stationMarkerPageSchema = z.object({
-  view: z.literal('compact'),
-  ...pageFields,
-  items: z.array(stationMarkerSchema),
-});
+export const stationMarkerPageSchema = pageSchema(stationMarkerSchema).extend({ view: z.literal('compact') });
 export type StationMarkerPage = z.infer<typeof stationMarkerPageSchema>;
 
 export const stationListResponseSchema = z.discriminatedUnion('view', [stationPageSchema, stationMarkerPageSchema]);
@@ -235,8 +222,7 @@ export const stationListQuerySchema = z
     /** Part of a mountpoint or identifier, case-insensitive. */
     search: z.string().trim().min(1).max(64).optional(),
     view: z.enum(['full', 'compact']).default('full'),
-    limit: z.coerce.number().int().min(1).max(MAX_MARKER_PAGE).default(100),
-    offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    ...pageQueryFields({ defaultLimit: 100, maxLimit: MAX_MARKER_PAGE }),
   })
   .refine((q) => q.view === 'compact' || q.limit <= MAX_STATION_PAGE, {
     message: `at most ${MAX_STATION_PAGE} full records per page; use view=compact for up to ${MAX_MARKER_PAGE}`,
@@ -339,15 +325,14 @@ export const feedSchema = z.object({
 });
 export type Feed = z.infer<typeof feedSchema>;
 
-export const feedPageSchema = z.object({ ...pageFields, items: z.array(feedSchema) });
+export const feedPageSchema = pageSchema(feedSchema);
 export type FeedPage = z.infer<typeof feedPageSchema>;
 
 export const feedListQuerySchema = z.object({
   network: z.string().trim().min(1).max(64).optional(),
   kind: z.enum(feedKinds).optional(),
   enabled: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  ...pageQueryFields({ defaultLimit: 100, maxLimit: 1000 }),
 });
 export type FeedListQuery = z.input<typeof feedListQuerySchema>;
 

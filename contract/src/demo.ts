@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
  * The sales-demo request of the white-label offer (spec §3, §5, §9). One schema, used by the SPA's form and by
@@ -94,15 +95,9 @@ export type DemoRequestRecord = z.infer<typeof demoRequestRecordSchema>;
 export const MAX_DEMO_REQUEST_PAGE = 200;
 
 export const demoRequestListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_DEMO_REQUEST_PAGE).default(50),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  ...pageQueryFields({ defaultLimit: 50, maxLimit: MAX_DEMO_REQUEST_PAGE }),
 });
 export type DemoRequestListQuery = z.infer<typeof demoRequestListQuerySchema>;
 
-export const demoRequestPageSchema = z.object({
-  items: z.array(demoRequestRecordSchema),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
+export const demoRequestPageSchema = pageSchema(demoRequestRecordSchema);
 export type DemoRequestPage = z.infer<typeof demoRequestPageSchema>;

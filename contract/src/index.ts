@@ -17,6 +17,7 @@ export * from './ntrip-accounts.ts';
 export * from './ntrip-diagnostics.ts';
 export * from './operator.ts';
 export * from './organizations.ts';
+export * from './paging.ts';
 export * from './rinex.ts';
 export * from './settings.ts';
 export * from './user.ts';

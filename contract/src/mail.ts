@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
  * The portal's e-mail (issue 21, docs/adr/0025-mail.md): notification preferences in /settings, the one-click
@@ -56,15 +57,10 @@ export const outboxMailSchema = z.object({
 });
 export type OutboxMail = z.infer<typeof outboxMailSchema>;
 
-export const outboxQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-});
 export const OUTBOX_PAGE_SIZE = 50;
-export const outboxPageSchema = z.object({
-  mails: z.array(outboxMailSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const outboxQuerySchema = z.object(pageQueryFields({ defaultLimit: OUTBOX_PAGE_SIZE, maxLimit: 200 }));
+export type OutboxQuery = z.input<typeof outboxQuerySchema>;
+export const outboxPageSchema = pageSchema(outboxMailSchema).extend({
   /** False: no SMTP_URL, so mail is only kept here and written to the server log. */
   smtp: z.boolean(),
 });

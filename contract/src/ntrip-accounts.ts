@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
  * NTRIP accounts (the credentials a rover logs in to the caster with), token activation (spec §3, §7
@@ -202,18 +203,12 @@ export const ntripSessionSchema = z.object({
 });
 export type NtripSession = z.infer<typeof ntripSessionSchema>;
 
-export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_SESSION_PAGE).default(DEFAULT_SESSION_PAGE),
-});
-export type PageQuery = z.input<typeof pageQuerySchema>;
+export const sessionPageQuerySchema = z.object(
+  pageQueryFields({ defaultLimit: DEFAULT_SESSION_PAGE, maxLimit: MAX_SESSION_PAGE }),
+);
+export type SessionPageQuery = z.input<typeof sessionPageQuerySchema>;
 
-export const ntripSessionPageSchema = z.object({
-  items: z.array(ntripSessionSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export const ntripSessionPageSchema = pageSchema(ntripSessionSchema);
 export type NtripSessionPage = z.infer<typeof ntripSessionPageSchema>;
 
 /**
@@ -245,17 +240,12 @@ export const adminNtripAccountSchema = ntripAccountSchema.extend({
 });
 export type AdminNtripAccount = z.infer<typeof adminNtripAccountSchema>;
 
-export const adminNtripAccountQuerySchema = pageQuerySchema.extend({
+export const adminNtripAccountQuerySchema = sessionPageQuerySchema.extend({
   search: z.string().trim().max(200).optional(),
 });
 export type AdminNtripAccountQuery = z.input<typeof adminNtripAccountQuerySchema>;
 
-export const adminNtripAccountPageSchema = z.object({
-  items: z.array(adminNtripAccountSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export const adminNtripAccountPageSchema = pageSchema(adminNtripAccountSchema);
 export type AdminNtripAccountPage = z.infer<typeof adminNtripAccountPageSchema>;
 
 export const adminUpdateNtripAccountBodySchema = z.object({ enabled: z.boolean() });

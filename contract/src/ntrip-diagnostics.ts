@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
  * Why a rover gets no corrections (issue 17): the refused attempts of an NTRIP account, aggregated per reason and
@@ -94,18 +95,10 @@ export const loginFailureSchema = z.object({
 });
 export type LoginFailure = z.infer<typeof loginFailureSchema>;
 
-export const loginFailureQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const loginFailureQuerySchema = z.object(pageQueryFields({ defaultLimit: 20, maxLimit: 100 }));
 export type LoginFailureQuery = z.input<typeof loginFailureQuerySchema>;
 
-export const loginFailurePageSchema = z.object({
-  items: z.array(loginFailureSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export const loginFailurePageSchema = pageSchema(loginFailureSchema);
 export type LoginFailurePage = z.infer<typeof loginFailurePageSchema>;
 
 // --- live sessions and sources (issue 17) ---

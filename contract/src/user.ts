@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 export const teamSchema = z.object({
   id: z.string(),
@@ -43,8 +44,7 @@ export const ACCOUNT_DELETION_MAX_AUTH_AGE_SECONDS = 5 * 60;
 
 export const adminUsersQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageQueryFields({ defaultLimit: 50, maxLimit: 200 }),
 });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
 
@@ -58,7 +58,7 @@ export const adminUserSchema = z.object({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
-export const adminUsersPageSchema = z.object({ items: z.array(adminUserSchema), total: z.number().int() });
+export const adminUsersPageSchema = pageSchema(adminUserSchema);
 export type AdminUsersPage = z.infer<typeof adminUsersPageSchema>;
 
 export const adminUserParamsSchema = z.object({ userId: z.uuid() });

@@ -403,15 +403,15 @@ describe(`mail on ${testDatabaseKind()}`, () => {
       403,
     );
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/admin/outbox?page=0', headers: admin.headers })).statusCode,
+      (await t.app.inject({ method: 'GET', url: '/api/admin/outbox?offset=-1', headers: admin.headers })).statusCode,
     ).toBe(400);
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/outbox', headers: admin.headers });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ page: 1, pageSize: 50, smtp: true });
+    expect(body).toMatchObject({ limit: 50, offset: 0, smtp: true });
     expect(body.total).toBeGreaterThanOrEqual(3);
-    expect(body.mails[0]).toMatchObject({ status: 'sent', transport: 'smtp' });
-    expect(body.mails.map((m: { kind: string }) => m.kind)).toContain('invitation');
+    expect(body.items[0]).toMatchObject({ status: 'sent', transport: 'smtp' });
+    expect(body.items.map((m: { kind: string }) => m.kind)).toContain('invitation');
   });
 });
 

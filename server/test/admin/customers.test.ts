@@ -65,7 +65,7 @@ describe(`the back office's customers and their NTRIP accounts on ${testDatabase
       ['POST', 'admin/ntrip-accounts', { ownerUserId: 'nope', label: 'Fine' }, 'ownerUserId'],
       ['POST', 'admin/ntrip-accounts', { ownerUserId: customer.userId, label: '' }, 'label'],
       ['POST', 'admin/ntrip-accounts/not-a-uuid/password', undefined, 'id'],
-      ['GET', `admin/ntrip-accounts/${id}/sessions?pageSize=0`, undefined, 'pageSize'],
+      ['GET', `admin/ntrip-accounts/${id}/sessions?limit=0`, undefined, 'limit'],
       ['GET', 'admin/ntrip-accounts/not-a-uuid/live-sessions', undefined, 'id'],
       ['DELETE', 'admin/ntrip-accounts/not-a-uuid', undefined, 'id'],
     ];
@@ -135,7 +135,7 @@ describe(`the back office's customers and their NTRIP accounts on ${testDatabase
     expect(reset.json().account.id).toBe(account.id);
 
     const sessions = await call('GET', `admin/ntrip-accounts/${account.id}/sessions`, admin);
-    expect(sessions.json()).toMatchObject({ items: [], total: 0, page: 1 });
+    expect(sessions.json()).toMatchObject({ items: [], total: 0, limit: 20, offset: 0 });
     const live = await call('GET', `admin/ntrip-accounts/${account.id}/live-sessions`, admin);
     expect(live.json().items).toEqual([]);
 

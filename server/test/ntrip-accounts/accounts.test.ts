@@ -331,12 +331,12 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     live.set(account.id, 2);
     const page1 = await t.app.inject({
       method: 'GET',
-      url: `/api/ntrip-accounts/${account.id}/sessions?pageSize=10`,
+      url: `/api/ntrip-accounts/${account.id}/sessions?limit=10`,
       headers: user.headers,
     });
     expect(page1.statusCode).toBe(200);
     const body = page1.json();
-    expect(body).toMatchObject({ total: 25, page: 1, pageSize: 10 });
+    expect(body).toMatchObject({ total: 25, limit: 10, offset: 0 });
     expect(body.items).toHaveLength(10);
     expect(body.items[0]).toMatchObject({
       durationSeconds: 90,
@@ -346,7 +346,7 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
     });
     const page3 = await t.app.inject({
       method: 'GET',
-      url: `/api/ntrip-accounts/${account.id}/sessions?page=3&pageSize=10`,
+      url: `/api/ntrip-accounts/${account.id}/sessions?limit=10&offset=20`,
       headers: user.headers,
     });
     expect(page3.json().items).toHaveLength(5);
@@ -400,7 +400,7 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
 
       const all = await t.app.inject({
         method: 'GET',
-        url: '/api/admin/ntrip-accounts?pageSize=100',
+        url: '/api/admin/ntrip-accounts?limit=100',
         headers: admin.headers,
       });
       expect(all.statusCode).toBe(200);

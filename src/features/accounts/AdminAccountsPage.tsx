@@ -4,6 +4,7 @@ import {
   MAX_ACTIVATION_DAYS,
   MAX_MAX_CONNECTIONS,
   MIN_MAX_CONNECTIONS,
+  pageWindow,
 } from '@portal/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -149,7 +150,7 @@ export function AdminAccountsPage() {
     }, 300);
     return () => clearTimeout(timer);
   }, [input]);
-  const accounts = useAdminAccounts({ search: search || undefined, page, pageSize: PAGE_SIZE });
+  const accounts = useAdminAccounts({ search: search || undefined, ...pageWindow(page, PAGE_SIZE) });
   const setEnabled = useAdminSetEnabled();
   const total = accounts.data?.total ?? 0;
 

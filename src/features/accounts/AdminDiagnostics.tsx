@@ -1,4 +1,4 @@
-import type { AdminNtripAccount } from '@portal/contract';
+import { type AdminNtripAccount, pageWindow } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -41,7 +41,7 @@ export function LoginFailuresSection() {
   const { t } = useTranslation('diagnostics');
   const { moment } = useFormat();
   const [page, setPage] = useState(1);
-  const failures = useLoginFailures({ page, pageSize: FAILURES_PAGE });
+  const failures = useLoginFailures(pageWindow(page, FAILURES_PAGE));
   const columns = ['time', 'address', 'names', 'count', 'reason', 'mountpoint', 'client'] as const;
   return (
     <section aria-label={t('admin.failuresTitle')} className="mt-8 flex flex-col gap-3">

@@ -20,6 +20,7 @@ import {
   ntripAccountSchema,
   ntripAccountWithPasswordSchema,
   ntripSessionPageSchema,
+  pageWindow,
   type TokenActivation,
   type TokenActivationBody,
   tokenActivationSchema,
@@ -66,7 +67,7 @@ export async function fetchSessions(
   admin = false,
 ): Promise<NtripSessionPage> {
   const path = admin ? `/admin/ntrip-accounts/${id}/sessions` : `/ntrip-accounts/${id}/sessions`;
-  const { data } = await api.get(path, { params: { page, pageSize } });
+  const { data } = await api.get(path, { params: pageWindow(page, pageSize) });
   return ntripSessionPageSchema.parse(data);
 }
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@portal/contract';
+import { type AuditEntry, pageWindow } from '@portal/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -88,8 +88,7 @@ export function AdminAuditPage() {
   const deferred = useDeferredValue(filters);
   const params: AuditFilter = {
     ...Object.fromEntries(Object.entries(deferred).filter(([, v]) => v)),
-    limit: AUDIT_PAGE_SIZE,
-    offset: (page - 1) * AUDIT_PAGE_SIZE,
+    ...pageWindow(page, AUDIT_PAGE_SIZE),
   };
   const query = useQuery({
     queryKey: ['admin', 'audit', params],

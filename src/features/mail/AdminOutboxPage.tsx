@@ -80,19 +80,19 @@ export function AdminOutboxPage() {
               {t('outbox.noSmtp')}
             </p>
           )}
-          {query.data.mails.length === 0 ? (
+          {query.data.items.length === 0 ? (
             <p className="text-sm text-muted">{t('outbox.empty')}</p>
           ) : (
             <>
               <p className="text-sm text-muted">{t('outbox.total', { count: query.data.total })}</p>
               <ul className="flex flex-col gap-3">
-                {query.data.mails.map((mail) => (
+                {query.data.items.map((mail) => (
                   <Mail key={mail.id} mail={mail} format={format} />
                 ))}
               </ul>
               <Pager
                 page={page}
-                pageSize={query.data.pageSize}
+                pageSize={query.data.limit}
                 total={query.data.total}
                 onPage={setPage}
                 label={t('outbox.paging')}

@@ -1,8 +1,10 @@
 import {
   type NotificationPreferences,
   notificationPreferencesSchema,
+  OUTBOX_PAGE_SIZE,
   type OutboxPage,
   outboxPageSchema,
+  pageWindow,
   type UpdateNotificationPreferences,
 } from '@portal/contract';
 import { api } from '../../lib/api';
@@ -18,5 +20,5 @@ export async function saveNotificationPreferences(
 }
 
 export async function fetchOutbox(page: number): Promise<OutboxPage> {
-  return outboxPageSchema.parse((await api.get('/admin/outbox', { params: { page } })).data);
+  return outboxPageSchema.parse((await api.get('/admin/outbox', { params: pageWindow(page, OUTBOX_PAGE_SIZE) })).data);
 }

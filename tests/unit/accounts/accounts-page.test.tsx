@@ -170,8 +170,8 @@ describe('/accounts', () => {
       http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
       http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
       http.get('*/api/ntrip-accounts/:id/sessions', ({ request }) => {
-        const page = Number(new URL(request.url).searchParams.get('page'));
-        return HttpResponse.json({ items: [session(page)], page, pageSize: 20, total: 21 });
+        const offset = Number(new URL(request.url).searchParams.get('offset'));
+        return HttpResponse.json({ items: [session(offset / 20 + 1)], total: 21, limit: 20, offset });
       }),
     ]);
     await u.click(await screen.findByRole('button', { name: 'Details' }));

@@ -27,7 +27,7 @@ describe('/admin/accounts', () => {
   beforeEach(() => {
     server.use(
       http.get('*/api/admin/ntrip-login-failures', () =>
-        HttpResponse.json({ items: [], page: 1, pageSize: 20, total: 0 }),
+        HttpResponse.json({ items: [], total: 0, limit: 20, offset: 0 }),
       ),
       http.get('*/api/admin/ntrip-live-sessions', () =>
         HttpResponse.json({ items: [], complete: true, at: '2026-11-24T10:00:00.000Z' }),
@@ -54,7 +54,7 @@ describe('/admin/accounts', () => {
                 ownerEmail: 'b@example.test',
               }),
             ];
-        return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 });
+        return HttpResponse.json({ items, total: items.length, limit: 25, offset: 0 });
       }),
       http.patch('*/api/admin/ntrip-accounts/:id', async ({ request }) => {
         patches.push(await request.json());
@@ -96,7 +96,7 @@ describe('/admin/accounts', () => {
     server.use(
       http.get('*/api/meta/pages/:page', () => HttpResponse.json({ code: 'not_found', message: '' }, { status: 404 })),
       http.get('*/api/admin/ntrip-accounts', () =>
-        HttpResponse.json({ items: [adminAccount({ maxConnections: limit })], total: 1, page: 1, pageSize: 25 }),
+        HttpResponse.json({ items: [adminAccount({ maxConnections: limit })], total: 1, limit: 25, offset: 0 }),
       ),
       http.put('*/api/admin/ntrip-accounts/:id/max-connections', async ({ request }) => {
         const body = (await request.json()) as { maxConnections: number };

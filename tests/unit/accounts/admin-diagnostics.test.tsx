@@ -27,9 +27,9 @@ describe('admin log of unknown usernames', () => {
       http.get('*/api/admin/ntrip-login-failures', () =>
         HttpResponse.json({
           items: [failure({}), failure({ id: '2', remoteAddress: '*', reason: 'throttled', count: 900 })],
-          page: 1,
-          pageSize: 20,
           total: 2,
+          limit: 20,
+          offset: 0,
         }),
       ),
     );

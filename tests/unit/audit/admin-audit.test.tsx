@@ -31,7 +31,12 @@ beforeEach(() =>
       const params = new URL(request.url).searchParams;
       queries.push(params);
       const items = params.get('action') === 'settings.' ? [] : [grant];
-      return HttpResponse.json({ items, total: items.length });
+      return HttpResponse.json({
+        items,
+        total: items.length,
+        limit: Number(params.get('limit')),
+        offset: Number(params.get('offset')),
+      });
     }),
   ),
 );

@@ -49,7 +49,9 @@ beforeEach(() =>
       return HttpResponse.json(stored);
     }),
     http.get('*/api/admin/outbox', ({ request }) => {
-      const page = Number(new URL(request.url).searchParams.get('page'));
+      const params = new URL(request.url).searchParams;
+      const offset = Number(params.get('offset'));
+      const page = offset / 50 + 1;
       outboxPages.push({ page });
       const mails =
         page === 1
@@ -65,7 +67,7 @@ beforeEach(() =>
               mail(3, { kind: 'membership', status: 'failed', transport: null, attempts: 10, lastError: 'refused' }),
             ]
           : [mail(51)];
-      return HttpResponse.json({ mails, total: 51, page, pageSize: 50, smtp });
+      return HttpResponse.json({ items: mails, total: 51, limit: Number(params.get('limit')), offset, smtp });
     }),
   ),
 );

@@ -61,6 +61,8 @@ function setup() {
           },
         ],
         total: 1,
+        limit: 8,
+        offset: 0,
       }),
     ),
     http.get('*/api/admin/rinex/stations', () =>

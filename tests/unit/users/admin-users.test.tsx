@@ -31,10 +31,16 @@ const patches: unknown[] = [];
 beforeEach(() =>
   server.use(
     http.get('*/api/admin/users', ({ request }) => {
-      const search = new URL(request.url).searchParams.get('search');
+      const params = new URL(request.url).searchParams;
+      const search = params.get('search');
       searches.push(search);
       const items = people.filter((p) => !search || p.email.includes(search));
-      return HttpResponse.json({ items, total: items.length });
+      return HttpResponse.json({
+        items,
+        total: items.length,
+        limit: Number(params.get('limit')),
+        offset: Number(params.get('offset')),
+      });
     }),
     http.patch('*/api/admin/users/:id', async ({ request, params }) => {
       const body = (await request.json()) as Record<string, boolean>;

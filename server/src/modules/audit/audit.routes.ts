@@ -29,7 +29,8 @@ export function auditRoutes(repo: AuditRepo): FastifyPluginAsyncZod {
       },
       async (request) => {
         const page = await repo.list(request.query);
-        return { items: page.items.map(present), total: page.total };
+        const { limit, offset } = request.query;
+        return { items: page.items.map(present), total: page.total, limit, offset };
       },
     );
   };

@@ -130,7 +130,7 @@ export function createMailRepo(db: Database) {
         .execute();
     },
 
-    async page(page: number, pageSize: number) {
+    async page(limit: number, offset: number) {
       const [rows, count] = await Promise.all([
         db
           .selectFrom('mail_outbox')
@@ -150,8 +150,8 @@ export function createMailRepo(db: Database) {
           ])
           .orderBy('created_at', 'desc')
           .orderBy('id')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
+          .limit(limit)
+          .offset(offset)
           .execute(),
         db
           .selectFrom('mail_outbox')

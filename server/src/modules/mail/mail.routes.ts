@@ -2,7 +2,6 @@ import {
   type MailLocale,
   notificationPreferencesSchema,
   type OptionalMailTopic,
-  OUTBOX_PAGE_SIZE,
   outboxPageSchema,
   outboxQuerySchema,
   unsubscribeQuerySchema,
@@ -111,10 +110,10 @@ ${body}
         schema: { tags: ['admin'], querystring: outboxQuerySchema, response: { 200: outboxPageSchema } },
       },
       async (request) => {
-        const { page: number } = request.query;
-        const { rows, total } = await repo.page(number, OUTBOX_PAGE_SIZE);
+        const { limit, offset } = request.query;
+        const { rows, total } = await repo.page(limit, offset);
         return {
-          mails: rows.map((r) => ({
+          items: rows.map((r) => ({
             id: r.id,
             kind: r.kind,
             recipient: r.recipient,
@@ -129,8 +128,8 @@ ${body}
             sentAt: r.sent_at ? iso(r.sent_at) : null,
           })),
           total,
-          page: number,
-          pageSize: OUTBOX_PAGE_SIZE,
+          limit,
+          offset,
           smtp: deps.smtp,
         };
       },

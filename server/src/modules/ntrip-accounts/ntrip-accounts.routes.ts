@@ -19,7 +19,7 @@ import {
   ntripAccountWithPasswordSchema,
   ntripSessionPageSchema,
   organizationParamsSchema,
-  pageQuerySchema,
+  sessionPageQuerySchema,
   tokenActivationBodySchema,
   tokenActivationSchema,
   updateNtripAccountBodySchema,
@@ -144,12 +144,11 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         schema: {
           tags,
           params: ntripAccountParamsSchema,
-          querystring: pageQuerySchema,
+          querystring: sessionPageQuerySchema,
           response: { 200: ntripSessionPageSchema },
         },
       },
-      async (request) =>
-        service.sessions(actorOf(request), request.params.id, request.query.page, request.query.pageSize),
+      async (request) => service.sessions(actorOf(request), request.params.id, request.query),
     );
 
     app.get(
@@ -221,12 +220,11 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
         schema: {
           tags,
           params: ntripAccountParamsSchema,
-          querystring: pageQuerySchema,
+          querystring: sessionPageQuerySchema,
           response: { 200: ntripSessionPageSchema },
         },
       },
-      async (request) =>
-        service.adminSessions(actorOf(request), request.params.id, request.query.page, request.query.pageSize),
+      async (request) => service.adminSessions(actorOf(request), request.params.id, request.query),
     );
 
     app.patch(

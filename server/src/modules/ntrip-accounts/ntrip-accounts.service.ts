@@ -13,6 +13,7 @@ import {
   type NtripSession,
   type NtripSessionPage,
   nearMountpoint,
+  type PageWindow,
   SESSION_CSV_COLUMNS,
   type TokenActivation,
 } from '@portal/contract';
@@ -587,14 +588,14 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       return presentOutcome(outcome, account);
     },
 
-    async sessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
+    async sessions(actor: Actor, id: string, page: PageWindow): Promise<NtripSessionPage> {
       const { row: account } = await access(actor, id, 'read');
       const now = clock();
       const [rows, total] = await Promise.all([
-        repo.sessions(account.id, pageSize, (page - 1) * pageSize),
+        repo.sessions(account.id, page.limit, page.offset),
         repo.countSessions(account.id),
       ]);
-      return { items: rows.map((r) => toSession(r, now)), page, pageSize, total };
+      return { items: rows.map((r) => toSession(r, now)), total, ...page };
     },
 
     async sessionsCsv(actor: Actor, id: string): Promise<{ filename: string; body: string }> {
@@ -630,23 +631,16 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
 
     // --- admin ---
 
-    async adminList(
-      actor: Actor,
-      query: { search?: string; page: number; pageSize: number },
-    ): Promise<AdminNtripAccountPage> {
+    async adminList(actor: Actor, query: PageWindow & { search?: string }): Promise<AdminNtripAccountPage> {
       if (!canAdministerAccounts(actor)) throw forbidden();
-      const { rows, total } = await repo.adminSearch(
-        query.search || undefined,
-        query.pageSize,
-        (query.page - 1) * query.pageSize,
-      );
+      const { rows, total } = await repo.adminSearch(query.search || undefined, query.limit, query.offset);
       const presented = await present(rows);
       const items: AdminNtripAccount[] = presented.map((a, i) => ({
         ...a,
         ownerUserId: rows[i]?.owner_user_id ?? '',
         ownerEmail: rows[i]?.owner_email ?? null,
       }));
-      return { items, total, page: query.page, pageSize: query.pageSize };
+      return { items, total, limit: query.limit, offset: query.offset };
     },
 
     async adminGet(actor: Actor, id: string): Promise<AdminNtripAccount> {
@@ -787,16 +781,16 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     },
 
     /** Any live account's connection log, newest first. */
-    async adminSessions(actor: Actor, id: string, page: number, pageSize: number): Promise<NtripSessionPage> {
+    async adminSessions(actor: Actor, id: string, page: PageWindow): Promise<NtripSessionPage> {
       if (!canAdministerAccounts(actor)) throw forbidden();
       const account = await repo.findWithOwner(id);
       if (!account) throw notFound('NTRIP account');
       const now = clock();
       const [rows, total] = await Promise.all([
-        repo.sessions(account.id, pageSize, (page - 1) * pageSize),
+        repo.sessions(account.id, page.limit, page.offset),
         repo.countSessions(account.id),
       ]);
-      return { items: rows.map((r) => toSession(r, now)), page, pageSize, total };
+      return { items: rows.map((r) => toSession(r, now)), total, ...page };
     },
   };
 }

@@ -60,7 +60,7 @@ export function ntripDiagnosticsRoutes(service: NtripDiagnosticsService): Fastif
         config: admin,
         schema: { tags, querystring: loginFailureQuerySchema, response: { 200: loginFailurePageSchema } },
       },
-      async (request) => service.adminLoginFailures(actorOf(request), request.query.page, request.query.pageSize),
+      async (request) => service.adminLoginFailures(actorOf(request), request.query),
     );
   };
 }

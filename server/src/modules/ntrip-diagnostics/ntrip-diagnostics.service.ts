@@ -8,6 +8,7 @@ import {
   type LoginFailurePage,
   loginFailureReasonSchema,
   MAX_REFUSALS_LISTED,
+  type PageWindow,
   REFUSALS_WINDOW_HOURS,
   type Refusal,
   refusalDetailSchema,
@@ -168,10 +169,10 @@ export function createNtripDiagnosticsService(deps: NtripDiagnosticsDeps) {
       return refusalsOf(accountId);
     },
 
-    async adminLoginFailures(actor: Actor, page: number, pageSize: number): Promise<LoginFailurePage> {
+    async adminLoginFailures(actor: Actor, page: PageWindow): Promise<LoginFailurePage> {
       if (!canAdministerAccounts(actor)) throw forbidden();
-      const { rows, total } = await repo.loginFailures(pageSize, (page - 1) * pageSize);
-      return { items: rows.map(toLoginFailure), page, pageSize, total };
+      const { rows, total } = await repo.loginFailures(page.limit, page.offset);
+      return { items: rows.map(toLoginFailure), total, ...page };
     },
   };
 }

@@ -76,7 +76,8 @@ export function adminUsersRoutes(users: UsersRepo, sources: CustomerSources): Fa
       },
       async (request) => {
         const page = await users.list(request.query);
-        return { items: page.items.map(present), total: page.total };
+        const { limit, offset } = request.query;
+        return { items: page.items.map(present), total: page.total, limit, offset };
       },
     );
 
