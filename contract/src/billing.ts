@@ -47,7 +47,6 @@ export const checkoutCreatedSchema = z.object({ url: z.string(), checkoutSession
 export type CheckoutCreated = z.infer<typeof checkoutCreatedSchema>;
 
 export const checkoutSessionQuerySchema = z.object({ checkoutSessionId: z.string().uuid() });
-export const orgParamsSchema = z.object({ orgId: z.string().min(1).max(100) });
 
 export const checkoutStatusSchema = z.enum(['open', 'complete', 'failed', 'expired']);
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;

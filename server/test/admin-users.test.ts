@@ -27,6 +27,8 @@ describe(`admin users and organisations on ${testDatabaseKind()}`, () => {
     });
     expect(found.json()).toEqual({
       total: 1,
+      limit: 50,
+      offset: 0,
       items: [expect.objectContaining({ id: a.userId, email: a.email, isAdmin: false, disabled: false })],
     });
     const byName = await t.app.inject({

@@ -90,7 +90,7 @@ describe(`meta calls on ${testDatabaseKind()}`, () => {
       headers: admin.headers,
       payload: { title: 't', description: 'd' },
     });
-    expect(badPage.statusCode).toBe(400);
-    expect(badPage.json()).toMatchObject({ code: 'validation_failed', field: 'page' });
+    expect(badPage.statusCode).toBe(404);
+    expect(badPage.json()).toMatchObject({ code: 'not_found', field: 'page' });
   });
 });

@@ -37,6 +37,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const first = error.validation[0];
       const where = error.validationContext ?? 'request';
       const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+      if (where === 'params') {
+        // A path names a record; one no record can have names nothing, so it answers as an unknown one does
+        // (ADR 0010, docs/architecture.md), on every route alike, before any lookup.
+        return reply
+          .status(404)
+          .send({ code: 'not_found', message: 'This address names no record.', ...(field && { field }) });
+      }
       return reply.status(400).send({
         code: 'validation_failed',
         message: `Invalid ${where}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'bad value'}`,

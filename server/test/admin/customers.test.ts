@@ -23,7 +23,7 @@ describe(`the back office's customers and their NTRIP accounts on ${testDatabase
   const createFor = (ownerUserId: string, label = 'Tractor 7') =>
     call('POST', 'admin/ntrip-accounts', admin, { ownerUserId, label });
 
-  it('answers 401 anonymous, 403 to a customer, 404 unknown and 400 with the field on every new call', async () => {
+  it('answers 401 anonymous, 403 to a customer, 404 unknown or malformed and 400 with the field on every new call', async () => {
     const created = await createFor(customer.userId, 'Guarded');
     const id = created.json().account.id;
     const unknown = randomUUID();
@@ -61,18 +61,26 @@ describe(`the back office's customers and their NTRIP accounts on ${testDatabase
       expect(missing.json().code).toBe('not_found');
     }
     const bad: [Method, string, unknown, string][] = [
-      ['GET', 'admin/users/not-a-uuid', undefined, 'userId'],
       ['POST', 'admin/ntrip-accounts', { ownerUserId: 'nope', label: 'Fine' }, 'ownerUserId'],
       ['POST', 'admin/ntrip-accounts', { ownerUserId: customer.userId, label: '' }, 'label'],
-      ['POST', 'admin/ntrip-accounts/not-a-uuid/password', undefined, 'id'],
       ['GET', `admin/ntrip-accounts/${id}/sessions?limit=0`, undefined, 'limit'],
-      ['GET', 'admin/ntrip-accounts/not-a-uuid/live-sessions', undefined, 'id'],
-      ['DELETE', 'admin/ntrip-accounts/not-a-uuid', undefined, 'id'],
     ];
     for (const [method, url, payload, field] of bad) {
       const res = await call(method, url, admin, payload);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().field, url).toBe(field);
+    }
+    // A malformed id in the path names no record: 404 like an unknown one (ADR 0010).
+    const malformed: [Method, string, string][] = [
+      ['GET', 'admin/users/not-a-uuid', 'userId'],
+      ['POST', 'admin/ntrip-accounts/not-a-uuid/password', 'id'],
+      ['GET', 'admin/ntrip-accounts/not-a-uuid/live-sessions', 'id'],
+      ['DELETE', 'admin/ntrip-accounts/not-a-uuid', 'id'],
+    ];
+    for (const [method, url, field] of malformed) {
+      const res = await call(method, url, admin);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: 'not_found', field });
     }
     await call('DELETE', `admin/ntrip-accounts/${id}`, admin);
   });

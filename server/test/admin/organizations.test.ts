@@ -26,7 +26,7 @@ describe(`organisations in the back office on ${testDatabaseKind()}`, () => {
     return t.app.inject({ method, url, ...(who && { headers: who.headers }), ...(payload ? { payload } : {}) });
   }
 
-  it('answers 401 anonymous, 403 to a customer, 404 unknown and 400 with the field', async () => {
+  it('answers 401 anonymous, 403 to a customer, 404 unknown or malformed, and 400 with the field', async () => {
     const unknown = randomUUID();
     for (const [method, payload] of [
       ['GET', undefined],
@@ -37,8 +37,8 @@ describe(`organisations in the back office on ${testDatabaseKind()}`, () => {
       const missing = await call(method, `/api/admin/organizations/${unknown}`, admin, payload);
       expect(missing.statusCode).toBe(404);
       const bad = await call(method, '/api/admin/organizations/nope', admin, payload);
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json().field).toBe('orgId');
+      expect(bad.statusCode).toBe(404);
+      expect(bad.json()).toMatchObject({ code: 'not_found', field: 'orgId' });
     }
     const noFlag = await call('PATCH', `/api/admin/organizations/${orgId}`, admin, { disabled: 'yes' });
     expect(noFlag.statusCode).toBe(400);

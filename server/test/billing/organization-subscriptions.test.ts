@@ -145,12 +145,14 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
       [stranger, orgId],
       [otherOwner, orgId],
       [owner, SOME_UUID],
-      [owner, 'not-a-uuid'],
     ] as const) {
       const res = await list(user, org);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 'not_found', message: 'Organisation was not found.' });
     }
+    const malformed = await list(owner, 'not-a-uuid');
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json()).toEqual({ code: 'not_found', message: 'This address names no record.', field: 'orgId' });
     expect((await inject(undefined, 'GET', `/api/org/${orgId}/subscriptions`)).statusCode).toBe(401);
   });
 

@@ -96,7 +96,7 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
     expect(await cardsOf(user)).toHaveLength(1);
   });
 
-  it('answers 400 with the field for a malformed card, expiry, CVC or payment method id', async () => {
+  it('answers 400 with the field for a malformed card, expiry or CVC, and 404 for a malformed payment method id', async () => {
     const user = await t.buildUser();
     const clientSecret = await secretOf(user);
     for (const [field, bad] of [
@@ -115,8 +115,8 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
       });
     }
     const badId = await call({ method: 'DELETE', url: '/api/billing/payment-methods/card-1%3Bdrop' }, user);
-    expect(badId.statusCode).toBe(400);
-    expect(badId.json()).toMatchObject({ code: 'validation_failed', field: 'paymentMethodId' });
+    expect(badId.statusCode).toBe(404);
+    expect(badId.json()).toMatchObject({ code: 'not_found', field: 'paymentMethodId' });
   });
 
   it('a SetupIntent saves one card, for its own customer only', async () => {

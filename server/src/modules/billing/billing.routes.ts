@@ -7,7 +7,7 @@ import {
   checkoutSessionSchema,
   createProductSchema,
   customerSecretSchema,
-  orgParamsSchema,
+  organizationParamsSchema,
   orgSubscriptionsSchema,
   paymentHistorySchema,
   paymentMethodParamsSchema,
@@ -29,7 +29,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { contentLanguage } from '../../http/language.ts';
 import { auditWho } from '../audit/index.ts';
 import type { BillingService } from './billing.service.ts';
@@ -43,14 +43,6 @@ const webhookAnswer = z.object({ received: z.boolean(), result: z.string() });
  * address, which spends nothing of the anonymous one: a request without a valid signature costs one HMAC.
  */
 const WEBHOOK_REQUESTS_PER_MINUTE = 6000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A malformed organisation id names no organisation: 404 like an unknown one, before any lookup. */
-export function organizationId(orgId: string): string {
-  if (!UUID.test(orgId)) throw notFound('Organisation');
-  return orgId;
-}
 
 /** Spec §7 billing calls, under /api. Parse, authorise, call the service; nothing else happens here. */
 export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
@@ -104,7 +96,7 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'user' },
         schema: {
           tags,
-          params: orgParamsSchema,
+          params: organizationParamsSchema,
           querystring: checkoutSessionQuerySchema,
           response: { 200: checkoutSessionSchema },
         },
@@ -112,7 +104,7 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       async (request, reply) =>
         service.getOrganizationCheckout(
           actorOf(request),
-          organizationId(request.params.orgId),
+          request.params.orgId,
           request.query.checkoutSessionId,
           contentLanguage(request, reply),
         ),
@@ -178,12 +170,12 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       '/org/:orgId/subscriptions',
       {
         config: { auth: 'user' },
-        schema: { tags, params: orgParamsSchema, response: { 200: orgSubscriptionsSchema } },
+        schema: { tags, params: organizationParamsSchema, response: { 200: orgSubscriptionsSchema } },
       },
       async (request, reply) => ({
         subscriptions: await service.organizationSubscriptions(
           actorOf(request),
-          organizationId(request.params.orgId),
+          request.params.orgId,
           contentLanguage(request, reply),
         ),
       }),
@@ -196,17 +188,13 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
         config: { auth: 'user' },
         schema: {
           tags,
-          params: orgParamsSchema,
+          params: organizationParamsSchema,
           body: subscriptionActionSchema,
           response: { 200: subscriptionSchema },
         },
       },
       async (request) =>
-        service.cancelForOrganization(
-          actorOf(request),
-          organizationId(request.params.orgId),
-          request.body.subscriptionId,
-        ),
+        service.cancelForOrganization(actorOf(request), request.params.orgId, request.body.subscriptionId),
     );
 
     app.get(

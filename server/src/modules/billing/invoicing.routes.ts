@@ -6,7 +6,7 @@ import {
   billingDetailsInputSchema,
   invoiceListSchema,
   invoiceParamsSchema,
-  orgParamsSchema,
+  organizationParamsSchema,
   paymentParamsSchema,
   refundInputSchema,
   refundSchema,
@@ -17,7 +17,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
-import { organizationId } from './billing.routes.ts';
 import type { BillingService } from './billing.service.ts';
 import type { Invoicing } from './invoicing.service.ts';
 
@@ -45,9 +44,9 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
       '/org/:orgId/billing/details',
       {
         config: { auth: 'user' },
-        schema: { tags, params: orgParamsSchema, response: { 200: billingDetailsAnswerSchema } },
+        schema: { tags, params: organizationParamsSchema, response: { 200: billingDetailsAnswerSchema } },
       },
-      async (request) => invoicing.getDetails(actorOf(request), organizationId(request.params.orgId)),
+      async (request) => invoicing.getDetails(actorOf(request), request.params.orgId),
     );
     app.put(
       '/org/:orgId/billing/details',
@@ -55,12 +54,12 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
         config: { auth: 'user' },
         schema: {
           tags,
-          params: orgParamsSchema,
+          params: organizationParamsSchema,
           body: billingDetailsInputSchema,
           response: { 200: billingDetailsAnswerSchema },
         },
       },
-      async (request) => invoicing.saveDetails(actorOf(request), request.body, organizationId(request.params.orgId)),
+      async (request) => invoicing.saveDetails(actorOf(request), request.body, request.params.orgId),
     );
 
     app.get(
