@@ -14,7 +14,7 @@ import {
 import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
+import { frameworkErrors, registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import type { IdentityVerifier } from './http/identity.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trustedProxies(deps.trustProxy),
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

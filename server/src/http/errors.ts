@@ -23,6 +23,8 @@ export const notFound = (what: string) => new AppError(404, 'not_found', `${what
 export const conflict = (code: ErrorCode, message: string, field?: string) => new AppError(409, code, message, field);
 export const badRequest = (code: ErrorCode, message: string, field?: string) => new AppError(400, code, message, field);
 
+const NAMES_NO_RECORD = 'This address names no record.';
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -40,9 +42,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (where === 'params') {
         // A path names a record; one no record can have names nothing, so it answers as an unknown one does
         // (ADR 0010, docs/architecture.md), on every route alike, before any lookup.
-        return reply
-          .status(404)
-          .send({ code: 'not_found', message: 'This address names no record.', ...(field && { field }) });
+        return reply.status(404).send({ code: 'not_found', message: NAMES_NO_RECORD, ...(field && { field }) });
       }
       return reply.status(400).send({
         code: 'validation_failed',
@@ -67,6 +67,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ code: 'internal', message: 'The server ran into an unexpected error.' });
   });
+}
+
+/**
+ * Fastify's own refusals of a path before any route sees it: a path parameter longer than the router keeps
+ * (`maxParamLength`, 414 by default) or one that does not decode (400) is a malformed id too, so it answers as the
+ * params validation does.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH' || error.code === 'FST_ERR_BAD_URL') {
+    reply.status(404).send({ code: 'not_found', message: NAMES_NO_RECORD });
+    return;
+  }
+  request.log.error({ err: error }, 'request refused by the router');
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  reply
+    .status(status)
+    .send(
+      status === 500
+        ? { code: 'internal', message: 'The server ran into an unexpected error.' }
+        : { code: 'bad_request', message: error.message },
+    );
 }
 
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): void {

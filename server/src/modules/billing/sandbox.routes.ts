@@ -38,7 +38,8 @@ function page(title: string, body: string): string {
 <style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
-const paramsSchema = z.object({ id: z.string().min(1).max(100) });
+/** The sandbox's ids (`cs_sbx_…`, `in_sbx_…`, see providers/sandbox.ts); anything else names nothing: 404. */
+const paramsSchema = z.object({ id: z.string().regex(/^[a-z]+_sbx_[0-9a-f]{24}$/) });
 
 /** A refused card in the portal's own card form: what the sandbox said, as Stripe.js reports a refusal. */
 function cardRefused(result: { code: 'card_declined' | 'invalid_card' | 'not_open'; message: string }): AppError {
