@@ -1,15 +1,15 @@
 /**
  * The route table (spec §2). One line per page; pages load lazily, each in its own chunk.
- * To put a real page in: `{ path: 'map', lazy: page(() => import('../features/catalogue/MapPage'), 'MapPage') },`
+ * To put a real page in: `{ path: 'map', element: lazyPage(() => import('../features/catalogue/MapPage'), 'MapPage') },`
  */
 import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy, type ReactElement } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { RequireAdmin, RequireUser } from './guards';
 import { LoginRoute } from './LoginRoute';
 import { AppLayout } from './layout/AppLayout';
 import { RootLayout } from './RootLayout';
-import { RouterErrorPage } from './RouterErrorPage';
+import { RouteErrorBoundary } from './RouterErrorPage';
 
 /** Spec §9: page chunk loading times out at 120 s. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -35,12 +35,22 @@ export function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
   return async () => ({ Component: (await withTimeout(load()))[name] as ComponentType });
 }
 
+/** A page's element: its chunk loads when the route is first shown (React.lazy; MainContent's Suspense waits). */
+function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ReactElement {
+  const loadPage = page(load, name);
+  const LazyPage = lazy(async () => ({ default: (await loadPage()).Component }));
+  return <LazyPage />;
+}
+
 const placeholders = () => import('./placeholder-pages');
 
 export const routes: RouteObject[] = [
   {
-    element: <RootLayout />,
-    errorElement: <RouterErrorPage />,
+    element: (
+      <RouteErrorBoundary>
+        <RootLayout />
+      </RouteErrorBoundary>
+    ),
     children: [
       {
         element: <AppLayout />,
@@ -51,41 +61,50 @@ export const routes: RouteObject[] = [
           { path: 'register', element: <LoginRoute view="signup" /> },
 
           // Public (logged out and logged in)
-          { path: 'dashboard', lazy: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage') },
-          { path: 'marketplace', lazy: page(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
-          { path: 'white-label', lazy: page(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
-          { path: 'legal/:kind', lazy: page(() => import('../features/legal/LegalDocumentPage'), 'LegalDocumentPage') },
+          {
+            path: 'dashboard',
+            element: lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
+          },
+          { path: 'marketplace', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
+          { path: 'white-label', element: lazyPage(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
+          {
+            path: 'legal/:kind',
+            element: lazyPage(() => import('../features/legal/LegalDocumentPage'), 'LegalDocumentPage'),
+          },
           // An invite's secret link; logged out, the page asks to log in or sign up first.
           {
             path: INVITE_LINK_PATH,
-            lazy: page(() => import('../features/organizations/AcceptInvitePage'), 'AcceptInvitePage'),
+            element: lazyPage(() => import('../features/organizations/AcceptInvitePage'), 'AcceptInvitePage'),
           },
 
           // Logged in, personal
           {
             element: <RequireUser />,
             children: [
-              { path: 'map', lazy: page(() => import('../features/catalogue/MapPages'), 'MapPage') },
-              { path: 'accounts', lazy: page(() => import('../features/accounts/AccountsPage'), 'AccountsPage') },
-              { path: 'credits', lazy: page(() => import('../features/billing/CreditsPage'), 'CreditsPage') },
-              { path: 'rinex', lazy: page(() => import('../features/rinex/RinexPage'), 'RinexPage') },
+              { path: 'map', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MapPage') },
+              {
+                path: 'accounts',
+                element: lazyPage(() => import('../features/accounts/AccountsPage'), 'AccountsPage'),
+              },
+              { path: 'credits', element: lazyPage(() => import('../features/billing/CreditsPage'), 'CreditsPage') },
+              { path: 'rinex', element: lazyPage(() => import('../features/rinex/RinexPage'), 'RinexPage') },
               {
                 path: 'subscriptions',
-                lazy: page(() => import('../features/billing/SubscriptionsPage'), 'SubscriptionsPage'),
+                element: lazyPage(() => import('../features/billing/SubscriptionsPage'), 'SubscriptionsPage'),
               },
               {
                 path: 'settings/organization',
-                lazy: page(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage'),
+                element: lazyPage(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage'),
               },
               {
                 path: 'settings/billing',
-                lazy: page(() => import('../features/billing/BillingSettingsPage'), 'BillingSettingsPage'),
+                element: lazyPage(() => import('../features/billing/BillingSettingsPage'), 'BillingSettingsPage'),
               },
               {
                 path: 'settings/:settingsPage?',
-                lazy: page(() => import('../features/settings/AccountSettingsPage'), 'AccountSettingsPage'),
+                element: lazyPage(() => import('../features/settings/AccountSettingsPage'), 'AccountSettingsPage'),
               },
-              { path: 'checkout', lazy: page(() => import('../features/billing/CheckoutPage'), 'CheckoutPage') },
+              { path: 'checkout', element: lazyPage(() => import('../features/billing/CheckoutPage'), 'CheckoutPage') },
             ],
           },
 
@@ -95,74 +114,89 @@ export const routes: RouteObject[] = [
             element: <RequireAdmin />,
             children: [
               { index: true, element: <Navigate to="/admin/map" replace /> },
-              { path: 'map', lazy: page(() => import('../features/catalogue/MapPages'), 'AdminMapPage') },
+              { path: 'map', element: lazyPage(() => import('../features/catalogue/MapPages'), 'AdminMapPage') },
               {
                 path: 'products/:productsPage?',
-                lazy: page(() => import('../features/billing/AdminProductsPage'), 'AdminProductsPage'),
+                element: lazyPage(() => import('../features/billing/AdminProductsPage'), 'AdminProductsPage'),
               },
-              { path: 'feed', lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage') },
-              { path: 'rinex', lazy: page(() => import('../features/rinex/AdminRinexPage'), 'AdminRinexPage') },
+              { path: 'feed', element: lazyPage(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage') },
+              { path: 'rinex', element: lazyPage(() => import('../features/rinex/AdminRinexPage'), 'AdminRinexPage') },
               {
                 path: 'feed/:networkId',
-                lazy: page(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
+                element: lazyPage(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
               },
-              { path: 'users', lazy: page(() => import('../features/users/AdminUsersPage'), 'AdminUsersPage') },
-              { path: 'users/:userId', lazy: page(() => import('../features/users/CustomerPage'), 'CustomerPage') },
+              { path: 'users', element: lazyPage(() => import('../features/users/AdminUsersPage'), 'AdminUsersPage') },
+              {
+                path: 'users/:userId',
+                element: lazyPage(() => import('../features/users/CustomerPage'), 'CustomerPage'),
+              },
               {
                 path: 'demo-requests',
-                lazy: page(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),
+                element: lazyPage(() => import('../features/demo/AdminDemoRequestsPage'), 'AdminDemoRequestsPage'),
               },
               {
                 path: 'subscriptions',
-                lazy: page(() => import('../features/billing/AdminSubscriptionsPage'), 'AdminSubscriptionsPage'),
+                element: lazyPage(() => import('../features/billing/AdminSubscriptionsPage'), 'AdminSubscriptionsPage'),
               },
               {
                 path: 'accounts',
-                lazy: page(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),
+                element: lazyPage(() => import('../features/accounts/AdminAccountsPage'), 'AdminAccountsPage'),
               },
               {
                 path: 'organizations',
-                lazy: page(() => import('../features/organizations/AdminOrganizationsPage'), 'AdminOrganizationsPage'),
+                element: lazyPage(
+                  () => import('../features/organizations/AdminOrganizationsPage'),
+                  'AdminOrganizationsPage',
+                ),
               },
               {
                 path: 'organizations/:orgId',
-                lazy: page(() => import('../features/organizations/AdminOrganizationPage'), 'AdminOrganizationPage'),
+                element: lazyPage(
+                  () => import('../features/organizations/AdminOrganizationPage'),
+                  'AdminOrganizationPage',
+                ),
               },
               {
                 path: 'networks',
-                lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
+                element: lazyPage(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
               },
               {
                 path: 'networks/:networkId',
-                lazy: page(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
+                element: lazyPage(() => import('../features/catalogue/AdminNetworksPage'), 'AdminNetworksPage'),
               },
-              { path: 'audit', lazy: page(() => import('../features/audit/AdminAuditPage'), 'AdminAuditPage') },
-              { path: 'outbox', lazy: page(() => import('../features/mail/AdminOutboxPage'), 'AdminOutboxPage') },
+              { path: 'audit', element: lazyPage(() => import('../features/audit/AdminAuditPage'), 'AdminAuditPage') },
+              {
+                path: 'outbox',
+                element: lazyPage(() => import('../features/mail/AdminOutboxPage'), 'AdminOutboxPage'),
+              },
               {
                 path: 'settings/payments',
-                lazy: page(() => import('../features/billing/AdminPaymentsPage'), 'AdminPaymentsPage'),
+                element: lazyPage(() => import('../features/billing/AdminPaymentsPage'), 'AdminPaymentsPage'),
               },
               {
                 path: 'settings/tax-management',
-                lazy: page(() => import('../features/billing/AdminTaxSettingsPage'), 'AdminTaxSettingsPage'),
+                element: lazyPage(() => import('../features/billing/AdminTaxSettingsPage'), 'AdminTaxSettingsPage'),
               },
               {
                 path: 'settings/invoices',
-                lazy: page(() => import('../features/billing/AdminInvoicesPage'), 'AdminInvoicesPage'),
+                element: lazyPage(() => import('../features/billing/AdminInvoicesPage'), 'AdminInvoicesPage'),
               },
               {
                 path: 'dashboard',
-                lazy: page(() => import('../features/operator/OperatorDashboardPage'), 'OperatorDashboardPage'),
+                element: lazyPage(() => import('../features/operator/OperatorDashboardPage'), 'OperatorDashboardPage'),
               },
               {
                 path: 'settings/account-management',
-                lazy: page(() => import('../features/admin-settings/AccountManagementPage'), 'AccountManagementPage'),
+                element: lazyPage(
+                  () => import('../features/admin-settings/AccountManagementPage'),
+                  'AccountManagementPage',
+                ),
               },
               {
                 path: 'settings/documents',
-                lazy: page(() => import('../features/admin-settings/DocumentsPage'), 'DocumentsPage'),
+                element: lazyPage(() => import('../features/admin-settings/DocumentsPage'), 'DocumentsPage'),
               },
-              { path: 'settings/:settingsPage?', lazy: page(placeholders, 'AdminSettingsPage') },
+              { path: 'settings/:settingsPage?', element: lazyPage(placeholders, 'AdminSettingsPage') },
               { path: '*', element: <Navigate to="/admin/map" replace /> },
             ],
           },

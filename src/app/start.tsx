@@ -1,12 +1,12 @@
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Preloader } from '../components/Preloader';
 import { startTagManagerIfConsented } from '../features/consent/consent';
 import { applyBrandTheme, brand } from '../lib/brand';
 import { initI18n } from '../lib/i18n';
 import { Providers } from './providers';
-import { router } from './router';
+import { AppRoutes } from './router';
 
 export function start(root: HTMLElement) {
   applyBrandTheme(brand);
@@ -16,7 +16,9 @@ export function start(root: HTMLElement) {
     <StrictMode>
       <Suspense fallback={<Preloader fullScreen />}>
         <Providers>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </Providers>
       </Suspense>
     </StrictMode>,

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
+import { Outlet } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RouterErrorPage } from '../../src/app/RouterErrorPage';
+import { RouteErrorBoundary } from '../../src/app/RouterErrorPage';
 import { CHUNK_TIMEOUT_MS, page } from '../../src/app/routes';
 import { renderRoutes } from './support/shell';
 
@@ -17,13 +18,47 @@ describe('router failures', () => {
 
   it("shows the page headed 'Unexpected Application Error!' when a route throws", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderRoutes([{ path: '/', element: <Broken />, errorElement: <RouterErrorPage /> }], {
-      path: '/',
-      auth: undefined,
-    });
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <RouteErrorBoundary>
+              <Broken />
+            </RouteErrorBoundary>
+          ),
+        },
+      ],
+      { path: '/', auth: undefined },
+    );
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
     expect(screen.getByText('kaboom')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    vi.restoreAllMocks();
+  });
+
+  it('leaves the error page when the visitor goes to another address', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { router } = renderRoutes(
+      [
+        {
+          element: (
+            <RouteErrorBoundary>
+              <Outlet />
+            </RouteErrorBoundary>
+          ),
+          children: [
+            { path: '/broken', element: <Broken /> },
+            { path: '/fine', element: <p>All well</p> },
+          ],
+        },
+      ],
+      { path: '/broken', auth: undefined },
+    );
+    expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+    await act(() => router.navigate('/fine'));
+    expect(await screen.findByText('All well')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Unexpected Application Error!' })).not.toBeInTheDocument();
     vi.restoreAllMocks();
   });
 

@@ -3,7 +3,15 @@ import { render } from '@testing-library/react';
 import i18n from 'i18next';
 import { type ReactNode, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import {
+  type Location,
+  MemoryRouter,
+  type NavigateFunction,
+  type RouteObject,
+  useLocation,
+  useNavigate,
+  useRoutes,
+} from 'react-router';
 import en from '../../../public/locales/en/common.json';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext, type AuthState } from '../../../src/features/auth/auth-context';
@@ -34,16 +42,30 @@ export function Wrapper({ auth, children, client }: { auth: AuthState; children:
   );
 }
 
-/** Renders route objects in a memory router under the given auth state. */
+/** What a test reads of the router and how it navigates, as a user's address bar would. */
+export interface TestRouter {
+  state: { location: Location };
+  navigate: NavigateFunction;
+}
+
+function Routes({ routes, router }: { routes: RouteObject[]; router: TestRouter }) {
+  router.state.location = useLocation();
+  router.navigate = useNavigate();
+  return useRoutes(routes);
+}
+
+/** Renders route objects under the given auth state with the router the app uses (useRoutes), in memory. */
 export function renderRoutes(
   routes: RouteObject[],
   { path = '/', auth, client }: { path?: string; auth: AuthState; client?: QueryClient },
 ) {
   initTestI18n();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = { state: {} } as TestRouter;
   const result = render(
     <Wrapper auth={auth} client={client}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <Routes routes={routes} router={router} />
+      </MemoryRouter>
     </Wrapper>,
   );
   return { ...result, router };
