@@ -19,6 +19,7 @@ import type { IdentityVerifier } from './http/identity.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
+import { spaDocuments } from './http/spa-document.ts';
 import { auditRoutes, createAuditor, createAuditRepo } from './modules/audit/index.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
@@ -247,9 +248,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (spaRoot && spaServed) {
     registerCrawlerFiles(app, publicUrl);
+    const sendSpaDocument = spaDocuments(spaRoot);
     await app.register(fastifyStatic, {
       root: spaRoot,
       wildcard: false,
+      // '/' too is the document with the reader's texts in it (spaDocuments), not the file as built.
+      index: false,
       setHeaders: (reply, path) => {
         // Vite fingerprints everything under assets/; the rest (index.html, locales) must revalidate.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -257,7 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     app.setNotFoundHandler((request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') return sendRouteNotFound(request, reply);
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', spaRoot);
+      return sendSpaDocument(request, reply);
     });
   } else {
     app.setNotFoundHandler(sendRouteNotFound);

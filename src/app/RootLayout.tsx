@@ -1,11 +1,16 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ModalProvider } from '../components/modal';
 import { Preloader } from '../components/Preloader';
 import { useAuth } from '../features/auth/auth-context';
 import { LoginModalProvider } from '../features/auth/LoginModalProvider';
-import { ConsentBanner } from '../features/consent/ConsentBanner';
+import { consentNeeded } from '../features/consent/consent';
 import { trackPageView } from '../lib/analytics';
+
+// Asked once, by brands with Tag Manager: fixed over the page, so drawing it a moment later moves nothing.
+const ConsentBanner = lazy(async () => ({
+  default: (await import('../features/consent/ConsentBanner')).ConsentBanner,
+}));
 
 function PageViews() {
   const { pathname, search } = useLocation();
@@ -28,7 +33,11 @@ export function RootLayout() {
       <LoginModalProvider>
         <PageViews />
         {auth === 'loading' ? <Preloader fullScreen /> : <Outlet />}
-        <ConsentBanner />
+        {consentNeeded() && (
+          <Suspense fallback={null}>
+            <ConsentBanner />
+          </Suspense>
+        )}
       </LoginModalProvider>
     </ModalProvider>
   );

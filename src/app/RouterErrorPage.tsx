@@ -37,7 +37,7 @@ interface BoundaryState {
 }
 
 class ErrorBoundary extends Component<{ pathname: string; children: ReactNode }, BoundaryState> {
-  state: BoundaryState = {};
+  override state: BoundaryState = {};
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
     return { failed: { error, pathname: '' } };
@@ -50,7 +50,7 @@ class ErrorBoundary extends Component<{ pathname: string; children: ReactNode },
     return state.failed.pathname === props.pathname ? null : { failed: undefined };
   }
 
-  render() {
+  override render() {
     return this.state.failed ? <RouterErrorPage error={this.state.failed.error} /> : this.props.children;
   }
 }

@@ -1,10 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { Preloader } from '../components/Preloader';
-import { RestrictedAccess } from '../components/RestrictedAccess';
-import { userInfoQueryKey } from '../features/auth/AuthProvider';
 import { useAuth } from '../features/auth/auth-context';
-import { fetchUserInfo } from '../features/auth/user-info.api';
+import { lazyWithQueries } from '../lib/query-client-slot';
+
+// Observes the user-info query while the admin flag is unknown; React Query is not in the first load.
+const RestrictedAccess = lazy(async () => ({
+  default: (await import('../components/RestrictedAccess')).RestrictedAccess,
+}));
+const AdminFlagPending = lazyWithQueries(async () => (await import('./admin-flag-pending')).AdminFlagPending);
 
 /** Personal routes: spinner while auth loads, logged-out users go to /dashboard (spec §2). */
 export function RequireUser() {
@@ -20,12 +24,21 @@ export function RequireUser() {
  */
 export function RequireAdmin() {
   const auth = useAuth();
-  const uid = auth && auth !== 'loading' ? auth.uid : '';
-  // Observes the query the AuthProvider runs; never fetches by itself.
-  const userInfo = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
   if (auth === 'loading') return <Preloader />;
   if (!auth) return <Navigate to="/dashboard" replace />;
-  if (auth.isAdmin === undefined && userInfo.isPending && !userInfo.isError) return <Preloader />;
-  if (!auth.isAdmin) return <RestrictedAccess />;
+  if (auth.isAdmin === undefined) {
+    return (
+      <Suspense fallback={<Preloader />}>
+        <AdminFlagPending uid={auth.uid} />
+      </Suspense>
+    );
+  }
+  if (!auth.isAdmin) {
+    return (
+      <Suspense fallback={<Preloader />}>
+        <RestrictedAccess />
+      </Suspense>
+    );
+  }
   return <Outlet />;
 }

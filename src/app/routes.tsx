@@ -5,6 +5,7 @@
 import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import { type ComponentType, lazy, type ReactElement } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { lazyWithQueries } from '../lib/query-client-slot';
 import { RequireAdmin, RequireUser } from './guards';
 import { LoginRoute } from './LoginRoute';
 import { AppLayout } from './layout/AppLayout';
@@ -35,10 +36,14 @@ export function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
   return async () => ({ Component: (await withTimeout(load()))[name] as ComponentType });
 }
 
-/** A page's element: its chunk loads when the route is first shown (React.lazy; MainContent's Suspense waits). */
-function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ReactElement {
-  const loadPage = page(load, name);
-  const LazyPage = lazy(async () => ({ default: (await loadPage()).Component }));
+/**
+ * A page's element: its chunk loads when the route is first shown (React.lazy; MainContent's Suspense waits), with
+ * React Query beside it (lazyWithQueries). `queries: false` for a page that draws without it: the logged-out
+ * dashboard, a first visit's page, whose first load React Query is not part of (ADR 0030).
+ */
+function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K, { queries = true } = {}): ReactElement {
+  const loadPage = async () => (await page(load, name)()).Component;
+  const LazyPage = queries ? lazyWithQueries(loadPage) : lazy(async () => ({ default: await loadPage() }));
   return <LazyPage />;
 }
 

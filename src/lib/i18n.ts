@@ -1,11 +1,56 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ReadCallback, type Resource, type Services } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
-import HttpBackend from 'i18next-http-backend';
+import type HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { brand } from './brand';
 
 export const SUPPORTED_LANGUAGES = ['en', 'nl'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+/** Where the portal server puts the shell's texts (`common`) of the language it detected into index.html. */
+export const INLINE_LOCALE_ID = 'i18n-common';
+
+/**
+ * The shell's texts the portal server wrote into the page (server/src/http/spa-document.ts), so the first paint
+ * waits for no locale file; nothing when the page came from elsewhere (the dev server).
+ */
+function inlinedResources(): Resource | undefined {
+  const element = document.getElementById(INLINE_LOCALE_ID);
+  const language = element?.dataset.lng;
+  if (!element?.textContent || !SUPPORTED_LANGUAGES.includes(language as Language)) return undefined;
+  try {
+    return { [language as Language]: { common: JSON.parse(element.textContent) } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * i18next-http-backend, loaded beside the first paint rather than before it: with the shell's texts in the page the
+ * first paint reads nothing, and the backend loads the other namespaces and languages as before. It starts loading
+ * at once, so a page's own namespace does not wait for it a round trip later.
+ */
+function lazyHttpBackend(): BackendModule {
+  let init: [Services, object, object] | undefined;
+  let backend: Promise<HttpBackend> | undefined;
+  const load = () => {
+    backend ??= import('i18next-http-backend').then(({ default: Backend }) => new Backend(...(init ?? [])));
+    return backend;
+  };
+  return {
+    type: 'backend',
+    init(services, options, allOptions) {
+      init = [services, options, allOptions];
+      setTimeout(load, 0);
+    },
+    read(language: string, namespace: string, callback: ReadCallback) {
+      load().then(
+        (loaded) => loaded.read(language, namespace, callback),
+        (error) => callback(error, false),
+      );
+    },
+  };
+}
 
 /**
  * Translations load from /locales/{lng}/{ns}.json; detection order and fallback as spec §9 says. Features add
@@ -16,11 +61,13 @@ export function initI18n() {
   i18n.on('languageChanged', (lng) => {
     document.documentElement.lang = lng;
   });
+  const resources = inlinedResources();
   return i18n
-    .use(HttpBackend)
+    .use(lazyHttpBackend())
     .use(LanguageDetector)
     .use(initReactI18next)
     .init({
+      ...(resources && { resources, partialBundledLanguages: true }),
       fallbackLng: 'en',
       supportedLngs: [...SUPPORTED_LANGUAGES],
       nonExplicitSupportedLngs: true,

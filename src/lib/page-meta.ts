@@ -1,7 +1,8 @@
 import type { PageMeta } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { QueryClientContext } from '@tanstack/react-query';
+import { useContext, useEffect, useState } from 'react';
 import { brand } from './brand';
+import { loadQueries } from './query-client-slot';
 
 export const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
 
@@ -42,15 +43,32 @@ function setDescription(content: string) {
  * title/description of `GET /meta/pages/{page}` when the server answers 200.
  */
 export function usePageMeta(page: string | undefined, pageTitle?: string, description?: string): void {
-  const meta = useQuery({
-    queryKey: ['page-meta', page],
-    queryFn: () => fetchPageMeta(page as string),
-    enabled: Boolean(page),
-    staleTime: 10 * 60_000,
-    retry: false,
-  });
-  const title = meta.data?.title || pageTitle;
-  const desc = meta.data?.description || description || DEFAULT_DESCRIPTION;
+  const [meta, setMeta] = useState<PageMeta | null>();
+  const client = useContext(QueryClientContext);
+  // Observed by hand, not with useQuery: the page draws first and React Query loads after (query-client-slot.tsx).
+  useEffect(() => {
+    setMeta(undefined);
+    if (!page) return;
+    let active = true;
+    let unsubscribe: (() => void) | undefined;
+    void loadQueries().then(({ queryClient, QueryObserver }) => {
+      if (!active) return;
+      const observer = new QueryObserver(client ?? queryClient, {
+        queryKey: ['page-meta', page],
+        queryFn: () => fetchPageMeta(page),
+        staleTime: 10 * 60_000,
+        retry: false,
+      });
+      unsubscribe = observer.subscribe((result) => setMeta(result.data));
+      setMeta(observer.getCurrentResult().data);
+    });
+    return () => {
+      active = false;
+      unsubscribe?.();
+    };
+  }, [page, client]);
+  const title = meta?.title || pageTitle;
+  const desc = meta?.description || description || DEFAULT_DESCRIPTION;
   useEffect(() => {
     document.title = formatTitle(brand.name, title);
     setDescription(desc);

@@ -2,18 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The languages the SPA speaks (public/locales); English is the base every text has. */
 export type ContentLanguage = 'en' | 'nl';
-const LANGUAGES: readonly ContentLanguage[] = ['en', 'nl'];
+export const LANGUAGES: readonly ContentLanguage[] = ['en', 'nl'];
 
-/**
- * The reader's language by the request's Accept-Language (the SPA sends its own choice): the first tag, by
- * weight, whose primary language the portal has; English otherwise. The answer then varies with that header, which
- * the response says, so no cache hands a Dutch answer to an English reader.
- */
-export function contentLanguage(request: FastifyRequest, reply: FastifyReply): ContentLanguage {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${String(vary)}, Accept-Language` : 'Accept-Language');
-  const header = request.headers['accept-language'] ?? '';
-  const tags = header
+export function isContentLanguage(language: string): language is ContentLanguage {
+  return LANGUAGES.includes(language as ContentLanguage);
+}
+
+/** The primary languages of an Accept-Language header, most wanted first (by weight, then by order). */
+export function acceptedLanguages(header: string): string[] {
+  return header
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
@@ -26,8 +23,17 @@ export function contentLanguage(request: FastifyRequest, reply: FastifyReply): C
       return { language: tag.trim().toLowerCase().split('-')[0] ?? '', q: Number.isFinite(q) ? q : 0, index };
     })
     .filter((t) => t.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return (
-    tags.map((t) => t.language).find((l): l is ContentLanguage => LANGUAGES.includes(l as ContentLanguage)) ?? 'en'
-  );
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((t) => t.language);
+}
+
+/**
+ * The reader's language by the request's Accept-Language (the SPA sends its own choice): the first tag, by
+ * weight, whose primary language the portal has; English otherwise. The answer then varies with that header, which
+ * the response says, so no cache hands a Dutch answer to an English reader.
+ */
+export function contentLanguage(request: FastifyRequest, reply: FastifyReply): ContentLanguage {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept-Language` : 'Accept-Language');
+  return acceptedLanguages(request.headers['accept-language'] ?? '').find(isContentLanguage) ?? 'en';
 }

@@ -1,11 +1,13 @@
-import { type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { Preloader } from '../../components/Preloader';
 import { Header } from './Header';
-import { MobileMenu } from './MobileMenu';
 import { SideMenu } from './SideMenu';
 import { useSideMenuState } from './side-menu-state';
+
+// Drawn when the hamburger is tapped, not on a first visit.
+const MobileMenu = lazy(async () => ({ default: (await import('./MobileMenu')).MobileMenu }));
 
 function SkipLink() {
   const { t } = useTranslation();
@@ -74,7 +76,11 @@ export function AppLayout() {
           <Outlet />
         </MainContent>
       </div>
-      {showMobileMenu && <MobileMenu onClose={mobileMenu.close} />}
+      {showMobileMenu && (
+        <Suspense fallback={null}>
+          <MobileMenu onClose={mobileMenu.close} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -89,7 +95,11 @@ export function LayoutWithoutSidebar({ children }: { children?: ReactNode }) {
       <SkipLink />
       <Header mobileMenuOpen={showMobileMenu} onToggleMobileMenu={mobileMenu.toggle} />
       <MainContent>{children ?? <Outlet />}</MainContent>
-      {showMobileMenu && <MobileMenu onClose={mobileMenu.close} />}
+      {showMobileMenu && (
+        <Suspense fallback={null}>
+          <MobileMenu onClose={mobileMenu.close} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
@@ -6,20 +7,26 @@ import { Icon } from '../../components/Icon';
 import { useAuth } from '../../features/auth/auth-context';
 import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { usePricingModal } from '../../features/billing/PricingModal';
-import { useTokenBalance } from '../../features/billing/useTokenBalance';
 import { brand } from '../../lib/brand';
 import { useFormat } from '../../lib/format';
+import { lazyWithQueries } from '../../lib/query-client-slot';
 import { ACCOUNT_PAGE_URL } from '../navigation';
+
+// The balance's query: React Query loads for a signed-in user only, after the header has drawn ('—' until then).
+const TokenBalanceSource = lazyWithQueries(async () => (await import('./TokenBalanceSource')).TokenBalanceSource);
 
 function TokenBalance() {
   const { t } = useTranslation();
   const format = useFormat();
-  const { balance } = useTokenBalance();
+  const [balance, setBalance] = useState<number>();
   // Spec §2: the header offers the token pricing table itself, not a detour through /credits.
   const pricing = usePricingModal();
   const value = balance === undefined ? '—' : format.number(balance);
   return (
     <div className="flex items-center gap-1 rounded-lg border border-line bg-panel p-1">
+      <Suspense fallback={null}>
+        <TokenBalanceSource onChange={setBalance} />
+      </Suspense>
       <span
         className="flex items-center gap-1.5 px-2 text-sm text-ink tabular-nums"
         title={t('header.tokenBalance')}

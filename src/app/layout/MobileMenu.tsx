@@ -1,16 +1,20 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
-import { OrganizationSwitcher } from '../../features/organizations/OrganizationSwitcher';
 import { brand } from '../../lib/brand';
 import { adminMenu, DOCS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { useLogout, useProfileType } from './shell-hooks';
+
+// A signed-in user's with organisations only: not part of a visitor's first load.
+const OrganizationSwitcher = lazy(async () => ({
+  default: (await import('../../features/organizations/OrganizationSwitcher')).OrganizationSwitcher,
+}));
 
 /**
  * The hamburger menu at 768px and less (spec §2): photo or icon, username (fallback 'RTK User'), e-mail,
@@ -59,7 +63,9 @@ export function MobileMenu({ onClose }: { onClose: () => void }) {
       )}
       {user && profile !== 'Admin' && (user.teams?.length ?? 0) > 0 && (
         <div className="border-b border-line px-4 py-3">
-          <OrganizationSwitcher />
+          <Suspense fallback={null}>
+            <OrganizationSwitcher />
+          </Suspense>
         </div>
       )}
       <nav aria-label={t('layout.mainNavigation')} className="flex-1 px-3 py-3">

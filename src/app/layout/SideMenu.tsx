@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
@@ -7,12 +7,18 @@ import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
 import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { WhiteLabelLink } from '../../features/demo/WhiteLabelLink';
-import { OrganizationSwitcher } from '../../features/organizations/OrganizationSwitcher';
 import { brand } from '../../lib/brand';
 import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, ORGANIZATIONS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
-import { ProfileSwitcher } from './ProfileSwitcher';
 import { profileLabelKey, useLogout, useProfileType } from './shell-hooks';
+
+// An admin's only: not part of a visitor's first load.
+const ProfileSwitcher = lazy(async () => ({ default: (await import('./ProfileSwitcher')).ProfileSwitcher }));
+
+// A signed-in user's with organisations only: not part of a visitor's first load.
+const OrganizationSwitcher = lazy(async () => ({
+  default: (await import('../../features/organizations/OrganizationSwitcher')).OrganizationSwitcher,
+}));
 
 /** Credit-purchase box: logged in and not in the Admin profile (spec §2, §6). */
 function CreditsBox() {
@@ -224,7 +230,9 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
         <div className={`flex items-center gap-2 border-b border-line p-3 ${collapsed ? 'flex-col' : ''}`}>
           <div className="min-w-0 flex-1">
             {user?.isAdmin ? (
-              <ProfileSwitcher compact={collapsed} />
+              <Suspense fallback={null}>
+                <ProfileSwitcher compact={collapsed} />
+              </Suspense>
             ) : (
               !collapsed && (
                 <p className="px-2 text-[11px] font-semibold tracking-widest text-subtle uppercase">
@@ -250,7 +258,9 @@ export function SideMenu({ open, isMobile, onToggle, onOpen, onClose }: SideMenu
 
         {!collapsed && user && profile !== 'Admin' && (
           <div className="border-b border-line p-3">
-            <OrganizationSwitcher />
+            <Suspense fallback={null}>
+              <OrganizationSwitcher />
+            </Suspense>
           </div>
         )}
         <nav aria-label={t('layout.mainNavigation')} className="flex-1 overflow-y-auto overflow-x-hidden p-2.5">

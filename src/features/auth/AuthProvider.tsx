@@ -1,15 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from 'firebase/auth';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { setTokenSource } from '../../lib/api-token';
 import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
+import { lazyWithQueries, loadQueries } from '../../lib/query-client-slot';
 import { AuthContext, type AuthState } from './auth-context';
-import { fetchUserInfo } from './user-info.api';
+import type { UserInfoSnapshot } from './UserInfoQuery';
 
 export const userInfoQueryKey = (uid: string) => ['user-info', uid] as const;
 
+const UserInfoQuery = lazyWithQueries(async () => (await import('./UserInfoQuery')).UserInfoQuery);
+
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const [firebaseUser, setFirebaseUser] = useState<User | null | 'loading'>('loading');
   // Firebase mutates the same User object (updateProfile, reload); every token change bumps this to re-read it.
   const [revision, setRevision] = useState(0);
@@ -20,6 +21,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let active = true;
     let unwatch: (() => void) | undefined;
     const follow = async () => {
+      // A signed-in user's pages query: React Query loads beside Firebase, not after it.
+      void loadQueries();
       const session = await import('./firebase-session');
       if (!active || unwatch) return;
       setTokenSource(session.currentUserToken);
@@ -42,17 +45,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const uid = firebaseUser !== 'loading' && firebaseUser ? firebaseUser.uid : undefined;
-  const userInfo = useQuery({
-    queryKey: userInfoQueryKey(uid ?? ''),
-    queryFn: fetchUserInfo,
-    enabled: uid !== undefined,
-    retry: 1,
-    staleTime: 60_000,
-  });
-
-  useEffect(() => {
-    if (userInfo.isError) console.error('Failed to fetch userInfo status', userInfo.error);
-  }, [userInfo.isError, userInfo.error]);
+  const [reported, setUserInfo] = useState<UserInfoSnapshot>();
+  const userInfo = reported?.uid === uid ? reported : undefined;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision stands for the mutable User's fields
   const state = useMemo<AuthState>(() => {
@@ -64,21 +58,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       ...(firebaseUser.email && { email: firebaseUser.email }),
       emailVerified: firebaseUser.emailVerified,
       ...(firebaseUser.photoURL && { photoURL: firebaseUser.photoURL }),
-      teams: userInfo.data?.teams,
-      isAdmin: userInfo.data?.isAdmin,
+      teams: userInfo?.data?.teams,
+      isAdmin: userInfo?.data?.isAdmin,
       refetch: async () => {
         await firebaseUser.reload();
         await firebaseUser.getIdToken(true);
         setRevision((r) => r + 1);
-        await userInfo.refetch();
+        await userInfo?.refetch();
       },
       getToken: (forceRefresh) => firebaseUser.getIdToken(forceRefresh),
       logout: async () => {
         await (await import('./firebase-session')).logOut();
-        queryClient.clear();
+        userInfo?.client.clear();
       },
     };
-  }, [firebaseUser, revision, userInfo.data, userInfo.refetch, queryClient]);
+  }, [firebaseUser, revision, userInfo]);
 
-  return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={state}>
+      {children}
+      {uid && (
+        <Suspense fallback={null}>
+          <UserInfoQuery uid={uid} onChange={setUserInfo} />
+        </Suspense>
+      )}
+    </AuthContext.Provider>
+  );
 }

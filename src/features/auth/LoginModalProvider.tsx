@@ -1,61 +1,22 @@
-import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
-import { useQuery } from '@tanstack/react-query';
 import i18n from 'i18next';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { track } from '../../lib/analytics';
-import { apiError } from '../../lib/api-error';
+import { type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { mayHaveSession } from '../../lib/firebase-loader';
-import { userInfoQueryKey } from './AuthProvider';
+import { lazyWithQueries } from '../../lib/query-client-slot';
 import { useUser } from './auth-context';
-import { type AuthMessage, authErrorMessage } from './auth-errors';
+import type { AuthMessage } from './auth-errors';
 import { LoginModalContext, type LoginModalControls, type LoginModalView } from './login-modal-context';
 import { TermsGate } from './TermsGate';
-import { fetchUserInfo } from './user-info.api';
 
 // The modal's forms bring Firebase Auth with them: a visitor who never opens it never downloads either. It shows
 // with its texts, whole: a spinner first and the form after would resize the dialog under the reader's eyes.
-const LoginModal = lazy(async () => {
+const LoginModal = lazyWithQueries(async () => {
   const [module] = await Promise.all([import('./LoginModal'), i18n.loadNamespaces('auth').catch(() => undefined)]);
-  return { default: module.LoginModal };
+  return module.LoginModal;
 });
 
-/**
- * Pushes the analytics `login` event (spec §4, §7) once the app knows the role of a user who just signed in:
- * after GET /api/user answered, or failed (then the role is 'user').
- */
-function useLoginEvent(pending: boolean, done: () => void) {
-  const user = useUser();
-  const uid = user?.uid ?? '';
-  // Observes the query the AuthProvider runs; never fetches by itself.
-  const userInfo = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
-  const known = user && (user.isAdmin !== undefined || userInfo.isError);
-  useEffect(() => {
-    if (!user || !known || !pending) return;
-    done();
-    track({ event: 'login', userId: user.uid, userRole: user.isAdmin ? 'admin' : 'user' });
-  }, [user, known, pending, done]);
-}
-
-/**
- * A first sign-in the portal refused because sign-up is invite-only (a Google account, or an e-mail sign-up whose
- * own handling lost the race): the user is signed out again and `show` tells them why (docs/adr/0033).
- */
-function useSignUpRefusal(show: (message: AuthMessage) => void) {
-  const user = useUser();
-  const uid = user?.uid ?? '';
-  const userInfo = useQuery({ queryKey: userInfoQueryKey(uid), queryFn: fetchUserInfo, enabled: false });
-  const refused = apiError(userInfo.error)?.code === SIGN_UP_INVITE_ONLY;
-  const handled = useRef<string>(undefined);
-  useEffect(() => {
-    if (!user || !refused || handled.current === user.uid) return;
-    handled.current = user.uid;
-    void (async () => {
-      await user.logout();
-      await i18n.loadNamespaces('auth').catch(() => undefined);
-      show(authErrorMessage(userInfo.error, i18n.getFixedT(null, 'auth')));
-    })();
-  }, [refused, user, userInfo.error, show]);
-}
+// What follows a signed-in user's GET /api/user (the login event, an invite-only refusal): React Query, which it
+// observes, loads only for a signed-in user.
+const SignInWatch = lazyWithQueries(async () => (await import('./SignInWatch')).SignInWatch);
 
 /**
  * Mounts the one login modal and lets the header, side menu and /login routes open it (useLoginModal). The children
@@ -72,13 +33,11 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   const [pendingLogin, setPendingLogin] = useState(false);
   const loginReported = useCallback(() => setPendingLogin(false), []);
 
-  useLoginEvent(pendingLogin, loginReported);
   const showRefusal = useCallback((message: AuthMessage) => {
     setInitialMessage(message);
     setView('login');
     setOpen(true);
   }, []);
-  useSignUpRefusal(showRefusal);
 
   // A Google redirect returning to the app: Firebase signs the user in; a failure reopens the modal with its message.
   // A browser without Firebase's keys has no redirect on its way back, and need not load Firebase to learn it.
@@ -93,8 +52,11 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
         if (outcome.claim()) setPendingLogin(true);
         return;
       }
-      // The auth texts load lazily (the provider never suspends the page for them).
-      await i18n.loadNamespaces('auth').catch(() => undefined);
+      // The auth texts and messages load lazily (the provider never suspends the page for them).
+      const [{ authErrorMessage }] = await Promise.all([
+        import('./auth-errors'),
+        i18n.loadNamespaces('auth').catch(() => undefined),
+      ]);
       if (!active || !outcome.claim()) return;
       setInitialMessage(authErrorMessage(outcome.error, i18n.getFixedT(null, 'auth')));
       setView('login');
@@ -123,6 +85,11 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   return (
     <LoginModalContext.Provider value={controls}>
       <TermsGate paused={busy}>{children}</TermsGate>
+      {user && (
+        <Suspense fallback={null}>
+          <SignInWatch pendingLogin={pendingLogin} onLoginReported={loginReported} onRefusal={showRefusal} />
+        </Suspense>
+      )}
       {everOpened && (
         <Suspense fallback={null}>
           <LoginModal

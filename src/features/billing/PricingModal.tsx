@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useModal } from '../../components/modal';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
+import { lazyWithQueries } from '../../lib/query-client-slot';
 
 // The header opens it from every page; its products, hooks and schemas load when it opens.
-const PricingBody = lazy(async () => ({ default: (await import('./PricingBody')).PricingBody }));
+const PricingBody = lazyWithQueries(async () => (await import('./PricingBody')).PricingBody);
 
 /**
  * Opens the subscription or token pricing table in the modal host and reports it to analytics

@@ -1,15 +1,16 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button, ButtonLink } from '../../components/Button';
 import { Icon, type IconName } from '../../components/Icon';
 import { Page } from '../../components/Page';
 import { brand } from '../../lib/brand';
+import { lazyWithQueries } from '../../lib/query-client-slot';
 import { useUser } from '../auth/auth-context';
 import { useOpenLogin } from '../auth/login-modal-context';
 
 // Only a logged-in user sees the figures; their hooks and schemas stay out of a visitor's first load.
-const DashboardStats = lazy(async () => ({ default: (await import('./DashboardStats')).DashboardStats }));
+const DashboardStats = lazyWithQueries(async () => (await import('./DashboardStats')).DashboardStats);
 
 /** Holds the stat cards' place while they load, so nothing below them moves. */
 function StatsPlaceholder() {
