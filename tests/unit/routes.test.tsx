@@ -78,7 +78,7 @@ describe('route trees', () => {
     const user = userEvent.setup();
     renderRoutes(routes, { path: '/dashboard', auth: fakeUser({ username: '' }) });
     await user.click(await screen.findByRole('button', { name: 'Open menu' }));
-    expect(screen.getByTestId('mobile-username')).toHaveTextContent('RTK User');
+    expect(await screen.findByTestId('mobile-username')).toHaveTextContent('RTK User');
     expect(screen.getAllByText('ada@example.test').length).toBeGreaterThan(0);
     expect(screen.getByRole('link', { name: /Need Help\?/ })).toHaveAttribute('target', '_blank');
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();

@@ -119,7 +119,7 @@ describe('side menu', () => {
     expect(sideMenu()).toHaveAttribute('data-state', 'open');
   });
 
-  it('shows the credits box only when logged in and not in the Admin profile; anonymous users get a log-in prompt', () => {
+  it('shows the credits box only when logged in and not in the Admin profile; anonymous users get a log-in prompt', async () => {
     const anon = renderRoutes(routes, { path: '/dashboard', auth: undefined });
     expect(screen.getByText('Get corrections in minutes')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Buy credits/ })).not.toBeInTheDocument();
@@ -129,7 +129,7 @@ describe('side menu', () => {
     personal.unmount();
     renderRoutes(routes, { path: '/admin/map', auth: fakeUser({ isAdmin: true }) });
     expect(screen.queryByRole('link', { name: /Buy credits/ })).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Admin' })).toHaveAttribute('aria-pressed', 'true');
+    expect(await screen.findByRole('button', { name: 'Admin' })).toHaveAttribute('aria-pressed', 'true');
   });
 
   it('has a user menu whose account entry points to /settings/billing', async () => {

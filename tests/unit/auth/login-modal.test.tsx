@@ -121,7 +121,7 @@ describe('LoginModalProvider', () => {
       });
       setAuth(loggedIn(true));
     });
-    expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'admin' }]);
+    await vi.waitFor(() => expect(window.dataLayer).toEqual([{ event: 'login', userId: 'uid-7', userRole: 'admin' }]));
   });
 
   it('reports role user, once, for a non-admin', async () => {
