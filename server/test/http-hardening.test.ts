@@ -26,6 +26,13 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
 <meta http-equiv="Content-Security-Policy" content="${builtPolicy}" /></head><body><div id="root"></div></body></html>`,
     );
     writeFileSync(join(spaDir, 'assets', 'index-abc.js'), 'console.log(1)');
+    for (const [language, greeting] of [
+      ['en', 'Hello </script><script>alert(1)</script>'],
+      ['nl', 'Hallo'],
+    ]) {
+      mkdirSync(join(spaDir, 'locales', language), { recursive: true });
+      writeFileSync(join(spaDir, 'locales', language, 'common.json'), JSON.stringify({ greeting }));
+    }
     t = await buildTestApp({ staticDir: spaDir, strictTransportSecurity: true });
   });
   afterAll(async () => {
@@ -64,6 +71,30 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("puts the shell's texts of the reader's language into the page, as the SPA's detector would choose it", async () => {
+    const shellTexts = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.vary).toMatch(/Accept-Language/);
+      expect(res.headers.vary).toMatch(/Cookie/);
+      const element = /<script type="application\/json" id="i18n-common" data-lng="(\w+)">(.*?)<\/script>/.exec(
+        res.body,
+      );
+      return { language: element?.[1], texts: JSON.parse(element?.[2] ?? 'null'), body: res.body };
+    };
+    const english = await shellTexts('/dashboard');
+    expect(english.language).toBe('en');
+    // A text can never end the element early: the page has exactly the one script element of the build's data.
+    expect(english.texts).toEqual({ greeting: 'Hello </script><script>alert(1)</script>' });
+    expect(english.body).not.toContain('<script>alert(1)');
+    expect((await shellTexts('/', { 'accept-language': 'de-DE, nl-BE;q=0.8, en;q=0.5' })).language).toBe('nl');
+    expect((await shellTexts('/marketplace', { 'accept-language': 'nl', cookie: 'a=b; i18next=en' })).language).toBe(
+      'en',
+    );
+    expect((await shellTexts('/marketplace?lng=nl', { cookie: 'i18next=en' })).texts).toEqual({ greeting: 'Hallo' });
+    expect((await shellTexts('/dashboard?lng=../../etc/passwd', { cookie: 'i18next=..%2F..' })).language).toBe('en');
   });
 
   it('answers robots.txt and a sitemap of the public pages as files, not the SPA', async () => {

@@ -26,6 +26,9 @@ const FIRST_LOADS = {
   marketplace: 'src/features/catalogue/MapPages.tsx',
 };
 
+/** Issue 22's target, which an update never raises the budget above: 120 KiB gzip for the logged-out /dashboard. */
+const TARGETS: Record<string, number> = { dashboard: 120 * 1024 };
+
 describe('the JavaScript size budget', () => {
   const bundle = readBundle(inject('spaDir'));
   let budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as Budget;
@@ -38,7 +41,9 @@ describe('the JavaScript size budget', () => {
     const round = (bytes: number) => Math.ceil((bytes * HEADROOM) / 256) * 256;
     const sorted = Object.fromEntries(Object.entries(chunks).sort(([a], [b]) => a.localeCompare(b)));
     const updated: Budget = {
-      firstLoad: Object.fromEntries(Object.entries(firstLoads).map(([page, bytes]) => [page, round(bytes)])),
+      firstLoad: Object.fromEntries(
+        Object.entries(firstLoads).map(([page, bytes]) => [page, Math.min(round(bytes), TARGETS[page] ?? Infinity)]),
+      ),
       chunks: Object.fromEntries(Object.entries(sorted).map(([name, bytes]) => [name, round(bytes)])),
       newChunk: budget.newChunk,
     };
