@@ -26,10 +26,10 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
 <meta http-equiv="Content-Security-Policy" content="${builtPolicy}" /></head><body><div id="root"></div></body></html>`,
     );
     writeFileSync(join(spaDir, 'assets', 'index-abc.js'), 'console.log(1)');
-    for (const [language, greeting] of [
-      ['en', 'Hello </script><script>alert(1)</script>'],
-      ['nl', 'Hallo'],
-    ]) {
+    for (const [language, greeting] of Object.entries({
+      en: 'Hello </script><script>alert(1)</script>',
+      nl: 'Hallo',
+    })) {
       mkdirSync(join(spaDir, 'locales', language), { recursive: true });
       writeFileSync(join(spaDir, 'locales', language, 'common.json'), JSON.stringify({ greeting }));
     }
