@@ -1,0 +1,132 @@
+import type { FormEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { apiError } from '../api-error';
+import { type FieldErrors, fieldErrors } from './zod-messages';
+
+export type { FieldErrors } from './zod-messages';
+
+export interface ZodFormOptions<V, S extends z.ZodType, R> {
+  /** What the inputs hold at first (strings for text and number inputs, as the user types them). */
+  initialValues: V;
+  /** The contract's schema of the request body: the one the server parses the same body with. */
+  schema: S;
+  /** The body the schema checks, made from the inputs (numbers parsed, blanks left out); the inputs by default. */
+  toBody?: (values: V) => unknown;
+  /** Sends the checked body; a rejection with the API's `field` shows next to that field. */
+  submit: (body: z.output<S>) => Promise<R>;
+  onSuccess?: (result: R, body: z.output<S>) => void;
+  /** The form's namespace: its `validation.<field>` keys win over the general texts, `errors.<code>` over the server's. */
+  ns?: string;
+  /** Shown above the form when a send fails without a field; `common:form.failed` by default. */
+  failedText?: string;
+}
+
+export interface ZodForm<V, S extends z.ZodType> {
+  values: V;
+  /** A setter for one input, e.g. `onChange={(e) => form.set('name')(e.target.value)}`. */
+  set: <K extends keyof V>(name: K) => (value: V[K]) => void;
+  setValues: (update: (values: V) => V) => void;
+  /** Marks a field as left, so its problem shows before the first submit (forms that check as you go). */
+  touch: (name: keyof V & string) => () => void;
+  /** The problems shown: of touched fields, of every field after a submit, and the server's for its field. */
+  errors: FieldErrors;
+  /** The first shown problem in the schema's order, for forms that show one message (spec §5 of the auth forms). */
+  firstError?: string;
+  /** A failure the server did not tie to a field. */
+  general?: string;
+  /** True while the body is being sent. */
+  pending: boolean;
+  /** True when the current inputs pass the schema. */
+  valid: boolean;
+  /** Checks the inputs; when they pass, sends the body. Takes the form's submit event. */
+  handleSubmit: (event?: FormEvent) => void;
+}
+
+const valueOf = (values: object, field: string) => (values as Record<string, unknown>)[field];
+
+/**
+ * The SPA's one way of doing a form (docs/adr/0038): the inputs in state, checked against the contract's zod schema
+ * on every change, problems translated through i18next, the send's pending state and the server's field errors.
+ */
+export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
+  options: ZodFormOptions<V, S, R>,
+): ZodForm<V, S> {
+  const { schema, toBody, ns } = options;
+  const { t, i18n } = useTranslation(ns ? [ns, 'common'] : 'common');
+  const [values, setValuesState] = useState(options.initialValues);
+  const [touched, setTouched] = useState<Record<string, true>>({});
+  const [submitted, setSubmitted] = useState(false);
+  // The server's complaint about a field, with the value it was about: it goes once the user changes that field.
+  const [server, setServer] = useState<{ field?: string; text?: string; about?: unknown; general?: string }>({});
+  const [pending, setPending] = useState(false);
+  const sending = useRef(false);
+  // Read at submit time, so a caller may pass fresh callbacks on every render.
+  const latest = useRef(options);
+  latest.current = options;
+
+  const latestValues = useRef(values);
+  latestValues.current = values;
+
+  const body = useMemo(() => (toBody ? toBody(values) : values), [toBody, values]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language.
+  const check = useMemo(() => {
+    const parsed = schema.safeParse(body);
+    return parsed.success
+      ? { ok: true as const, data: parsed.data, errors: {} as FieldErrors, order: [] as string[] }
+      : {
+          ok: false as const,
+          errors: fieldErrors(t, parsed.error, body, ns),
+          order: parsed.error.issues.map((i) => i.path.map(String).join('.')),
+        };
+  }, [schema, body, t, ns, i18n.language]);
+
+  const shown = (field: string) => submitted || touched[field.split('.')[0] ?? field];
+  const errors: FieldErrors = {};
+  for (const [field, text] of Object.entries(check.errors)) if (shown(field)) errors[field] = text;
+  if (server.field && server.text && valueOf(values, server.field) === server.about)
+    errors[server.field] ??= server.text;
+  const first = check.order.find((field) => shown(field));
+
+  const setValues = (update: (values: V) => V) => setValuesState(update);
+
+  const handleSubmit = (event?: FormEvent) => {
+    event?.preventDefault();
+    setSubmitted(true);
+    if (!check.ok || sending.current) return;
+    const { submit, onSuccess, failedText } = latest.current;
+    const data = check.data;
+    sending.current = true;
+    setPending(true);
+    setServer({});
+    submit(data).then(
+      (result) => {
+        sending.current = false;
+        setPending(false);
+        onSuccess?.(result, data);
+      },
+      (error: unknown) => {
+        sending.current = false;
+        setPending(false);
+        const e = apiError(error);
+        const text = e && (ns ? t(`${ns}:errors.${e.code}`, { defaultValue: e.message }) : e.message);
+        if (e?.field && text) setServer({ field: e.field, text, about: valueOf(latestValues.current, e.field) });
+        else setServer({ general: text ?? failedText ?? t('common:form.failed') });
+      },
+    );
+  };
+
+  return {
+    values,
+    set: (name) => (value) => setValues((v) => ({ ...v, [name]: value })),
+    setValues,
+    touch: (name) => () => setTouched((was) => (was[name] ? was : { ...was, [name]: true })),
+    errors,
+    firstError: first === undefined ? undefined : check.errors[first],
+    general: server.general,
+    pending,
+    valid: check.ok,
+    handleSubmit,
+  };
+}
