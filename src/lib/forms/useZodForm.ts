@@ -23,7 +23,7 @@ export interface ZodFormOptions<V, S extends z.ZodType, R> {
   failedText?: string;
 }
 
-export interface ZodForm<V, S extends z.ZodType> {
+export interface ZodForm<V> {
   values: V;
   /** A setter for one input, e.g. `onChange={(e) => form.set('name')(e.target.value)}`. */
   set: <K extends keyof V>(name: K) => (value: V[K]) => void;
@@ -44,7 +44,7 @@ export interface ZodForm<V, S extends z.ZodType> {
   handleSubmit: (event?: FormEvent) => void;
 }
 
-const valueOf = (values: object, field: string) => (values as Record<string, unknown>)[field];
+const fieldValue = (values: object, field: string) => (values as Record<string, unknown>)[field];
 
 /**
  * The SPA's one way of doing a form (docs/adr/0038): the inputs in state, checked against the contract's zod schema
@@ -52,7 +52,7 @@ const valueOf = (values: object, field: string) => (values as Record<string, unk
  */
 export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   options: ZodFormOptions<V, S, R>,
-): ZodForm<V, S> {
+): ZodForm<V> {
   const { schema, toBody, ns } = options;
   const { t, i18n } = useTranslation(ns ? [ns, 'common'] : 'common');
   const [values, setValuesState] = useState(options.initialValues);
@@ -85,7 +85,7 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   const shown = (field: string) => submitted || touched[field.split('.')[0] ?? field];
   const errors: FieldErrors = {};
   for (const [field, text] of Object.entries(check.errors)) if (shown(field)) errors[field] = text;
-  if (server.field && server.text && valueOf(values, server.field) === server.about)
+  if (server.field && server.text && fieldValue(values, server.field) === server.about)
     errors[server.field] ??= server.text;
   const first = check.order.find((field) => shown(field));
 
@@ -111,7 +111,7 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
         setPending(false);
         const e = apiError(error);
         const text = e && (ns ? t(`${ns}:errors.${e.code}`, { defaultValue: e.message }) : e.message);
-        if (e?.field && text) setServer({ field: e.field, text, about: valueOf(latestValues.current, e.field) });
+        if (e?.field && text) setServer({ field: e.field, text, about: fieldValue(latestValues.current, e.field) });
         else setServer({ general: text ?? failedText ?? t('common:form.failed') });
       },
     );
