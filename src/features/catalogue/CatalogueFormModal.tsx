@@ -1,48 +1,21 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { Button } from '../../components/Button';
 import { Modal, ModalTitle } from '../../components/modal';
+import { useZodForm, type ZodForm, type ZodFormOptions } from '../../lib/forms/useZodForm';
 import { useCatalogueMutation } from './catalogue.hooks';
-import { type FieldErrors, serverErrors, zodFieldErrors } from './form-errors';
 
-export interface CatalogueForm<R> {
-  errors: FieldErrors;
-  /** A problem the server did not tie to one field. */
-  general?: string;
-  saving: boolean;
-  /** Checks `body` against the contract's schema before the API sees it, then saves exactly that body. */
-  submit(schema: z.ZodType, body: Record<string, unknown>, onSaved: (saved: R) => void): void;
-}
-
-/** Validation and saving of the admin's network, station and feed forms. */
-export function useCatalogueForm<R>(write: (body: Record<string, unknown>) => Promise<R>): CatalogueForm<R> {
+/**
+ * The admin's network, station and feed forms: useZodForm with the catalogue's texts, saved through a mutation that
+ * refreshes the catalogue's queries.
+ */
+export function useCatalogueForm<V extends object, S extends z.ZodType, R>(
+  options: Omit<ZodFormOptions<V, S, R>, 'ns' | 'failedText'>,
+): ZodForm<V> {
   const { t } = useTranslation('catalogue');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string>();
-  const save = useCatalogueMutation(write);
-  return {
-    errors,
-    general,
-    saving: save.isPending,
-    submit(schema, body, onSaved) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        setErrors(zodFieldErrors(parsed.error));
-        return;
-      }
-      setErrors({});
-      setGeneral(undefined);
-      save.mutate(body, {
-        onSuccess: onSaved,
-        onError: (error) => {
-          const e = serverErrors(error, t('errors.saveFailed'));
-          setErrors(e.fields);
-          setGeneral(e.general);
-        },
-      });
-    },
-  };
+  const save = useCatalogueMutation(options.submit);
+  return useZodForm({ ...options, submit: save.mutateAsync, ns: 'catalogue', failedText: t('errors.saveFailed') });
 }
 
 /** The dialog around a catalogue form: title, the server's general error, the fields, Cancel and Save. */
@@ -52,7 +25,6 @@ export function CatalogueFormModal({
   intro,
   form,
   canSave = true,
-  onSubmit,
   onClose,
   children,
 }: {
@@ -60,20 +32,20 @@ export function CatalogueFormModal({
   name: string;
   title: ReactNode;
   intro?: ReactNode;
-  form: Pick<CatalogueForm<unknown>, 'general' | 'saving'>;
+  form: Pick<ZodForm<unknown>, 'general' | 'pending' | 'handleSubmit'>;
   canSave?: boolean;
-  onSubmit: () => void;
   onClose: () => void;
   children: ReactNode;
 }) {
   const { t } = useTranslation('catalogue');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
   return (
     <Modal open onClose={onClose} large>
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid={`${name}-form`}>
+      <form
+        onSubmit={(event: FormEvent) => form.handleSubmit(event)}
+        noValidate
+        className="flex flex-col gap-4"
+        data-testid={`${name}-form`}
+      >
         <ModalTitle>{title}</ModalTitle>
         {intro}
         {form.general && (
@@ -84,8 +56,8 @@ export function CatalogueFormModal({
           <Button variant="secondary" onClick={onClose}>
             {t('actions.cancel')}
           </Button>
-          <Button type="submit" disabled={form.saving || !canSave} data-testid={`${name}-save`}>
-            {form.saving ? t('actions.saving') : t('actions.save')}
+          <Button type="submit" disabled={form.pending || !canSave} data-testid={`${name}-save`}>
+            {form.pending ? t('actions.saving') : t('actions.save')}
           </Button>
         </div>
       </form>

@@ -1,12 +1,13 @@
 import {
+  type CreateFeedBody,
   createFeedBodySchema,
   type Feed,
   type FeedKind,
   feedKinds,
   type Network,
+  type PatchFeedBody,
   patchFeedBodySchema,
 } from '@portal/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { CatalogueFormModal, useCatalogueForm } from './CatalogueFormModal';
@@ -30,48 +31,55 @@ export function FeedFormModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('catalogue');
-  const [kind, setKind] = useState<FeedKind>(feed?.kind ?? 'push');
-  const [values, setValues] = useState({
-    stationId: feed?.stationId ?? stations[0]?.id ?? '',
-    enabled: feed?.enabled ?? true,
-    sourcePassword: '',
-    upstreamHost: feed?.upstream?.host ?? '',
-    upstreamPort: String(feed?.upstream?.port ?? 2101),
-    upstreamMountpoint: feed?.upstream?.mountpoint ?? '',
-    upstreamUsername: feed?.upstream?.username ?? '',
-    upstreamPassword: '',
-    upstreamNtripVersion: String(feed?.upstream?.ntripVersion ?? 2),
+  const secret = (value: string) => (feed && value === '' ? undefined : value);
+  const form = useCatalogueForm({
+    initialValues: {
+      kind: feed?.kind ?? ('push' as FeedKind),
+      stationId: feed?.stationId ?? stations[0]?.id ?? '',
+      enabled: feed?.enabled ?? true,
+      sourcePassword: '',
+      upstreamHost: feed?.upstream?.host ?? '',
+      upstreamPort: String(feed?.upstream?.port ?? 2101),
+      upstreamMountpoint: feed?.upstream?.mountpoint ?? '',
+      upstreamUsername: feed?.upstream?.username ?? '',
+      upstreamPassword: '',
+      upstreamNtripVersion: String(feed?.upstream?.ntripVersion ?? 2),
+    },
+    schema: feed ? patchFeedBodySchema : createFeedBodySchema,
+    toBody: (values) => {
+      const { kind, stationId, enabled } = values;
+      const body =
+        kind === 'push'
+          ? { kind, stationId, enabled, sourcePassword: secret(values.sourcePassword) }
+          : {
+              kind,
+              stationId,
+              enabled,
+              upstreamHost: values.upstreamHost,
+              upstreamPort: numberOrUndefined(values.upstreamPort),
+              upstreamMountpoint: values.upstreamMountpoint,
+              upstreamUsername: values.upstreamUsername,
+              upstreamPassword: secret(values.upstreamPassword),
+              upstreamNtripVersion: Number(values.upstreamNtripVersion),
+            };
+      // An edit cannot move a feed to another station or kind.
+      const { kind: _kind, stationId: _stationId, ...patch } = body;
+      return feed ? patch : body;
+    },
+    submit: (body) => (feed ? updateFeed(feed.id, body as PatchFeedBody) : createFeed(body as CreateFeedBody)),
+    onSuccess: onClose,
   });
-  const form = useCatalogueForm((body) =>
-    feed ? updateFeed(feed.id, body) : createFeed(body as Parameters<typeof createFeed>[0]),
-  );
-  const set = (key: keyof typeof values) => (value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
+  const { values, set } = form;
+  const kind = values.kind;
 
-  const submit = () => {
-    const secret = (value: string) => (feed && value === '' ? undefined : value);
-    const body =
-      kind === 'push'
-        ? { kind, stationId: values.stationId, enabled: values.enabled, sourcePassword: secret(values.sourcePassword) }
-        : {
-            kind,
-            stationId: values.stationId,
-            enabled: values.enabled,
-            upstreamHost: values.upstreamHost,
-            upstreamPort: numberOrUndefined(values.upstreamPort),
-            upstreamMountpoint: values.upstreamMountpoint,
-            upstreamUsername: values.upstreamUsername,
-            upstreamPassword: secret(values.upstreamPassword),
-            upstreamNtripVersion: Number(values.upstreamNtripVersion),
-          };
-    const { kind: _kind, stationId: _stationId, ...patch } = body;
-    if (feed) form.submit(patchFeedBodySchema, patch, onClose);
-    else form.submit(createFeedBodySchema, body, onClose);
-  };
-
-  const text = (key: keyof typeof values, label: string, extra: Record<string, unknown> = {}) => (
+  const text = (
+    key: 'sourcePassword' | `upstream${'Host' | 'Port' | 'Mountpoint' | 'Username' | 'Password'}`,
+    label: string,
+    extra: Record<string, unknown> = {},
+  ) => (
     <TextField
       label={label}
-      value={String(values[key])}
+      value={values[key]}
       onChange={(e) => set(key)(e.target.value)}
       error={form.errors[key]}
       data-testid={`feed-${key}`}
@@ -86,7 +94,6 @@ export function FeedFormModal({
       intro={<p className="text-sm text-muted">{t('feeds.networkLine', { name: network.name })}</p>}
       form={form}
       canSave={Boolean(feed) || values.stationId !== ''}
-      onSubmit={submit}
       onClose={onClose}
     >
       <div className="grid gap-4 md:grid-cols-2">
@@ -102,7 +109,7 @@ export function FeedFormModal({
           label={t('fields.kind')}
           value={kind}
           disabled={Boolean(feed)}
-          onChange={(e) => setKind(e.target.value as FeedKind)}
+          onChange={(e) => set('kind')(e.target.value as FeedKind)}
           options={feedKinds.map((k) => ({ value: k, label: t(`feeds.kinds.${k}`) }))}
         />
       </div>

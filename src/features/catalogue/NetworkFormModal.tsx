@@ -1,5 +1,10 @@
-import { createNetworkBodySchema, type Network, networkStatuses, patchNetworkBodySchema } from '@portal/contract';
-import { useState } from 'react';
+import {
+  type CreateNetworkBody,
+  createNetworkBodySchema,
+  type Network,
+  networkStatuses,
+  patchNetworkBodySchema,
+} from '@portal/contract';
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { CatalogueFormModal, useCatalogueForm } from './CatalogueFormModal';
@@ -17,45 +22,40 @@ export function NetworkFormModal({
   onSaved?: (network: Network) => void;
 }) {
   const { t } = useTranslation('catalogue');
-  const [values, setValues] = useState({
-    name: network?.name ?? '',
-    slug: network?.slug ?? '',
-    description: network?.description ?? '',
-    operator: network?.operator ?? '',
-    region: network?.region ?? '',
-    status: network?.status ?? 'active',
-    isPublic: network?.isPublic ?? true,
-    tokenPricePerDay: String(network?.tokenPricePerDay ?? 0),
-    nameNl: network?.translations.nl?.name ?? '',
-    descriptionNl: network?.translations.nl?.description ?? '',
-    regionNl: network?.translations.nl?.region ?? '',
-  });
-  const form = useCatalogueForm((body) =>
-    network ? updateNetwork(network.id, body) : createNetwork(body as Parameters<typeof createNetwork>[0]),
-  );
-  const { errors } = form;
-  const set = (key: keyof typeof values) => (value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
-
-  const submit = () => {
-    const { nameNl, descriptionNl, regionNl, ...base } = values;
-    const body = {
+  const form = useCatalogueForm({
+    initialValues: {
+      name: network?.name ?? '',
+      slug: network?.slug ?? '',
+      description: network?.description ?? '',
+      operator: network?.operator ?? '',
+      region: network?.region ?? '',
+      status: network?.status ?? 'active',
+      isPublic: network?.isPublic ?? true,
+      tokenPricePerDay: String(network?.tokenPricePerDay ?? 0),
+      nameNl: network?.translations.nl?.name ?? '',
+      descriptionNl: network?.translations.nl?.description ?? '',
+      regionNl: network?.translations.nl?.region ?? '',
+    },
+    schema: network ? patchNetworkBodySchema : createNetworkBodySchema,
+    toBody: ({ nameNl, descriptionNl, regionNl, ...base }) => ({
       ...base,
-      slug: values.slug.trim() || undefined,
-      tokenPricePerDay: numberOrUndefined(values.tokenPricePerDay),
+      slug: base.slug.trim() || undefined,
+      tokenPricePerDay: numberOrUndefined(base.tokenPricePerDay),
       translations: { nl: { name: nameNl, description: descriptionNl, region: regionNl } },
-    };
-    form.submit(network ? patchNetworkBodySchema : createNetworkBodySchema, body, (saved) => {
+    }),
+    submit: (body) => (network ? updateNetwork(network.id, body) : createNetwork(body as CreateNetworkBody)),
+    onSuccess: (saved) => {
       onSaved?.(saved);
       onClose();
-    });
-  };
+    },
+  });
+  const { values, errors, set } = form;
 
   return (
     <CatalogueFormModal
       name="network"
       title={network ? t('networks.editTitle', { name: network.name }) : t('networks.createTitle')}
       form={form}
-      onSubmit={submit}
       onClose={onClose}
     >
       <div className="grid gap-4 md:grid-cols-2">
@@ -89,7 +89,7 @@ export function NetworkFormModal({
         <SelectField
           label={t('fields.status')}
           value={values.status}
-          onChange={(e) => set('status')(e.target.value)}
+          onChange={(e) => set('status')(e.target.value as Network['status'])}
           options={networkStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
         />
         <TextField

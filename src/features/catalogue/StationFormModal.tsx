@@ -1,11 +1,12 @@
 import {
+  type CreateStationBody,
   createStationBodySchema,
   type Network,
+  type PatchStationBody,
   patchStationBodySchema,
   type Station,
   stationFormats,
 } from '@portal/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextField } from '../../components/form';
 import { CatalogueFormModal, useCatalogueForm } from './CatalogueFormModal';
@@ -25,37 +26,24 @@ export function StationFormModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('catalogue');
-  const [values, setValues] = useState({
-    mountpoint: text(station?.mountpoint),
-    identifier: text(station?.identifier),
-    country: text(station?.country),
-    latitude: text(station?.latitude),
-    longitude: text(station?.longitude),
-    heightM: text(station?.heightM),
-    receiver: text(station?.receiver),
-    antenna: text(station?.antenna),
-    format: station?.format ?? 'RTCM 3.3',
-    formatDetails: text(station?.formatDetails),
-    navSystem: station?.navSystem ?? 'GPS+GLO+GAL+BDS',
-    carrier: text(station?.carrier ?? 2),
-    bitrate: text(station?.bitrate ?? 0),
-  });
-  const form = useCatalogueForm((body) =>
-    station ? updateStation(station.id, body) : createStation(body as Parameters<typeof createStation>[0]),
-  );
-  const field = (key: keyof typeof values, label: string, extra: Record<string, unknown> = {}) => (
-    <TextField
-      label={label}
-      value={values[key]}
-      onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-      error={form.errors[key]}
-      data-testid={`station-${key}`}
-      {...extra}
-    />
-  );
-
-  const submit = () => {
-    const body = {
+  const form = useCatalogueForm({
+    initialValues: {
+      mountpoint: text(station?.mountpoint),
+      identifier: text(station?.identifier),
+      country: text(station?.country),
+      latitude: text(station?.latitude),
+      longitude: text(station?.longitude),
+      heightM: text(station?.heightM),
+      receiver: text(station?.receiver),
+      antenna: text(station?.antenna),
+      format: station?.format ?? 'RTCM 3.3',
+      formatDetails: text(station?.formatDetails),
+      navSystem: station?.navSystem ?? 'GPS+GLO+GAL+BDS',
+      carrier: text(station?.carrier ?? 2),
+      bitrate: text(station?.bitrate ?? 0),
+    },
+    schema: station ? patchStationBodySchema : createStationBodySchema,
+    toBody: (values) => ({
       ...values,
       networkId: network.id,
       latitude: numberOrUndefined(values.latitude),
@@ -63,16 +51,28 @@ export function StationFormModal({
       heightM: values.heightM.trim() === '' ? null : Number(values.heightM),
       carrier: Number(values.carrier),
       bitrate: numberOrUndefined(values.bitrate),
-    };
-    form.submit(station ? patchStationBodySchema : createStationBodySchema, body, onClose);
-  };
+    }),
+    submit: (body) =>
+      station ? updateStation(station.id, body as PatchStationBody) : createStation(body as CreateStationBody),
+    onSuccess: onClose,
+  });
+  const { values, set } = form;
+  const field = (key: keyof typeof values, label: string, extra: Record<string, unknown> = {}) => (
+    <TextField
+      label={label}
+      value={values[key]}
+      onChange={(e) => set(key)(e.target.value)}
+      error={form.errors[key]}
+      data-testid={`station-${key}`}
+      {...extra}
+    />
+  );
 
   return (
     <CatalogueFormModal
       name="station"
       title={station ? t('stations.editTitle', { mountpoint: station.mountpoint }) : t('stations.createTitle')}
       form={form}
-      onSubmit={submit}
       onClose={onClose}
     >
       <div className="grid gap-4 md:grid-cols-3">
@@ -87,14 +87,14 @@ export function StationFormModal({
         <SelectField
           label={t('fields.format')}
           value={values.format}
-          onChange={(e) => setValues((v) => ({ ...v, format: e.target.value }))}
+          onChange={(e) => set('format')(e.target.value)}
           options={stationFormats.map((f) => ({ value: f, label: f }))}
         />
         {field('navSystem', t('fields.navSystem'), { hint: t('stations.navSystemHint') })}
         <SelectField
           label={t('fields.carrier')}
           value={values.carrier}
-          onChange={(e) => setValues((v) => ({ ...v, carrier: e.target.value }))}
+          onChange={(e) => set('carrier')(e.target.value)}
           options={['0', '1', '2'].map((c) => ({ value: c, label: t(`carrier.${c}`) }))}
         />
         {field('bitrate', t('fields.bitrate'), { type: 'number', min: 0 })}

