@@ -3,16 +3,15 @@ import {
   type NotificationPreferences,
   notificationPreferencesSchema,
   OPTIONAL_MAIL_TOPICS,
-  type OptionalMailTopic,
 } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Preloader } from '../../components/Preloader';
-import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { fetchNotificationPreferences, saveNotificationPreferences } from './mail.api';
 
 const QUERY_KEY = ['user', 'notifications'];
@@ -28,94 +27,86 @@ export function NotificationsSection({
   Section: (props: { title: string; children: ReactNode }) => ReactNode;
 }) {
   const { t } = useTranslation('mail');
-  const queryClient = useQueryClient();
   const query = useQuery({ queryKey: QUERY_KEY, queryFn: fetchNotificationPreferences });
-  const [draft, setDraft] = useState<NotificationPreferences>();
-  const [threshold, setThreshold] = useState('');
-  const [message, setMessage] = useState<{ type: 'info' | 'error'; text: string }>();
-  useEffect(() => {
-    if (query.data) {
-      setDraft(query.data);
-      setThreshold(String(query.data.lowBalanceThreshold));
-    }
-  }, [query.data]);
-  const save = useMutation({
-    mutationFn: saveNotificationPreferences,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(QUERY_KEY, saved);
-      setMessage({ type: 'info', text: t('preferences.saved') });
-    },
-    onError: (error) => setMessage({ type: 'error', text: apiError(error)?.message ?? t('preferences.failed') }),
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft) return;
-    const parsed = notificationPreferencesSchema.safeParse({
-      ...draft,
-      lowBalanceThreshold: threshold.trim() === '' ? Number.NaN : Number(threshold),
-    });
-    if (!parsed.success) {
-      setMessage({ type: 'error', text: t('preferences.invalidThreshold') });
-      return;
-    }
-    setMessage(undefined);
-    save.mutate(parsed.data);
-  };
-  const toggle = (topic: OptionalMailTopic, on: boolean) => setDraft((d) => d && { ...d, [topic]: on });
-
   return (
     <Section title={t('preferences.title')}>
-      {query.isError ? (
-        <GenericErrorBlock />
-      ) : !draft ? (
-        <Preloader />
-      ) : (
-        <form className="flex flex-col gap-4" onSubmit={submit} aria-label={t('preferences.title')} noValidate>
-          <p className="text-sm text-muted">{t('preferences.always')}</p>
-          <fieldset className="flex flex-col gap-3">
-            <legend className="sr-only">{t('preferences.topicsLegend')}</legend>
-            {OPTIONAL_MAIL_TOPICS.map((topic) => (
-              <ToggleSwitch
-                key={topic}
-                label={t(`preferences.topics.${topic}`)}
-                checked={draft[topic]}
-                onChange={(on) => toggle(topic, on)}
-              />
-            ))}
-          </fieldset>
-          <TextField
-            label={t('preferences.threshold')}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            value={threshold}
-            disabled={!draft.lowBalance}
-            hint={t('preferences.thresholdHint')}
-            onChange={(e) => setThreshold(e.target.value)}
-          />
-          <SelectField
-            label={t('preferences.language')}
-            value={draft.locale}
-            options={MAIL_LOCALES.map((value) => ({ value, label: t(`preferences.languages.${value}`) }))}
-            onChange={(e) => setDraft({ ...draft, locale: e.target.value as NotificationPreferences['locale'] })}
-          />
-          {message && (
-            <p
-              role={message.type === 'error' ? 'alert' : 'status'}
-              className={message.type === 'error' ? 'text-sm text-status-red' : 'text-sm text-muted'}
-            >
-              {message.text}
-            </p>
-          )}
-          <div>
-            <Button type="submit" disabled={save.isPending}>
-              {t('preferences.save')}
-            </Button>
-          </div>
-        </form>
-      )}
+      {query.isError ? <GenericErrorBlock /> : !query.data ? <Preloader /> : <PreferencesForm saved={query.data} />}
     </Section>
+  );
+}
+
+function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
+  const { t } = useTranslation('mail');
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState(false);
+  const save = useMutation({
+    mutationFn: saveNotificationPreferences,
+    onSuccess: (answer) => queryClient.setQueryData(QUERY_KEY, answer),
+  });
+  const form = useZodForm({
+    initialValues: { ...saved, lowBalanceThreshold: String(saved.lowBalanceThreshold) },
+    schema: notificationPreferencesSchema,
+    toBody: (v) => ({
+      ...v,
+      lowBalanceThreshold: v.lowBalanceThreshold.trim() === '' ? Number.NaN : Number(v.lowBalanceThreshold),
+    }),
+    submit: (body) => {
+      setDone(false);
+      return save.mutateAsync(body);
+    },
+    onSuccess: () => setDone(true),
+    ns: 'mail',
+    failedText: t('preferences.failed'),
+  });
+  const { values: draft, set } = form;
+  const error = form.firstError ?? form.general;
+  return (
+    <form className="flex flex-col gap-4" onSubmit={form.handleSubmit} aria-label={t('preferences.title')} noValidate>
+      <p className="text-sm text-muted">{t('preferences.always')}</p>
+      <fieldset className="flex flex-col gap-3">
+        <legend className="sr-only">{t('preferences.topicsLegend')}</legend>
+        {OPTIONAL_MAIL_TOPICS.map((topic) => (
+          <ToggleSwitch
+            key={topic}
+            label={t(`preferences.topics.${topic}`)}
+            checked={draft[topic]}
+            onChange={set(topic)}
+          />
+        ))}
+      </fieldset>
+      <TextField
+        label={t('preferences.threshold')}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={draft.lowBalanceThreshold}
+        disabled={!draft.lowBalance}
+        hint={t('preferences.thresholdHint')}
+        onChange={(e) => set('lowBalanceThreshold')(e.target.value)}
+      />
+      <SelectField
+        label={t('preferences.language')}
+        value={draft.locale}
+        options={MAIL_LOCALES.map((value) => ({ value, label: t(`preferences.languages.${value}`) }))}
+        onChange={(e) => set('locale')(e.target.value as NotificationPreferences['locale'])}
+      />
+      {error ? (
+        <p role="alert" className="text-sm text-status-red">
+          {error}
+        </p>
+      ) : (
+        done && (
+          <p role="status" className="text-sm text-muted">
+            {t('preferences.saved')}
+          </p>
+        )
+      )}
+      <div>
+        <Button type="submit" disabled={form.pending}>
+          {t('preferences.save')}
+        </Button>
+      </div>
+    </form>
   );
 }
