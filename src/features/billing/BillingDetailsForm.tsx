@@ -1,10 +1,10 @@
 import { BILLING_COUNTRIES, type BillingDetails, billingDetailsInputSchema } from '@portal/contract';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField } from '../../components/form';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useBillingDetails, useSaveBillingDetails } from './invoicing.hooks';
 
 type Fields = {
@@ -48,45 +48,52 @@ export function useCountryOptions() {
 export function BillingDetailsForm({ orgId, readOnly = false }: { orgId?: string; readOnly?: boolean }) {
   const { t } = useTranslation('billing');
   const details = useBillingDetails(orgId);
+  return (
+    <section data-testid="billing-details" className="rounded-2xl border border-line bg-panel p-4 sm:p-6">
+      <h2 className="text-base font-semibold text-ink">{t('details.title')}</h2>
+      <p className="mt-1 text-sm text-muted">{orgId ? t('details.organizationIntro') : t('details.intro')}</p>
+      {/* The inputs start from what is stored; until it is read they start empty, as they always did. */}
+      <DetailsForm
+        key={details.data ? 'stored' : 'empty'}
+        orgId={orgId}
+        readOnly={readOnly}
+        stored={details.data?.details}
+      />
+    </section>
+  );
+}
+
+function DetailsForm({
+  orgId,
+  readOnly,
+  stored,
+}: {
+  orgId?: string;
+  readOnly: boolean;
+  stored?: BillingDetails | null;
+}) {
+  const { t } = useTranslation('billing');
   const save = useSaveBillingDetails(orgId);
   const countries = useCountryOptions();
-  const [fields, setFields] = useState<Fields>(fromDetails(undefined));
-  const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
   const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    if (details.data) setFields(fromDetails(details.data.details));
-  }, [details.data]);
-
+  const form = useZodForm({
+    initialValues: fromDetails(stored),
+    schema: billingDetailsInputSchema,
+    submit: (body) => {
+      setSaved(false);
+      return save.mutateAsync(body);
+    },
+    onSuccess: () => setSaved(true),
+    ns: 'billing',
+    keys: 'details.invalid',
+    failedText: t('buy.errorText'),
+  });
+  const { values: fields, errors } = form;
   const set = (key: keyof Fields) => (value: string) => {
-    setFields((f) => ({ ...f, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
+    form.set(key)(value);
     setSaved(false);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = billingDetailsInputSchema.safeParse(fields);
-    if (!parsed.success) {
-      const next: Partial<Record<keyof Fields, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Fields;
-        next[key] ??= t(`details.invalid.${key}`);
-      }
-      return setErrors(next);
-    }
-    save.mutate(parsed.data, {
-      onSuccess: () => setSaved(true),
-      onError: (e) => {
-        const err = apiError(e);
-        const field = err?.field as keyof Fields | undefined;
-        if (field && field in fields) setErrors({ [field]: t(`details.invalid.${field}`) });
-        else setErrors({ companyName: err?.message ?? t('buy.errorText') });
-      },
-    });
-  };
-
-  const stored = details.data?.details;
   const field = (key: keyof Fields, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
     <TextField
       label={t(`details.${key}`)}
@@ -94,50 +101,51 @@ export function BillingDetailsForm({ orgId, readOnly = false }: { orgId?: string
       value={fields[key]}
       onChange={(e) => set(key)(e.target.value)}
       error={errors[key]}
-      aria-invalid={errors[key] ? true : undefined}
       disabled={readOnly}
       {...extra}
     />
   );
 
   return (
-    <section data-testid="billing-details" className="rounded-2xl border border-line bg-panel p-4 sm:p-6">
-      <h2 className="text-base font-semibold text-ink">{t('details.title')}</h2>
-      <p className="mt-1 text-sm text-muted">{orgId ? t('details.organizationIntro') : t('details.intro')}</p>
-      <form onSubmit={submit} noValidate className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
-        {field('companyName', { autoComplete: 'organization' })}
-        {field('invoiceEmail', { type: 'email', autoComplete: 'email' })}
-        {field('addressLine1', { autoComplete: 'address-line1' })}
-        {field('addressLine2', { autoComplete: 'address-line2' })}
-        {field('postalCode', { autoComplete: 'postal-code' })}
-        {field('city', { autoComplete: 'address-level2' })}
-        <SelectField
-          label={t('details.country')}
-          name="country"
-          value={fields.country}
-          onChange={(e) => set('country')(e.target.value)}
-          options={countries}
-          disabled={readOnly}
-        />
-        {field('vatNumber', {
-          hint:
-            stored?.vatNumber && stored.vatNumber === fields.vatNumber
-              ? t('details.vatUnverified')
-              : t('details.vatHint'),
-        })}
-        {!readOnly && (
-          <div className="flex items-center gap-3 sm:col-span-2">
-            <Button type="submit" disabled={save.isPending}>
-              {t('actions.save')}
-            </Button>
-            {saved && (
+    <form onSubmit={form.handleSubmit} noValidate className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
+      {field('companyName', { autoComplete: 'organization' })}
+      {field('invoiceEmail', { type: 'email', autoComplete: 'email' })}
+      {field('addressLine1', { autoComplete: 'address-line1' })}
+      {field('addressLine2', { autoComplete: 'address-line2' })}
+      {field('postalCode', { autoComplete: 'postal-code' })}
+      {field('city', { autoComplete: 'address-level2' })}
+      <SelectField
+        label={t('details.country')}
+        name="country"
+        value={fields.country}
+        onChange={(e) => set('country')(e.target.value)}
+        options={countries}
+        disabled={readOnly}
+      />
+      {field('vatNumber', {
+        hint:
+          stored?.vatNumber && stored.vatNumber === fields.vatNumber
+            ? t('details.vatUnverified')
+            : t('details.vatHint'),
+      })}
+      {!readOnly && (
+        <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
+          <Button type="submit" disabled={form.pending}>
+            {t('actions.save')}
+          </Button>
+          {form.general ? (
+            <span role="alert" className="text-sm text-status-red">
+              {form.general}
+            </span>
+          ) : (
+            saved && (
               <span role="status" className="text-sm text-status-green">
                 {t('details.saved')}
               </span>
-            )}
-          </div>
-        )}
-      </form>
-    </section>
+            )
+          )}
+        </div>
+      )}
+    </form>
   );
 }

@@ -22,6 +22,8 @@ export interface ZodFormOptions<V, S extends z.ZodType, R> {
   onSuccess?: (result: R, body: z.input<S>) => void;
   /** The form's namespace: its `validation.<field>` keys win over the general texts, `errors.<code>` over the server's. */
   ns?: string;
+  /** Where in `ns` the form's field texts are, when not under `validation` (e.g. `details.invalid`). */
+  keys?: string;
   /** Shown above the form when a send fails without a field; `common:form.failed` by default. */
   failedText?: string;
 }
@@ -56,7 +58,7 @@ const fieldValue = (values: object, field: string) => (values as Record<string, 
 export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   options: ZodFormOptions<V, S, R>,
 ): ZodForm<V> {
-  const { schema, toBody, ns } = options;
+  const { schema, toBody, ns, keys } = options;
   const { t, i18n } = useTranslation(ns ? [ns, 'common'] : 'common');
   const [values, setValuesState] = useState(options.initialValues);
   const [touched, setTouched] = useState<Record<string, true>>({});
@@ -80,10 +82,10 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
       ? { ok: true as const, data: body as z.input<S>, errors: {} as FieldErrors, order: [] as string[] }
       : {
           ok: false as const,
-          errors: fieldErrors(t, parsed.error, body, ns),
+          errors: fieldErrors(t, parsed.error, body, ns, keys),
           order: parsed.error.issues.map((i) => i.path.map(String).join('.')),
         };
-  }, [schema, body, t, ns, i18n.language]);
+  }, [schema, body, t, ns, keys, i18n.language]);
 
   const shown = (field: string) => submitted || touched[field.split('.')[0] ?? field];
   const errors: FieldErrors = {};
@@ -113,7 +115,10 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
         sending.current = false;
         setPending(false);
         const e = apiError(error);
-        const text = e && (ns ? t(`${ns}:errors.${e.code}`, { defaultValue: e.message }) : e.message);
+        // A server that refuses a field's value for the schema's reasons gets the form's own text for that field.
+        const own =
+          ns && e?.field && e.code === 'validation_failed' ? [`${ns}:${keys ?? 'validation'}.${e.field}`] : [];
+        const text = e && (ns ? t([`${ns}:errors.${e.code}`, ...own], { defaultValue: e.message }) : e.message);
         if (e?.field && text) setServer({ field: e.field, text, about: fieldValue(latestValues.current, e.field) });
         else setServer({ general: text ?? failedText ?? t('common:form.failed') });
       },

@@ -55,25 +55,31 @@ export function issueReason(
 
 /**
  * The translated text of one issue. The form's own keys come first, so a form keeps the exact text a spec or a
- * design gave it: `<ns>:validation.<field>.<reason>`, then `<ns>:validation.<field>`, then the issue's message read
- * as a key (a contract schema may name its problem, e.g. demo's `tooLong`, looked up under `<ns>:validation.` and
- * as a full key); last the general text of `common:form.validation.<reason>`.
+ * design gave it: `<ns>:<prefix>.<field>.<reason>`, then `<ns>:<prefix>.<field>` (prefix `validation` unless the
+ * form says otherwise), then the issue's message read as a key (a contract schema may name its problem, e.g. demo's
+ * `tooLong`, looked up under the prefix and as a full key); last the general text of `common:form.validation.<reason>`.
  */
-export function issueText(t: TFunction, issue: z.core.$ZodIssue, body: unknown, ns?: string): string {
+export function issueText(
+  t: TFunction,
+  issue: z.core.$ZodIssue,
+  body: unknown,
+  ns?: string,
+  prefix = 'validation',
+): string {
   const { reason, params } = issueReason(issue, body);
   const field = issue.path.map(String).join('.');
-  const own = ns ? [`${ns}:validation.${field}.${reason}`, `${ns}:validation.${field}`] : [];
+  const own = ns ? [`${ns}:${prefix}.${field}.${reason}`, `${ns}:${prefix}.${field}`] : [];
   const named = /^[\w.:-]+$/.test(issue.message)
-    ? [...(ns ? [`${ns}:validation.${issue.message}`, `${ns}:${issue.message}`] : []), issue.message]
+    ? [...(ns ? [`${ns}:${prefix}.${issue.message}`, `${ns}:${issue.message}`] : []), issue.message]
     : [];
   return t([...(field ? own : []), ...named, `common:form.validation.${reason}`], params);
 }
 
 /** The first problem of each field, by dotted path and also by top-level name (what a flat form shows). */
-export function fieldErrors(t: TFunction, error: z.ZodError, body: unknown, ns?: string): FieldErrors {
+export function fieldErrors(t: TFunction, error: z.ZodError, body: unknown, ns?: string, prefix?: string): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
-    const text = issueText(t, issue, body, ns);
+    const text = issueText(t, issue, body, ns, prefix);
     const path = issue.path.map(String);
     for (let depth = path.length; depth >= 1; depth--) errors[path.slice(0, depth).join('.')] ??= text;
     if (path.length === 0) errors[''] ??= text;
