@@ -1,10 +1,17 @@
-import { NTRIP_LABEL_MAX, type NtripAccount, type NtripAccountWithPassword } from '@portal/contract';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import {
+  createNtripAccountBodySchema,
+  NTRIP_LABEL_MAX,
+  type NtripAccount,
+  type NtripAccountWithPassword,
+  updateNtripAccountBodySchema,
+} from '@portal/contract';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
 import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
 import { FormDialogFooter } from './FormDialogFooter';
@@ -20,8 +27,13 @@ export function CreateAccountDialog({
 }) {
   const { t } = useTranslation('accounts');
   const create = useCreateAccount();
-  const [label, setLabel] = useState('');
   const [result, setResult] = useState<NtripAccountWithPassword>();
+  const form = useZodForm({
+    initialValues: { label: '' },
+    schema: createNtripAccountBodySchema,
+    submit: (body) => create.mutateAsync(body.label.trim()),
+    onSuccess: setResult,
+  });
   if (result) {
     return (
       <div className="flex flex-col gap-4">
@@ -35,27 +47,24 @@ export function CreateAccountDialog({
       </div>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(label.trim(), { onSuccess: setResult });
-  };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('create.title')}</ModalTitle>
       <TextField
         label={t('create.labelLabel')}
-        value={label}
-        onChange={(e) => setLabel(e.target.value)}
+        value={form.values.label}
+        onChange={(e) => form.set('label')(e.target.value)}
+        error={form.errors.label}
         maxLength={NTRIP_LABEL_MAX}
         hint={t('create.labelHint')}
         required
         data-autofocus
       />
       <FormDialogFooter
-        error={create.isError && t('create.failed')}
+        error={form.general && t('create.failed')}
         onCancel={onClose}
         submitLabel={t('create.submit')}
-        submitDisabled={!label.trim() || create.isPending}
+        submitDisabled={!form.valid || form.pending}
       />
     </form>
   );
@@ -64,27 +73,29 @@ export function CreateAccountDialog({
 export function RenameDialog({ account, onClose }: { account: NtripAccount; onClose: () => void }) {
   const { t } = useTranslation('accounts');
   const update = useUpdateAccount();
-  const [label, setLabel] = useState(account.label);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    update.mutate({ id: account.id, body: { label: label.trim() } }, { onSuccess: onClose });
-  };
+  const form = useZodForm({
+    initialValues: { label: account.label },
+    schema: updateNtripAccountBodySchema,
+    submit: (body) => update.mutateAsync({ id: account.id, body: { label: body.label?.trim() } }),
+    onSuccess: onClose,
+  });
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('rename.title', { name: account.label })}</ModalTitle>
       <TextField
         label={t('create.labelLabel')}
-        value={label}
-        onChange={(e) => setLabel(e.target.value)}
+        value={form.values.label}
+        onChange={(e) => form.set('label')(e.target.value)}
+        error={form.errors.label}
         maxLength={NTRIP_LABEL_MAX}
         required
         data-autofocus
       />
       <FormDialogFooter
-        error={update.isError && t('rename.failed')}
+        error={form.general && t('rename.failed')}
         onCancel={onClose}
         submitLabel={t('actions.save')}
-        submitDisabled={!label.trim() || update.isPending}
+        submitDisabled={!form.valid || form.pending}
       />
     </form>
   );

@@ -1,10 +1,15 @@
-import { type AdminUser, NTRIP_LABEL_MAX, type NtripAccountWithPassword } from '@portal/contract';
+import {
+  type AdminUser,
+  adminCreateNtripAccountBodySchema,
+  NTRIP_LABEL_MAX,
+  type NtripAccountWithPassword,
+} from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
-import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { CopyValue } from '../accounts/CopyValue';
 import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { UserPicker } from './UserPicker';
@@ -53,33 +58,35 @@ export function CreateNtripAccountDialog({ userId, onClose }: { userId?: string;
   const { t: ta } = useTranslation('accounts');
   const create = useCreateNtripAccountFor();
   const [customer, setCustomer] = useState<AdminUser | null>(null);
-  const [label, setLabel] = useState('');
   const ownerUserId = userId ?? customer?.id;
+  const form = useZodForm({
+    initialValues: { label: '' },
+    schema: adminCreateNtripAccountBodySchema,
+    toBody: ({ label }) => ({ ownerUserId, label: label.trim() }),
+    submit: create.mutateAsync,
+    ns: 'accounts',
+    failedText: ta('create.failed'),
+  });
   if (create.data) return <PasswordOnce result={create.data} onClose={onClose} title={t('customer.ntrip.created')} />;
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ownerUserId) create.mutate({ ownerUserId, label: label.trim() });
-      }}
-    >
+    <form className="flex flex-col gap-4" onSubmit={form.handleSubmit}>
       <ModalTitle>{t('customer.ntrip.create')}</ModalTitle>
       {!userId && <UserPicker label={t('customer.ntrip.for')} value={customer} onChange={setCustomer} />}
       <TextField
         label={ta('create.labelLabel')}
-        value={label}
-        onChange={(e) => setLabel(e.target.value)}
+        value={form.values.label}
+        onChange={(e) => form.set('label')(e.target.value)}
+        error={form.errors.label}
         maxLength={NTRIP_LABEL_MAX}
         hint={ta('create.labelHint')}
         required
         data-autofocus={userId ? true : undefined}
       />
       <FormDialogFooter
-        error={create.isError && (apiError(create.error)?.message ?? ta('create.failed'))}
+        error={form.general}
         onCancel={onClose}
         submitLabel={ta('create.submit')}
-        submitDisabled={!ownerUserId || !label.trim() || create.isPending}
+        submitDisabled={!form.valid || form.pending}
       />
     </form>
   );

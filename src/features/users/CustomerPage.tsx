@@ -1,4 +1,4 @@
-import type { AdminCustomer } from '@portal/contract';
+import { type AdminCustomer, adminTokenGrantSchema } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,8 +10,8 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { useUser } from '../auth/auth-context';
@@ -45,24 +45,30 @@ function TokensDialog({ customer, onClose }: { customer: AdminCustomer; onClose:
   const { t } = useTranslation('users');
   const client = useQueryClient();
   const grant = useGrantTokens();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const form = useZodForm({
+    initialValues: { amount: '', reason: '' },
+    schema: adminTokenGrantSchema,
+    toBody: (v) => ({
+      userId: customer.user.id,
+      tokenAmount: /^-?\d+$/.test(v.amount) ? Number.parseInt(v.amount, 10) : Number.NaN,
+      reason: v.reason.trim(),
+    }),
+    submit: async (body) => {
+      await grant.mutateAsync(body);
+      await client.invalidateQueries({ queryKey: customerKey(customer.user.id) });
+    },
+    onSuccess: onClose,
+    ns: 'users',
+    failedText: t('manage.grantFailed'),
+  });
+  const { amount, reason } = form.values;
   const tokens = Number.parseInt(amount, 10);
-  const valid = /^-?\d+$/.test(amount) && tokens !== 0 && reason.trim().length >= 3;
   const after = customer.tokenAmount + (Number.isInteger(tokens) ? tokens : 0);
   const submit = (event: FormEvent) => {
+    if (confirming) return form.handleSubmit(event);
     event.preventDefault();
-    if (!confirming) return setConfirming(true);
-    grant.mutate(
-      { userId: customer.user.id, tokenAmount: tokens, reason: reason.trim() },
-      {
-        onSuccess: async () => {
-          await client.invalidateQueries({ queryKey: customerKey(customer.user.id) });
-          onClose();
-        },
-      },
-    );
+    setConfirming(true);
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-4">
@@ -81,7 +87,7 @@ function TokensDialog({ customer, onClose }: { customer: AdminCustomer; onClose:
             label={t('customer.tokens.amount')}
             inputMode="numeric"
             value={amount}
-            onChange={(e) => setAmount(e.target.value.replace(/[^\d-]/g, ''))}
+            onChange={(e) => form.set('amount')(e.target.value.replace(/[^\d-]/g, ''))}
             hint={t('manage.grantHint')}
             error={after < 0 ? t('customer.tokens.belowZero', { balance: customer.tokenAmount }) : undefined}
             data-autofocus
@@ -90,16 +96,16 @@ function TokensDialog({ customer, onClose }: { customer: AdminCustomer; onClose:
             label={t('manage.reasonLabel')}
             value={reason}
             maxLength={200}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={(e) => form.set('reason')(e.target.value)}
             hint={t('customer.tokens.reasonHint')}
           />
         </>
       )}
       <FormDialogFooter
-        error={grant.isError && (apiError(grant.error)?.message ?? t('manage.grantFailed'))}
+        error={form.general}
         onCancel={confirming ? () => setConfirming(false) : onClose}
         submitLabel={confirming ? t('customer.tokens.confirm') : t('customer.tokens.next')}
-        submitDisabled={!valid || after < 0 || grant.isPending}
+        submitDisabled={!form.valid || after < 0 || form.pending}
       />
     </form>
   );
