@@ -1,5 +1,11 @@
-import { activationPrice, MAX_ACTIVATION_DAYS, type Network, type TokenActivation } from '@portal/contract';
-import { type FormEvent, useMemo, useState } from 'react';
+import {
+  activationPrice,
+  MAX_ACTIVATION_DAYS,
+  type Network,
+  type TokenActivation,
+  tokenActivationBodySchema,
+} from '@portal/contract';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
@@ -7,6 +13,7 @@ import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useTokenBalance } from '../billing/useTokenBalance';
 import { useActiveOrganization } from '../organizations/active-organization';
 import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
@@ -76,9 +83,6 @@ export function ActivateTokensDialog({
     ? { to: `/settings/organization?org=${org.id}`, label: t('activate.moveTokens') }
     : { to: '/credits', label: t('activate.buyTokens') };
   const activate = useActivateTokens();
-  const [chosenAccount, setAccount] = useState(accountId ?? '');
-  const [chosenNetwork, setNetwork] = useState('');
-  const [daysText, setDaysText] = useState('1');
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [located, setLocated] = useState(suggest.position);
   const [locating, setLocating] = useState<'idle' | 'busy' | 'failed'>('idle');
@@ -90,8 +94,34 @@ export function ActivateTokensDialog({
   const suggested = suggestNetwork(activatable, { networkId: suggest.networkId, position: located });
   const ordered = suggested ? [suggested.network, ...activatable.filter((n) => n !== suggested.network)] : activatable;
   const accountList = accounts.data ?? [];
-  const account = accountList.find((a) => a.id === chosenAccount) ?? accountList[0];
-  const network = activatable.find((n) => n.id === chosenNetwork) ?? ordered[0];
+  const form = useZodForm({
+    initialValues: { accountId: accountId ?? '', feedNetworkId: '', days: '1' },
+    schema: tokenActivationBodySchema,
+    toBody: (v) => ({
+      accountId: (accountList.find((a) => a.id === v.accountId) ?? accountList[0])?.id,
+      feedNetworkId: (activatable.find((n) => n.id === v.feedNetworkId) ?? ordered[0])?.id,
+      days: Number.parseInt(v.days, 10),
+    }),
+    submit: async (body) => {
+      try {
+        return await activate.mutateAsync(body);
+      } catch (error) {
+        const e = apiError(error);
+        if (e?.code === 'insufficient_tokens' && (e.status === 402 || e.status === 409)) {
+          const answer = e as unknown as { needed?: number; balance?: number };
+          setOutcome({
+            kind: 'insufficient',
+            needed: answer.needed ?? price ?? 0,
+            balance: answer.balance ?? balance ?? 0,
+          });
+        }
+        throw error;
+      }
+    },
+    onSuccess: (result) => setOutcome({ kind: 'done', result }),
+  });
+  const account = accountList.find((a) => a.id === form.values.accountId) ?? accountList[0];
+  const network = activatable.find((n) => n.id === form.values.feedNetworkId) ?? ordered[0];
   const locate = () => {
     if (!('geolocation' in navigator)) return setLocating('failed');
     setLocating('busy');
@@ -104,7 +134,7 @@ export function ActivateTokensDialog({
       { enableHighAccuracy: false, timeout: 20_000, maximumAge: 60_000 },
     );
   };
-  const days = Number.parseInt(daysText, 10);
+  const days = Number.parseInt(form.values.days, 10);
   const daysValid = Number.isInteger(days) && days >= 1 && days <= MAX_ACTIVATION_DAYS;
   const price = network && daysValid ? activationPrice(network.tokenPricePerDay, days) : undefined;
   const after = price !== undefined && balance !== undefined ? balance - price : undefined;
@@ -165,26 +195,8 @@ export function ActivateTokensDialog({
     );
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!account || !network || !daysValid || price === undefined) return;
-    activate.mutate(
-      { accountId: account.id, feedNetworkId: network.id, days },
-      {
-        onSuccess: (result) => setOutcome({ kind: 'done', result }),
-        onError: (error) => {
-          const e = apiError(error);
-          if (e?.code === 'insufficient_tokens' && (e.status === 402 || e.status === 409)) {
-            const body = e as unknown as { needed?: number; balance?: number };
-            setOutcome({ kind: 'insufficient', needed: body.needed ?? price, balance: body.balance ?? balance ?? 0 });
-          }
-        },
-      },
-    );
-  };
-
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('activate.title')}</ModalTitle>
       <p className="text-sm text-muted">{t('activate.text')}</p>
       {accounts.isSuccess && accountList.length === 0 ? (
@@ -193,7 +205,7 @@ export function ActivateTokensDialog({
         <SelectField
           label={t('activate.account')}
           value={account?.id ?? ''}
-          onChange={(e) => setAccount(e.target.value)}
+          onChange={(e) => form.set('accountId')(e.target.value)}
           options={accountList.map((a) => ({ value: a.id, label: `${a.label} (${a.username})` }))}
         />
       )}
@@ -203,7 +215,7 @@ export function ActivateTokensDialog({
         <SelectField
           label={t('activate.network')}
           value={network?.id ?? ''}
-          onChange={(e) => setNetwork(e.target.value)}
+          onChange={(e) => form.set('feedNetworkId')(e.target.value)}
           options={ordered.map((n) => ({
             value: n.id,
             label: `${n.name} · ${t('activate.pricePerDay', { price: n.tokenPricePerDay })}`,
@@ -229,8 +241,9 @@ export function ActivateTokensDialog({
         inputMode="numeric"
         min={1}
         max={MAX_ACTIVATION_DAYS}
-        value={daysText}
-        onChange={(e) => setDaysText(e.target.value)}
+        value={form.values.days}
+        onChange={(e) => form.set('days')(e.target.value)}
+        error={form.errors.days}
         required
       />
       <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-raised/50 p-3 text-sm">
@@ -271,10 +284,10 @@ export function ActivateTokensDialog({
         </p>
       )}
       <FormDialogFooter
-        error={activate.isError && apiError(activate.error)?.code !== 'insufficient_tokens' && t('activate.failed')}
+        error={form.general && apiError(activate.error)?.code !== 'insufficient_tokens' && t('activate.failed')}
         onCancel={onClose}
-        submitLabel={activate.isPending ? t('activate.activating') : t('activate.confirm', { count: price ?? 0 })}
-        submitDisabled={!account || !network || price === undefined || activate.isPending}
+        submitLabel={form.pending ? t('activate.activating') : t('activate.confirm', { count: price ?? 0 })}
+        submitDisabled={!form.valid || price === undefined || form.pending}
       />
     </form>
   );

@@ -4,9 +4,10 @@ import {
   MAX_ACTIVATION_DAYS,
   MAX_MAX_CONNECTIONS,
   MIN_MAX_CONNECTIONS,
+  manualGrantBodySchema,
   pageWindow,
 } from '@portal/contract';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
@@ -17,6 +18,7 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { CreateNtripAccountDialog } from '../users/CreateNtripAccountDialog';
 import { AdminRefusalsButton, LoginFailuresSection } from './AdminDiagnostics';
 import {
@@ -37,10 +39,13 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
   const networks = useNetworks();
   const grant = useAdminGrant();
   const list = (networks.data ?? []).filter((n) => n.status !== 'retired');
-  const [networkId, setNetworkId] = useState('');
-  const [daysText, setDaysText] = useState('7');
-  const days = Number.parseInt(daysText, 10);
-  const chosen = networkId || list[0]?.id || '';
+  const form = useZodForm({
+    initialValues: { networkId: '', days: '7' },
+    schema: manualGrantBodySchema,
+    toBody: (v) => ({ networkId: v.networkId || list[0]?.id || '', days: Number.parseInt(v.days, 10) }),
+    submit: (body) => grant.mutateAsync({ id: account.id, body }),
+  });
+  const chosen = form.values.networkId || list[0]?.id || '';
   if (grant.isSuccess) {
     return (
       <MessageDialog
@@ -53,18 +58,14 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
       </MessageDialog>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    grant.mutate({ id: account.id, body: { networkId: chosen, days } });
-  };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('admin.grantTitle', { name: account.username })}</ModalTitle>
       <p className="text-sm text-muted">{t('admin.grantText')}</p>
       <SelectField
         label={t('activate.network')}
         value={chosen}
-        onChange={(e) => setNetworkId(e.target.value)}
+        onChange={(e) => form.set('networkId')(e.target.value)}
         options={list.map((n) => ({ value: n.id, label: n.name }))}
       />
       <TextField
@@ -72,15 +73,16 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
         type="number"
         min={1}
         max={MAX_ACTIVATION_DAYS}
-        value={daysText}
-        onChange={(e) => setDaysText(e.target.value)}
+        value={form.values.days}
+        onChange={(e) => form.set('days')(e.target.value)}
+        error={form.errors.days}
         required
       />
       <FormDialogFooter
-        error={grant.isError && t('actionFailed')}
+        error={form.general && t('actionFailed')}
         onCancel={onClose}
         submitLabel={t('admin.grantSubmit')}
-        submitDisabled={!chosen || !Number.isInteger(days) || days < 1 || days > MAX_ACTIVATION_DAYS || grant.isPending}
+        submitDisabled={!form.valid || form.pending}
       />
     </form>
   );
@@ -90,15 +92,17 @@ function ManualGrantDialog({ account, onClose }: { account: AdminNtripAccount; o
 function MaxConnectionsDialog({ account, onClose }: { account: AdminNtripAccount; onClose: () => void }) {
   const { t } = useTranslation('accounts');
   const update = useAdminSetMaxConnections();
-  const [text, setText] = useState(String(account.maxConnections));
-  const body = adminMaxConnectionsBodySchema.safeParse({ maxConnections: Number(text) });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (body.success) update.mutate({ id: account.id, body: body.data }, { onSuccess: onClose });
-  };
+  const form = useZodForm({
+    initialValues: { maxConnections: String(account.maxConnections) },
+    schema: adminMaxConnectionsBodySchema,
+    toBody: (v) => ({ maxConnections: Number(v.maxConnections) }),
+    submit: (body) => update.mutateAsync({ id: account.id, body }),
+    onSuccess: onClose,
+  });
+  const text = form.values.maxConnections;
   const bounds = { min: MIN_MAX_CONNECTIONS, max: MAX_MAX_CONNECTIONS };
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('admin.limitTitle', { name: account.username })}</ModalTitle>
       <p className="text-sm text-muted">{t('admin.limitText')}</p>
       <TextField
@@ -108,17 +112,17 @@ function MaxConnectionsDialog({ account, onClose }: { account: AdminNtripAccount
         max={MAX_MAX_CONNECTIONS}
         step={1}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => form.set('maxConnections')(e.target.value)}
         hint={t('admin.limitBounds', bounds)}
-        error={text !== '' && !body.success ? t('admin.limitBounds', bounds) : undefined}
+        error={text !== '' && !form.valid ? t('admin.limitBounds', bounds) : undefined}
         required
         data-autofocus
       />
       <FormDialogFooter
-        error={update.isError && t('actionFailed')}
+        error={form.general && t('actionFailed')}
         onCancel={onClose}
         submitLabel={t('actions.save')}
-        submitDisabled={!body.success || update.isPending}
+        submitDisabled={!form.valid || form.pending}
       />
     </form>
   );
