@@ -1,14 +1,14 @@
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
 import { logInWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthMessage } from './auth-errors';
 import type { LoginModalView } from './login-modal-context';
 import { forgetTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
-import { canSubmitLogin, loginError } from './validation';
+import { canSubmitLogin, loginSchema } from './validation';
 
 export interface AuthFormProps {
   onSwitch(view: LoginModalView): void;
@@ -22,35 +22,32 @@ export interface AuthFormProps {
 /** Log in with e-mail and password (spec §4, §5) or Google by redirect. */
 export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
   const { t } = useTranslation('auth');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+  const { message, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
   // A box ticked for an abandoned Google sign-up must not count for whoever logs in here instead.
   const logInAction = (action: () => Promise<void>) => async () => {
     forgetTermsIntent();
     await action();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const invalid = loginError({ email, password });
-    if (invalid) {
-      setMessage({ type: 'error', text: t(invalid) });
-      return;
-    }
-    await run(
-      t('auth.login.messaging.loggingIn'),
-      logInAction(async () => {
-        await logInWithEmail(email, password);
-        onSuccess?.();
-      }),
-    );
-  };
+  const form = useZodForm({
+    initialValues: { email: '', password: '' },
+    schema: loginSchema,
+    submit: ({ email, password }) =>
+      run(
+        t('auth.login.messaging.loggingIn'),
+        logInAction(async () => {
+          await logInWithEmail(email, password);
+          onSuccess?.();
+        }),
+      ),
+    ns: 'auth',
+  });
+  const { email, password } = form.values;
 
   const google = () => run(t('auth.redirectingToGoogle'), logInAction(startGoogleRedirect));
 
   return (
-    <form data-testid="login-form" noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <form data-testid="login-form" noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <div>
         <ModalTitle>{t('auth.login.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.login.subtitle')}</p>
@@ -63,7 +60,7 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
         data-autofocus
         data-testid="auth-email"
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onChange={(e) => form.set('email')(e.target.value)}
       />
       <TextField
         label={t('auth.password')}
@@ -72,7 +69,7 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
         autoComplete="current-password"
         data-testid="auth-password"
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={(e) => form.set('password')(e.target.value)}
       />
       <div className="-mt-2 flex justify-end">
         <button
@@ -85,7 +82,7 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
         </button>
       </div>
       <AuthFormFooter
-        message={message}
+        message={form.firstError ? { type: 'error', text: form.firstError } : message}
         submitLabel={t('auth.login.submit')}
         canSubmit={canSubmitLogin({ email, password })}
         busy={busy}

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
 import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
@@ -11,40 +11,32 @@ import { fetchSignUpPolicy } from './sign-up.api';
 import { TermsLabel } from './TermsLabel';
 import { forgetTermsIntent, rememberTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
-import { canSubmitSignUp, type SignUpValues, signUpError } from './validation';
+import { canSubmitSignUp, type SignUpValues, signUpSchema } from './validation';
 
 /** Sign up with e-mail, username, password, confirmation and the terms box (spec §4, §5), or Google after the box. */
 export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
   const { t } = useTranslation('auth');
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<SignUpValues>({
-    email: '',
-    username: '',
-    password: '',
-    confirmPassword: '',
-    acceptTerms: false,
-  });
-  const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
+  const { message, busy, run } = useAuthAction(t, onBusyChange, initialMessage);
   const policy = useQuery({ queryKey: ['sign-up-policy'], queryFn: fetchSignUpPolicy, staleTime: 60_000 });
-  const set = (field: keyof SignUpValues) => (e: { target: HTMLInputElement }) =>
-    setValues((v) => ({ ...v, [field]: field === 'acceptTerms' ? e.target.checked : e.target.value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const invalid = signUpError(values);
-    if (invalid) {
-      setMessage({ type: 'error', text: t(invalid) });
-      return;
-    }
-    await run(t('auth.register.messaging.registering'), async () => {
-      const { credential, userInfo } = await signUpWithEmail(values);
-      const key = userInfoQueryKey(credential.user.uid);
-      // The AuthProvider asked as soon as the account existed, before the acceptance: its answer must not win.
-      await queryClient.cancelQueries({ queryKey: key });
-      queryClient.setQueryData(key, userInfo);
-      onSuccess?.();
-    });
-  };
+  const form = useZodForm({
+    initialValues: { email: '', username: '', password: '', confirmPassword: '', acceptTerms: false } as SignUpValues,
+    schema: signUpSchema,
+    submit: (values) =>
+      run(t('auth.register.messaging.registering'), async () => {
+        const { credential, userInfo } = await signUpWithEmail(values);
+        const key = userInfoQueryKey(credential.user.uid);
+        // The AuthProvider asked as soon as the account existed, before the acceptance: its answer must not win.
+        await queryClient.cancelQueries({ queryKey: key });
+        queryClient.setQueryData(key, userInfo);
+        onSuccess?.();
+      }),
+    ns: 'auth',
+  });
+  const { values } = form;
+  const set = (field: keyof SignUpValues) => (e: { target: HTMLInputElement }) =>
+    form.set(field)(field === 'acceptTerms' ? e.target.checked : e.target.value);
 
   const google = () =>
     run(t('auth.redirectingToGoogle'), async () => {
@@ -58,7 +50,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     });
 
   return (
-    <form data-testid="signup-form" noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <form data-testid="signup-form" noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <div>
         <ModalTitle>{t('auth.register.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.register.subtitle')}</p>
@@ -113,7 +105,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
         label={<TermsLabel />}
       />
       <AuthFormFooter
-        message={message}
+        message={form.firstError ? { type: 'error', text: form.firstError } : message}
         submitLabel={t('auth.register.submit')}
         canSubmit={canSubmitSignUp(values)}
         busy={busy}

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Spec §9: minimum username and password lengths. */
 export const MIN_USERNAME_LENGTH = 3;
 export const MIN_PASSWORD_LENGTH = 8;
@@ -20,29 +22,48 @@ export interface LoginValues {
   password: string;
 }
 
+/**
+ * The sign-up rules (spec §5), in the spec's order; each problem's message is its translation key. Firebase, not the
+ * portal's API, receives these fields, so the schema lives beside the form rather than in contract/.
+ */
+export const signUpSchema = z
+  .object({
+    email: z.string().trim().regex(EMAIL_PATTERN, { error: 'auth.register.messaging.invalidEmail' }),
+    username: z.string().trim().min(MIN_USERNAME_LENGTH, { error: 'auth.register.messaging.shortUsername' }),
+    password: z.string().min(MIN_PASSWORD_LENGTH, { error: 'auth.register.messaging.shortPassword' }),
+    confirmPassword: z.string(),
+    acceptTerms: z.boolean(),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    error: 'auth.register.messaging.passwordMismatch',
+    path: ['confirmPassword'],
+  });
+
+/** The log-in rules (spec §5). */
+export const loginSchema = z.object({
+  email: z.string().trim().regex(EMAIL_PATTERN, { error: 'auth.login.messaging.invalidEmail' }),
+  password: z.string().min(MIN_PASSWORD_LENGTH, { error: 'auth.login.messaging.invalidPassword' }),
+});
+
+/** Forgot password requires an e-mail (§5). */
+export const forgotPasswordSchema = z.object({
+  email: z.string().trim().min(1, { error: 'auth.forgotPassword.enterEmail' }),
+});
+
+const firstKey = (schema: z.ZodType, values: unknown) => schema.safeParse(values).error?.issues[0]?.message;
+
 /** The translation key of the first failed sign-up rule, in the spec's order (§5), or undefined when valid. */
-export function signUpError(v: SignUpValues): string | undefined {
-  if (!isEmail(v.email)) return 'auth.register.messaging.invalidEmail';
-  if (v.username.trim().length < MIN_USERNAME_LENGTH) return 'auth.register.messaging.shortUsername';
-  if (v.password.length < MIN_PASSWORD_LENGTH) return 'auth.register.messaging.shortPassword';
-  if (v.password !== v.confirmPassword) return 'auth.register.messaging.passwordMismatch';
-  return undefined;
-}
+export const signUpError = (v: SignUpValues): string | undefined => firstKey(signUpSchema, v);
 
 /** Sign-up submit is enabled only when the four fields are filled and the terms box is ticked (§4). */
 export const canSubmitSignUp = (v: SignUpValues) =>
   v.email !== '' && v.username !== '' && v.password !== '' && v.confirmPassword !== '' && v.acceptTerms;
 
 /** The translation key of the first failed log-in rule (§5), or undefined when valid. */
-export function loginError(v: LoginValues): string | undefined {
-  if (!isEmail(v.email)) return 'auth.login.messaging.invalidEmail';
-  if (v.password.length < MIN_PASSWORD_LENGTH) return 'auth.login.messaging.invalidPassword';
-  return undefined;
-}
+export const loginError = (v: LoginValues): string | undefined => firstKey(loginSchema, v);
 
 /** Log-in submit is enabled only when e-mail and password are filled (§4). */
 export const canSubmitLogin = (v: LoginValues) => v.email !== '' && v.password !== '';
 
-/** Forgot password requires an e-mail (§5). */
-export const forgotPasswordError = (email: string): string | undefined =>
-  email.trim() === '' ? 'auth.forgotPassword.enterEmail' : undefined;
+/** The key of the forgot-password rule that failed (§5), or undefined when valid. */
+export const forgotPasswordError = (email: string): string | undefined => firstKey(forgotPasswordSchema, { email });
