@@ -1,13 +1,18 @@
 import {
+  deleteOrganizationBodySchema,
+  inviteEmailBodySchema,
   type Member,
   type MyInvite,
+  memberRefBodySchema,
   ORGANIZATION_NAME_MAX,
   type Organization,
   type OrganizationRole,
   type OrgInvite,
   organizationRoles,
+  organizationTokenTransferBodySchema,
+  renameOrganizationBodySchema,
 } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
@@ -17,6 +22,7 @@ import { SelectField, TextField } from '../../components/form';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
@@ -171,31 +177,35 @@ function CreatedInviteLink({ email, link }: { email: string; link: string }) {
 
 function InviteForm({ orgId }: { orgId: string }) {
   const { t } = useTranslation('organizations');
-  const [email, setEmail] = useState('');
   const [created, setCreated] = useState<{ email: string; link: string }>();
   const send = useSendInvite(orgId);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setCreated(undefined);
-    send.mutate(email, {
-      onSuccess: (link) => {
-        setCreated({ email: email.trim().toLowerCase(), link });
-        setEmail('');
-      },
-    });
-  };
+  const form = useZodForm({
+    initialValues: { email: '' },
+    schema: inviteEmailBodySchema,
+    toBody: (v) => ({ email: v.email.trim() }),
+    submit: (body) => {
+      setCreated(undefined);
+      return send.mutateAsync(body.email);
+    },
+    onSuccess: (link, body) => {
+      setCreated({ email: body.email.toLowerCase(), link });
+      form.setValues(() => ({ email: '' }));
+    },
+    ns: 'organizations',
+    failedText: t('invites.sendFailed'),
+  });
   return (
     <>
-      <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+      <form onSubmit={form.handleSubmit} className="flex flex-wrap items-end gap-3">
         <TextField
           label={t('invites.emailLabel')}
           type="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          value={form.values.email}
+          onChange={(event) => form.set('email')(event.target.value)}
           className="min-w-64 flex-1"
-          error={send.isError ? (apiError(send.error)?.message ?? t('invites.sendFailed')) : undefined}
+          error={form.errors.email ?? form.general}
         />
-        <Button type="submit" disabled={!email.includes('@') || send.isPending}>
+        <Button type="submit" disabled={!form.values.email.includes('@') || form.pending}>
           {t('invites.send')}
         </Button>
       </form>
@@ -214,39 +224,41 @@ const inviteColor = (status: OrgInvite['status']) =>
 /** Asks for the organisation's name typed again; its subscriptions end first, on the server (docs/adr/0026). */
 function DeleteOrganizationDialog({ orgId, name, onClose }: { orgId: string; name: string; onClose: () => void }) {
   const { t } = useTranslation('organizations');
-  const [typed, setTyped] = useState('');
   const remove = useDeleteOrganization(orgId);
   const navigate = useNavigate();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    remove.mutate(typed, {
-      onSuccess: () => {
-        onClose();
-        void navigate('/settings/organization', { replace: true });
-      },
-    });
-  };
+  const form = useZodForm({
+    initialValues: { name: '' },
+    schema: deleteOrganizationBodySchema,
+    submit: (body) => remove.mutateAsync(body.name),
+    onSuccess: () => {
+      onClose();
+      void navigate('/settings/organization', { replace: true });
+    },
+    ns: 'organizations',
+    failedText: t('manage.failed'),
+  });
+  const typed = form.values.name;
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('manage.deleteTitle', { name })}</ModalTitle>
       <p className="text-sm text-muted">{t('manage.deleteText')}</p>
       <TextField
         label={t('manage.deleteConfirmLabel', { name })}
         value={typed}
-        onChange={(event) => setTyped(event.target.value)}
+        onChange={(event) => form.set('name')(event.target.value)}
         autoComplete="off"
         data-autofocus
       />
-      {remove.isError && (
+      {form.general && (
         <p role="alert" className="text-sm text-status-red">
-          {apiError(remove.error)?.message ?? t('manage.failed')}
+          {form.general}
         </p>
       )}
       <div className="flex justify-end gap-2">
         <Button type="button" variant="secondary" onClick={onClose}>
           {t('manage.cancel')}
         </Button>
-        <Button type="submit" variant="danger" disabled={typed.trim() !== name || remove.isPending}>
+        <Button type="submit" variant="danger" disabled={typed.trim() !== name || form.pending}>
           {t('manage.deleteSubmit')}
         </Button>
       </div>
@@ -261,16 +273,42 @@ function ManageOrganization({ org, members }: { org: Organization; members: Memb
   const modal = useModal();
   const navigate = useNavigate();
   const manager = canManage(org.role);
-  const [name, setName] = useState(org.name);
-  const [amount, setAmount] = useState('');
-  const [heir, setHeir] = useState('');
   const rename = useRenameOrganization(org.id);
   const tokens = useTransferTokens(org.id);
   const transfer = useTransferOwnership(org.id);
   const leave = useLeaveOrganization(org.id);
   const others = members.filter((m) => !isCaller(m, user?.email));
-  const failure = [rename, tokens, transfer, leave].find((m) => m.isError)?.error;
-  const count = Number.parseInt(amount, 10);
+  const failed = t('manage.failed');
+  const nameForm = useZodForm({
+    initialValues: { name: org.name },
+    schema: renameOrganizationBodySchema,
+    submit: (body) => rename.mutateAsync(body.name),
+    ns: 'organizations',
+    failedText: failed,
+  });
+  const tokensForm = useZodForm({
+    initialValues: { tokenAmount: '' },
+    schema: organizationTokenTransferBodySchema,
+    toBody: (v) => ({ tokenAmount: Number.parseInt(v.tokenAmount, 10) }),
+    submit: (body) => tokens.mutateAsync(body.tokenAmount),
+    onSuccess: () => tokensForm.setValues(() => ({ tokenAmount: '' })),
+    ns: 'organizations',
+    failedText: failed,
+  });
+  const heirForm = useZodForm({
+    initialValues: { forMember: '' },
+    schema: memberRefBodySchema,
+    toBody: (v) => ({ forMember: v.forMember || (others[0]?.userId ?? '') }),
+    submit: (body) => transfer.mutateAsync(body.forMember),
+    ns: 'organizations',
+    failedText: failed,
+  });
+  const failure =
+    nameForm.general ??
+    tokensForm.general ??
+    heirForm.general ??
+    (leave.isError ? (apiError(leave.error)?.message ?? failed) : undefined);
+  const name = nameForm.values.name;
   return (
     <section aria-labelledby="org-manage" className="flex flex-col gap-5 rounded-2xl border border-line bg-panel p-5">
       <div>
@@ -282,70 +320,53 @@ function ManageOrganization({ org, members }: { org: Organization; members: Memb
         </p>
       </div>
       {manager && (
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            rename.mutate(name);
-          }}
-        >
+        <form className="flex flex-wrap items-end gap-3" onSubmit={nameForm.handleSubmit}>
           <TextField
             label={t('manage.nameLabel')}
             value={name}
             maxLength={ORGANIZATION_NAME_MAX}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => nameForm.set('name')(event.target.value)}
             className="min-w-64 flex-1"
           />
-          <Button type="submit" variant="secondary" disabled={!name.trim() || name === org.name || rename.isPending}>
+          <Button type="submit" variant="secondary" disabled={!name.trim() || name === org.name || nameForm.pending}>
             {t('manage.rename')}
           </Button>
         </form>
       )}
       {manager && (
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            tokens.mutate(count, { onSuccess: () => setAmount('') });
-          }}
-        >
+        <form className="flex flex-wrap items-end gap-3" onSubmit={tokensForm.handleSubmit}>
           <TextField
             label={t('manage.tokensLabel')}
             hint={t('manage.tokensHint')}
             type="number"
             min={1}
-            value={amount}
-            onChange={(event) => setAmount(event.target.value)}
+            value={tokensForm.values.tokenAmount}
+            onChange={(event) => tokensForm.set('tokenAmount')(event.target.value)}
+            error={tokensForm.values.tokenAmount === '' ? undefined : tokensForm.errors.tokenAmount}
             className="min-w-64 flex-1"
           />
-          <Button type="submit" variant="secondary" disabled={!(count > 0) || tokens.isPending}>
+          <Button type="submit" variant="secondary" disabled={!tokensForm.valid || tokensForm.pending}>
             {t('manage.tokensSubmit')}
           </Button>
         </form>
       )}
       {org.role === 'owner' && others.length > 0 && (
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            transfer.mutate(heir || (others[0]?.userId ?? ''));
-          }}
-        >
+        <form className="flex flex-wrap items-end gap-3" onSubmit={heirForm.handleSubmit}>
           <SelectField
             label={t('manage.transferLabel')}
-            value={heir || (others[0]?.userId ?? '')}
-            onChange={(event) => setHeir(event.target.value)}
+            value={heirForm.values.forMember || (others[0]?.userId ?? '')}
+            onChange={(event) => heirForm.set('forMember')(event.target.value)}
             options={others.map((m) => ({ value: m.userId, label: m.email ?? m.displayName ?? m.userId }))}
             className="min-w-64 flex-1"
           />
-          <Button type="submit" variant="secondary" disabled={transfer.isPending}>
+          <Button type="submit" variant="secondary" disabled={heirForm.pending}>
             {t('manage.transfer')}
           </Button>
         </form>
       )}
       {failure !== undefined && (
         <p role="alert" className="text-sm text-status-red">
-          {apiError(failure)?.message ?? t('manage.failed')}
+          {failure}
         </p>
       )}
       <div className="flex flex-wrap gap-2 border-t border-line pt-4">
