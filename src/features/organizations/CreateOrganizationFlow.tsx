@@ -1,5 +1,5 @@
-import { ORGANIZATION_NAME_MAX, organizationNameProblem } from '@portal/contract';
-import { useRef, useState } from 'react';
+import { createOrganizationBodySchema, ORGANIZATION_NAME_MAX, organizationNameProblem } from '@portal/contract';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
@@ -8,21 +8,28 @@ import { TextField } from '../../components/form';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Preloader } from '../../components/Preloader';
 import { track } from '../../lib/analytics';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useUser } from '../auth/auth-context';
 import { type CreateOrganizationFailure, createOrganization, creationFailure } from './organizations.api';
 
+/** The server's body, and the name problems it answers with a code (spec §5); the code is the text's key. */
+const nameSchema = createOrganizationBodySchema.superRefine(({ name }, ctx) => {
+  const problem = organizationNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['name'], message: problem });
+});
+
 function CreateOrganizationForm({ initialName, onSubmit }: { initialName: string; onSubmit: (name: string) => void }) {
   const { t } = useTranslation('organizations');
-  const [name, setName] = useState(initialName);
-  const problem = organizationNameProblem(name);
+  const form = useZodForm({
+    initialValues: { name: initialName },
+    schema: nameSchema,
+    submit: async (body) => onSubmit(body.name.trim()),
+    ns: 'organizations',
+    keys: 'errors',
+  });
+  const { name } = form.values;
   return (
-    <form
-      className="flex flex-col gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!problem) onSubmit(name.trim());
-      }}
-    >
+    <form className="flex flex-col gap-4" onSubmit={form.handleSubmit}>
       <div className="flex items-center gap-2">
         <ModalTitle>{t('create.title')}</ModalTitle>
         <span className="rounded-full bg-status-blue/15 px-2 py-0.5 text-xs font-semibold text-status-blue">
@@ -34,11 +41,11 @@ function CreateOrganizationForm({ initialName, onSubmit }: { initialName: string
         label={t('create.nameLabel')}
         value={name}
         maxLength={ORGANIZATION_NAME_MAX}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => form.set('name')(event.target.value)}
         hint={t('create.nameHint', { count: name.length, max: ORGANIZATION_NAME_MAX })}
         data-autofocus
       />
-      <Button type="submit" disabled={problem !== undefined}>
+      <Button type="submit" disabled={!form.valid}>
         {t('create.submit')}
       </Button>
     </form>
