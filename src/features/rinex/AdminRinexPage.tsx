@@ -2,12 +2,14 @@ import type { AdminUser } from '@portal/contract';
 import {
   type AdminRinexNetwork,
   type AdminRinexStation,
+  adminCreateRinexJobBodySchema,
+  adminRinexNetworkPatchSchema,
   defaultRinexPricePerHour,
   HOUR_MS,
   RINEX_INTERVALS,
   RINEX_SYSTEMS,
 } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField } from '../../components/form';
@@ -15,8 +17,8 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { UserPicker } from '../users/UserPicker';
 import { JobHistory } from './JobHistory';
 import {
@@ -31,32 +33,30 @@ import {
 function EditNetworkDialog({ network, onClose }: { network: AdminRinexNetwork; onClose: () => void }) {
   const { t } = useTranslation('rinex');
   const update = useUpdateAdminRinexNetwork();
-  const [price, setPrice] = useState(network.rinexPricePerHour === null ? '' : String(network.rinexPricePerHour));
-  const [retention, setRetention] = useState(String(network.retentionDays));
-  const priceValue = price.trim() === '' ? null : Number(price);
-  const retentionValue = Number(retention);
-  const valid =
-    (priceValue === null || (Number.isInteger(priceValue) && priceValue >= 0)) &&
-    Number.isInteger(retentionValue) &&
-    retentionValue >= 1 &&
-    retentionValue <= 3650;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid) return;
-    update.mutate(
-      { id: network.id, patch: { rinexPricePerHour: priceValue, retentionDays: retentionValue } },
-      { onSuccess: onClose },
-    );
-  };
+  const form = useZodForm({
+    initialValues: {
+      rinexPricePerHour: network.rinexPricePerHour === null ? '' : String(network.rinexPricePerHour),
+      retentionDays: String(network.retentionDays),
+    },
+    schema: adminRinexNetworkPatchSchema,
+    toBody: (v) => ({
+      rinexPricePerHour: v.rinexPricePerHour.trim() === '' ? null : Number(v.rinexPricePerHour),
+      retentionDays: v.retentionDays.trim() === '' ? Number.NaN : Number(v.retentionDays),
+    }),
+    submit: (patch) => update.mutateAsync({ id: network.id, patch }),
+    onSuccess: onClose,
+  });
   const fallback = defaultRinexPricePerHour(network.tokenPricePerDay);
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4">
       <ModalTitle>{t('admin.edit.title', { network: network.name })}</ModalTitle>
       <TextField
         label={t('admin.edit.price')}
         inputMode="numeric"
-        value={price}
-        onChange={(e) => setPrice(e.target.value)}
+        value={form.values.rinexPricePerHour}
+        onChange={(e) => form.set('rinexPricePerHour')(e.target.value)}
+        onBlur={form.touch('rinexPricePerHour')}
+        error={form.errors.rinexPricePerHour}
         hint={t('admin.edit.priceHint', {
           day: network.tokenPricePerDay,
           default: fallback === null ? t('admin.networks.notForSale') : t('buy.tokens', { count: fallback }),
@@ -65,10 +65,12 @@ function EditNetworkDialog({ network, onClose }: { network: AdminRinexNetwork; o
       <TextField
         label={t('admin.edit.retention')}
         inputMode="numeric"
-        value={retention}
-        onChange={(e) => setRetention(e.target.value)}
+        value={form.values.retentionDays}
+        onChange={(e) => form.set('retentionDays')(e.target.value)}
+        onBlur={form.touch('retentionDays')}
+        error={form.errors.retentionDays}
       />
-      {update.isError && (
+      {form.general && (
         <p role="alert" className="text-sm text-status-red">
           {t('admin.edit.failed')}
         </p>
@@ -77,8 +79,8 @@ function EditNetworkDialog({ network, onClose }: { network: AdminRinexNetwork; o
         <Button variant="secondary" onClick={onClose}>
           {t('buy.cancel')}
         </Button>
-        <Button type="submit" disabled={!valid || update.isPending}>
-          {update.isPending ? t('admin.edit.saving') : t('admin.edit.save')}
+        <Button type="submit" disabled={!form.valid || form.pending}>
+          {form.pending ? t('admin.edit.saving') : t('admin.edit.save')}
         </Button>
       </div>
     </form>
@@ -152,25 +154,29 @@ function AdminJobForm() {
   const { t } = useTranslation('rinex');
   const create = useAdminCreateRinexJob();
   const [customer, setCustomer] = useState<AdminUser | null>(null);
-  const [station, setStation] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [interval, setInterval] = useState('30');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!customer) return;
-    create.mutate({
-      userId: customer.id,
-      station: station.trim(),
-      from: `${from}:00Z`,
-      to: `${to}:00Z`,
-      interval: Number(interval),
+  const [made, setMade] = useState(false);
+  const form = useZodForm({
+    initialValues: { station: '', from: '', to: '', interval: '30' },
+    schema: adminCreateRinexJobBodySchema,
+    // datetime-local gives minutes in the admin's view of UTC; the API takes whole ISO instants.
+    toBody: (v) => ({
+      userId: customer?.id,
+      station: v.station.trim(),
+      from: v.from && `${v.from}:00Z`,
+      to: v.to && `${v.to}:00Z`,
+      interval: Number(v.interval),
       systems: [...RINEX_SYSTEMS],
-    });
-  };
-  const error = create.isError ? apiError(create.error) : undefined;
+    }),
+    submit: (body) => {
+      setMade(false);
+      return create.mutateAsync(body);
+    },
+    onSuccess: () => setMade(true),
+    ns: 'rinex',
+  });
+  const { station, from, to, interval } = form.values;
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3" aria-labelledby="admin-rinex-job-title">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-3" aria-labelledby="admin-rinex-job-title">
       <h2 id="admin-rinex-job-title" className="text-base font-semibold text-ink">
         {t('admin.job.title')}
       </h2>
@@ -180,7 +186,8 @@ function AdminJobForm() {
         <TextField
           label={t('admin.job.station')}
           value={station}
-          onChange={(e) => setStation(e.target.value)}
+          onChange={(e) => form.set('station')(e.target.value)}
+          error={form.errors.station}
           required
         />
         <TextField
@@ -188,7 +195,8 @@ function AdminJobForm() {
           type="datetime-local"
           step={3600}
           value={from}
-          onChange={(e) => setFrom(e.target.value)}
+          onChange={(e) => form.set('from')(e.target.value)}
+          error={form.errors.from}
           required
         />
         <TextField
@@ -196,24 +204,25 @@ function AdminJobForm() {
           type="datetime-local"
           step={3600}
           value={to}
-          onChange={(e) => setTo(e.target.value)}
+          onChange={(e) => form.set('to')(e.target.value)}
+          error={form.errors.to}
           required
         />
         <SelectField
           label={t('time.interval')}
           value={interval}
           options={RINEX_INTERVALS.map((s) => ({ value: String(s), label: t('time.intervalSeconds', { count: s }) }))}
-          onChange={(e) => setInterval(e.target.value)}
+          onChange={(e) => form.set('interval')(e.target.value)}
         />
       </div>
-      {create.isSuccess && <p className="text-sm text-status-green">{t('admin.job.made')}</p>}
-      {error && (
+      {made && <p className="text-sm text-status-green">{t('admin.job.made')}</p>}
+      {form.general && (
         <p role="alert" className="text-sm text-status-red">
-          {t('admin.job.failed', { message: error.message })}
+          {t('admin.job.failed', { message: form.general })}
         </p>
       )}
       <div>
-        <Button type="submit" disabled={!customer || create.isPending}>
+        <Button type="submit" disabled={!customer || form.pending}>
           {t('admin.job.submit')}
         </Button>
       </div>
