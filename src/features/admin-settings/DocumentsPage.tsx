@@ -1,4 +1,10 @@
-import { DOCUMENT_BODY_MAX, DOCUMENT_KINDS, type DocumentKind, legalDocumentPath } from '@portal/contract';
+import {
+  DOCUMENT_BODY_MAX,
+  DOCUMENT_KINDS,
+  type DocumentKind,
+  legalDocumentPath,
+  publishDocumentBodySchema,
+} from '@portal/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,20 +15,26 @@ import { fieldClass } from '../../components/form/TextField';
 import { Modal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { TabSwitch } from '../../components/TabSwitch';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { SafeMarkdown } from '../legal/Markdown';
 import { useDocumentVersions, usePublishDocument } from './admin-settings.hooks';
 
 function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title: string; body: string } }) {
   const { t } = useTranslation('admin');
   const publish = usePublishDocument(kind);
-  const [title, setTitle] = useState(initial?.title ?? t(`documents.kinds.${kind}`));
-  const [body, setBody] = useState(initial?.body ?? '');
   const [confirming, setConfirming] = useState(false);
   const bodyId = useId();
-  const error = apiError(publish.error);
+  const form = useZodForm({
+    initialValues: { title: initial?.title ?? t(`documents.kinds.${kind}`), body: initial?.body ?? '' },
+    schema: publishDocumentBodySchema,
+    submit: (document) => publish.mutateAsync(document).finally(() => setConfirming(false)),
+    ns: 'admin',
+    failedText: t('saveFailed'),
+  });
+  const { title, body } = form.values;
 
+  // Publishing asks first; the dialog's button sends.
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setConfirming(true);
@@ -34,8 +46,8 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
         label={t('documents.title')}
         name="title"
         value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        error={error?.field === 'title' ? error.message : undefined}
+        onChange={(e) => form.set('title')(e.target.value)}
+        error={form.errors.title}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="flex flex-col gap-1.5">
@@ -47,9 +59,9 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
             name="body"
             value={body}
             maxLength={DOCUMENT_BODY_MAX}
-            onChange={(e) => setBody(e.target.value)}
+            onChange={(e) => form.set('body')(e.target.value)}
             rows={14}
-            aria-invalid={error?.field === 'body' ? true : undefined}
+            aria-invalid={form.errors.body ? true : undefined}
             className={`${fieldClass} min-h-64 py-2 font-mono text-sm`}
           />
           <p className="text-xs text-subtle">{t('documents.markdownHint')}</p>
@@ -65,9 +77,9 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
           </div>
         </div>
       </div>
-      {publish.isError && (
+      {(form.general ?? form.errors.body) && (
         <p role="alert" className="text-sm text-status-red">
-          {error?.message ?? t('saveFailed')}
+          {form.general ?? form.errors.body}
         </p>
       )}
       {publish.isSuccess && (
@@ -76,11 +88,7 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
         </p>
       )}
       <div className="flex justify-end">
-        <Button
-          type="submit"
-          data-testid="publish-document"
-          disabled={!title.trim() || !body.trim() || publish.isPending}
-        >
+        <Button type="submit" data-testid="publish-document" disabled={!form.valid || form.pending}>
           {t('documents.publish')}
         </Button>
       </div>
@@ -95,11 +103,7 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
                 <Button variant="secondary" onClick={() => setConfirming(false)}>
                   {t('cancel')}
                 </Button>
-                <Button
-                  data-testid="confirm-publish"
-                  disabled={publish.isPending}
-                  onClick={() => publish.mutate({ title, body }, { onSettled: () => setConfirming(false) })}
-                >
+                <Button data-testid="confirm-publish" disabled={form.pending} onClick={() => form.handleSubmit()}>
                   {t('documents.publish')}
                 </Button>
               </>
