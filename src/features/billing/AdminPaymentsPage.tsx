@@ -1,5 +1,5 @@
-import type { AdminPayment, AdminPaymentQuery, WebhookHealth } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { type AdminPayment, type AdminPaymentQuery, refundInputSchema, type WebhookHealth } from '@portal/contract';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
@@ -9,8 +9,8 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { DateRange } from './AdminInvoicesPage';
 import { download } from './invoicing.api';
 import { useAdminPayments, useRefund } from './invoicing.hooks';
@@ -28,26 +28,26 @@ function RefundForm({ payment, close }: { payment: AdminPayment; close: () => vo
   const format = useFormat();
   const refund = useRefund();
   const refundable = payment.amount - payment.refundedAmount;
-  const [amount, setAmount] = useState(() => format.amountInput(refundable));
-  const [reason, setReason] = useState('');
-  const [cancelSubscription, setCancelSubscription] = useState(false);
-  const [error, setError] = useState<string>();
+  const form = useZodForm({
+    initialValues: { amount: format.amountInput(refundable), reason: '', cancelSubscription: false },
+    // The server refunds at most what is left; the form says so before asking.
+    schema: refundInputSchema.refine((b) => b.amount === undefined || b.amount <= refundable, { path: ['amount'] }),
+    toBody: (v) => ({
+      amount: toMinor(v.amount) ?? Number.NaN,
+      ...(v.reason.trim() && { reason: v.reason.trim() }),
+      cancelSubscription: v.cancelSubscription,
+    }),
+    submit: (body) => refund.mutateAsync({ paymentId: payment.id, body }),
+    onSuccess: close,
+    ns: 'billing',
+    fieldTexts: { amount: t('refund.invalidAmount') },
+    failedText: t('buy.errorText'),
+  });
+  const { amount, reason, cancelSubscription } = form.values;
   const minor = toMinor(amount);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (minor === undefined || minor <= 0 || minor > refundable) return setError(t('refund.invalidAmount'));
-    refund.mutate(
-      {
-        paymentId: payment.id,
-        body: { amount: minor, ...(reason.trim() && { reason: reason.trim() }), cancelSubscription },
-      },
-      { onSuccess: close, onError: (e) => setError(apiError(e)?.message ?? t('buy.errorText')) },
-    );
-  };
-
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4" data-testid="refund-form">
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" data-testid="refund-form">
       <ModalTitle>{t('refund.title')}</ModalTitle>
       <p className="text-sm text-muted">
         {t('refund.intro', {
@@ -63,27 +63,27 @@ function RefundForm({ payment, close }: { payment: AdminPayment; close: () => vo
         label={t('refund.amount')}
         inputMode="decimal"
         value={amount}
-        onChange={(e) => setAmount(e.target.value)}
-        error={error}
+        onChange={(e) => form.set('amount')(e.target.value)}
+        error={form.errors.amount ?? form.general}
       />
       <TextField
         label={t('refund.reason')}
         value={reason}
         maxLength={500}
-        onChange={(e) => setReason(e.target.value)}
+        onChange={(e) => form.set('reason')(e.target.value)}
       />
       {payment.subscriptionId && (
         <Checkbox
           label={t('refund.cancelSubscription')}
           checked={cancelSubscription}
-          onChange={(e) => setCancelSubscription(e.target.checked)}
+          onChange={(e) => form.set('cancelSubscription')(e.target.checked)}
         />
       )}
       <div className="flex justify-end gap-3">
         <Button variant="ghost" onClick={close}>
           {t('actions.cancel')}
         </Button>
-        <Button type="submit" variant="danger" disabled={refund.isPending}>
+        <Button type="submit" variant="danger" disabled={form.pending}>
           {t('refund.confirm', { amount: minor ? format.money(minor, payment.currency) : '' })}
         </Button>
       </div>

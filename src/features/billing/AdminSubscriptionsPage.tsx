@@ -1,4 +1,4 @@
-import type { AdminUser } from '@portal/contract';
+import { type AdminUser, adminAssignSubscriptionSchema, adminTokenGrantSchema } from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -7,7 +7,7 @@ import { SelectField, TextField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
-import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { UserPicker } from '../users/UserPicker';
 import { useAdminProducts, useAdminSubscriptions, useAssignSubscription, useGrantTokens } from './billing.hooks';
 import { useSubscriptionRows } from './SubscriptionsPage';
@@ -16,36 +16,44 @@ function GrantTokensForm() {
   const { t } = useTranslation('billing');
   const grant = useGrantTokens();
   const [customer, setCustomer] = useState<AdminUser | null>(null);
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [message, setMessage] = useState<string>();
+  const [granted, setGranted] = useState<number>();
+  const form = useZodForm({
+    initialValues: { amount: '', reason: '' },
+    schema: adminTokenGrantSchema,
+    toBody: (v) => ({
+      userId: customer?.id ?? '',
+      tokenAmount: /^-?\d+$/.test(v.amount) ? Number.parseInt(v.amount, 10) : Number.NaN,
+      reason: v.reason.trim(),
+    }),
+    submit: (body) => {
+      setGranted(undefined);
+      return grant.mutateAsync(body);
+    },
+    onSuccess: (r) => setGranted(r.tokenAmount),
+    ns: 'billing',
+    failedText: t('buy.errorText'),
+  });
+  const { amount, reason } = form.values;
+  const message = form.general ?? (granted === undefined ? undefined : t('admin.granted', { balance: granted }));
   return (
     <form
       className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-surface p-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setMessage(undefined);
-        grant.mutate(
-          { userId: customer?.id ?? '', tokenAmount: Number.parseInt(amount, 10), reason: reason.trim() },
-          {
-            onSuccess: (r) => setMessage(t('admin.granted', { balance: r.tokenAmount })),
-            onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
-          },
-        );
-      }}
+      onSubmit={form.handleSubmit}
     >
       <UserPicker label={t('admin.user')} value={customer} onChange={setCustomer} className="min-w-64" />
       <TextField
         label={t('admin.tokenAmount')}
         value={amount}
         inputMode="numeric"
-        onChange={(e) => setAmount(e.target.value)}
+        onChange={(e) => form.set('amount')(e.target.value)}
       />
-      <TextField label={t('admin.reason')} value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} />
-      <Button
-        type="submit"
-        disabled={!customer || !/^-?\d+$/.test(amount) || reason.trim().length < 3 || grant.isPending}
-      >
+      <TextField
+        label={t('admin.reason')}
+        value={reason}
+        maxLength={200}
+        onChange={(e) => form.set('reason')(e.target.value)}
+      />
+      <Button type="submit" disabled={!customer || !form.valid || form.pending}>
         {t('admin.grant')}
       </Button>
       {message && <p className="w-full text-sm text-muted">{message}</p>}
@@ -59,35 +67,46 @@ function AssignSubscriptionForm() {
   const products = useAdminProducts({ kind: 'subscription', billable: false });
   const assign = useAssignSubscription();
   const [customer, setCustomer] = useState<AdminUser | null>(null);
-  const [priceId, setPriceId] = useState('');
-  const [days, setDays] = useState('30');
-  const [message, setMessage] = useState<string>();
+  const [assigned, setAssigned] = useState(false);
   const options = (products.data ?? []).map((p) => ({ value: p.priceId, label: p.name }));
-  const chosen = priceId || options[0]?.value || '';
+  const form = useZodForm({
+    initialValues: { priceId: '', days: '30' },
+    schema: adminAssignSubscriptionSchema,
+    toBody: (v) => ({
+      userId: customer?.id ?? '',
+      priceId: v.priceId || options[0]?.value || '',
+      days: /^\d+$/.test(v.days) ? Number.parseInt(v.days, 10) : Number.NaN,
+    }),
+    submit: (body) => {
+      setAssigned(false);
+      return assign.mutateAsync(body);
+    },
+    onSuccess: () => setAssigned(true),
+    ns: 'billing',
+    failedText: t('buy.errorText'),
+  });
+  const chosen = form.values.priceId || options[0]?.value || '';
+  const { days } = form.values;
+  const message = form.general ?? (assigned ? t('admin.assigned') : undefined);
   return (
     <form
       className="flex flex-wrap items-end gap-3 rounded-xl border border-line bg-surface p-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setMessage(undefined);
-        assign.mutate(
-          { userId: customer?.id ?? '', priceId: chosen, days: Number.parseInt(days, 10) },
-          {
-            onSuccess: () => setMessage(t('admin.assigned')),
-            onError: (e) => setMessage(apiError(e)?.message ?? t('buy.errorText')),
-          },
-        );
-      }}
+      onSubmit={form.handleSubmit}
     >
       <UserPicker label={t('admin.user')} value={customer} onChange={setCustomer} className="min-w-64" />
       <SelectField
         label={t('admin.product')}
         value={chosen}
         options={options}
-        onChange={(e) => setPriceId(e.target.value)}
+        onChange={(e) => form.set('priceId')(e.target.value)}
       />
-      <TextField label={t('admin.days')} value={days} inputMode="numeric" onChange={(e) => setDays(e.target.value)} />
-      <Button type="submit" disabled={!customer || !chosen || !/^\d+$/.test(days) || assign.isPending}>
+      <TextField
+        label={t('admin.days')}
+        value={days}
+        inputMode="numeric"
+        onChange={(e) => form.set('days')(e.target.value)}
+      />
+      <Button type="submit" disabled={!customer || !form.valid || form.pending}>
         {t('admin.assign')}
       </Button>
       {message && <p className="w-full text-sm text-muted">{message}</p>}

@@ -24,6 +24,8 @@ export interface ZodFormOptions<V, S extends z.ZodType, R> {
   ns?: string;
   /** Where in `ns` the form's field texts are, when not under `validation` (e.g. `details.invalid`). */
   keys?: string;
+  /** One translated text for any problem of a field, when the form says it the same way whatever the reason. */
+  fieldTexts?: Partial<Record<string, string>>;
   /** Shown above the form when a send fails without a field; `common:form.failed` by default. */
   failedText?: string;
 }
@@ -48,6 +50,11 @@ export interface ZodForm<V> {
   /** Checks the inputs; when they pass, sends the body. Takes the form's submit event. */
   handleSubmit: (event?: FormEvent) => void;
 }
+
+const withFieldTexts = (errors: FieldErrors, texts?: Partial<Record<string, string>>) =>
+  Object.fromEntries(
+    Object.entries(errors).map(([field, text]) => [field, texts?.[field.split('.')[0] ?? field] ?? text]),
+  );
 
 const fieldValue = (values: object, field: string) => (values as Record<string, unknown>)[field];
 
@@ -82,10 +89,10 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
       ? { ok: true as const, data: body as z.input<S>, errors: {} as FieldErrors, order: [] as string[] }
       : {
           ok: false as const,
-          errors: fieldErrors(t, parsed.error, body, ns, keys),
+          errors: withFieldTexts(fieldErrors(t, parsed.error, body, ns, keys), options.fieldTexts),
           order: parsed.error.issues.map((i) => i.path.map(String).join('.')),
         };
-  }, [schema, body, t, ns, keys, i18n.language]);
+  }, [schema, body, t, ns, keys, options.fieldTexts, i18n.language]);
 
   const shown = (field: string) => submitted || touched[field.split('.')[0] ?? field];
   const errors: FieldErrors = {};
