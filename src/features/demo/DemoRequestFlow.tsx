@@ -1,6 +1,6 @@
-import { type DemoRequest, demoRequestErrors } from '@portal/contract';
+import { type DemoRequest, demoRequestSchema } from '@portal/contract';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { Button } from '../../components/Button';
@@ -8,6 +8,7 @@ import { MessageDialog } from '../../components/dialogs';
 import { Icon, type IconName } from '../../components/Icon';
 import { Modal } from '../../components/modal';
 import { readGclid } from '../../lib/analytics';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useUser } from '../auth/auth-context';
 import { type DemoFormValues, DemoRequestForm, emptyDemoForm } from './DemoRequestForm';
 import { submitDemoRequest } from './demo.api';
@@ -112,20 +113,8 @@ export function DemoRequestFlow({ onDone }: { onDone: () => void }) {
   const user = useUser();
   const [alreadySent] = useState(hasSubmittedDemo);
   const [step, setStep] = useState<1 | 2>(1);
-  const [values, setValues] = useState<DemoFormValues>(emptyDemoForm);
   const [dialog, setDialog] = useState<'thanks' | 'failed' | undefined>(alreadySent ? 'thanks' : undefined);
   const headings = useRef<HTMLDivElement>(null);
-
-  const body = useMemo(
-    () =>
-      demoRequestBody(values, {
-        loggedInEmail: user?.email,
-        submittedFrom: typeof window === 'undefined' ? '' : window.location.href,
-        gclid: readGclid(),
-      }),
-    [values, user?.email],
-  );
-  const errors = useMemo(() => demoRequestErrors(body), [body]);
 
   const submission = useMutation({
     mutationFn: submitDemoRequest,
@@ -135,6 +124,21 @@ export function DemoRequestFlow({ onDone }: { onDone: () => void }) {
       setDialog('thanks');
     },
     onError: () => setDialog('failed'),
+  });
+  const form = useZodForm({
+    initialValues: emptyDemoForm,
+    schema: demoRequestSchema,
+    toBody: (values: DemoFormValues) =>
+      demoRequestBody(values, {
+        loggedInEmail: user?.email,
+        submittedFrom: typeof window === 'undefined' ? '' : window.location.href,
+        gclid: readGclid(),
+      }),
+    // toBody fills every field, as submitDemoRequest wants.
+    submit: (body) => submission.mutateAsync(body as DemoRequest),
+    // The contract names each problem (required, invalidEmail, invalidPhone, tooLong): demo's errors.<name>.
+    ns: 'demo',
+    keys: 'errors',
   });
 
   // Moves focus to the new step's heading, so keyboard and screen-reader users land at its start. Comparing with the
@@ -167,14 +171,7 @@ export function DemoRequestFlow({ onDone }: { onDone: () => void }) {
             <p className="text-sm text-muted">{t('form.lead')}</p>
           </div>
           <div className="rounded-2xl border border-line bg-panel p-6">
-            <DemoRequestForm
-              values={values}
-              errors={errors}
-              onChange={setValues}
-              onBack={() => setStep(1)}
-              onSubmit={() => submission.mutate(body)}
-              submitting={submission.isPending}
-            />
+            <DemoRequestForm form={form} onBack={() => setStep(1)} />
           </div>
         </section>
       )}

@@ -1,8 +1,9 @@
-import { DEMO_FIELD_LIMITS, DEMO_MESSAGE_MAX, type DemoFieldError, type DemoRequest } from '@portal/contract';
-import { type FormEvent, type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
+import { DEMO_FIELD_LIMITS, DEMO_MESSAGE_MAX, type DemoRequest } from '@portal/contract';
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { fieldClass } from '../../components/form';
+import type { ZodForm } from '../../lib/forms/useZodForm';
 import { PhoneField } from './PhoneField';
 
 /** What the user typed; the phone is E.164 or undefined (react-phone-number-input's value). */
@@ -25,7 +26,6 @@ export const emptyDemoForm: DemoFormValues = {
 };
 
 type FieldName = keyof DemoFormValues;
-export type DemoFormErrors = Partial<Record<keyof DemoRequest, DemoFieldError>>;
 
 function Field({
   label,
@@ -65,38 +65,24 @@ function Field({
 }
 
 /**
- * Step 2 of 2, 'Contact Sales' (spec §4, §5). The caller owns the values, checks them with the contract schema and
- * passes the errors in; a field shows its error once it has been left. Submit stays disabled until nothing fails.
+ * Step 2 of 2, 'Contact Sales' (spec §4, §5). The flow owns the form (useZodForm with the contract's schema, so the
+ * values survive Back); a field shows its problem once it has been left. Submit stays disabled until nothing fails.
  */
-export function DemoRequestForm({
-  values,
-  errors,
-  onChange,
-  onBack,
-  onSubmit,
-  submitting,
-}: {
-  values: DemoFormValues;
-  errors: DemoFormErrors;
-  onChange: (values: DemoFormValues) => void;
-  onBack: () => void;
-  onSubmit: () => void;
-  submitting: boolean;
-}) {
+export function DemoRequestForm({ form, onBack }: { form: ZodForm<DemoFormValues>; onBack: () => void }) {
   const { t } = useTranslation('demo');
-  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
-  const valid = Object.keys(errors).length === 0;
-  const set = (field: FieldName) => (value: string | undefined) => onChange({ ...values, [field]: value });
-  const leave = (field: FieldName) => () => setTouched((was) => (was[field] ? was : { ...was, [field]: true }));
-  const shown = (field: FieldName, error: DemoFieldError | undefined) =>
-    touched[field] && error ? t(`errors.${error}`) : undefined;
+  const { values, valid } = form;
+  const submitting = form.pending;
+  const set = (field: FieldName) => (value: string | undefined) => form.set(field)(value as never);
+  // The phone's problems are the body's phoneNumber's.
+  const leave = (field: FieldName) => form.touch(field === 'phone' ? 'phoneNumber' : field);
+  const shown = (field: keyof DemoRequest) => form.errors[field];
 
   const text = (
     field: 'firstName' | 'lastName' | 'email' | 'company',
     extra: InputHTMLAttributes<HTMLInputElement>,
     markedRequired = false,
   ) => (
-    <Field label={t(`fields.${field}`)} error={shown(field, errors[field])} markedRequired={markedRequired}>
+    <Field label={t(`fields.${field}`)} error={shown(field)} markedRequired={markedRequired}>
       {(a11y) => (
         <input
           {...a11y}
@@ -112,14 +98,9 @@ export function DemoRequestForm({
     </Field>
   );
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (valid && !submitting) onSubmit();
-  };
-
   const atLimit = values.message.length >= DEMO_MESSAGE_MAX;
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label={t('form.title')}>
+    <form noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4" aria-label={t('form.title')}>
       <div className="grid gap-4 sm:grid-cols-2">
         {text('firstName', { autoComplete: 'given-name', maxLength: DEMO_FIELD_LIMITS.name }, true)}
         {text('lastName', { autoComplete: 'family-name', maxLength: DEMO_FIELD_LIMITS.name }, true)}
@@ -130,12 +111,12 @@ export function DemoRequestForm({
         value={values.phone}
         onChange={set('phone')}
         onBlur={leave('phone')}
-        error={shown('phone', errors.phoneNumber)}
+        error={shown('phoneNumber')}
         markedRequired
         disabled={submitting}
       />
       {text('company', { autoComplete: 'organization', maxLength: DEMO_FIELD_LIMITS.company })}
-      <Field label={t('fields.message')} error={shown('message', errors.message)}>
+      <Field label={t('fields.message')} error={shown('message')}>
         {(a11y) => (
           <div className="flex flex-col gap-1">
             <textarea

@@ -35,8 +35,11 @@ export interface ZodForm<V> {
   /** A setter for one input, e.g. `onChange={(e) => form.set('name')(e.target.value)}`. */
   set: <K extends keyof V>(name: K) => (value: V[K]) => void;
   setValues: (update: (values: V) => V) => void;
-  /** Marks a field as left, so its problem shows before the first submit (forms that check as you go). */
-  touch: (name: keyof V & string) => () => void;
+  /**
+   * Marks a field as left, so its problem shows before the first submit (forms that check as you go). Takes the
+   * body's field name where that differs from the input's.
+   */
+  touch: (name: string) => () => void;
   /** The problems shown: of touched fields, of every field after a submit, and the server's for its field. */
   errors: FieldErrors;
   /** The first shown problem in the schema's order, for forms that show one message (spec §5 of the auth forms). */
