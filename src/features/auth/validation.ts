@@ -45,6 +45,15 @@ export const loginSchema = z.object({
   password: z.string().min(MIN_PASSWORD_LENGTH, { error: 'auth.login.messaging.invalidPassword' }),
 });
 
+/** A new password on /settings follows the sign-up's password rules. */
+export const changePasswordSchema = z
+  .object({
+    current: z.string(),
+    next: z.string().min(MIN_PASSWORD_LENGTH, { error: 'auth.register.messaging.shortPassword' }),
+    confirm: z.string(),
+  })
+  .refine((v) => v.next === v.confirm, { error: 'auth.register.messaging.passwordMismatch', path: ['confirm'] });
+
 /** Forgot password requires an e-mail (§5). */
 export const forgotPasswordSchema = z.object({
   email: z.string().trim().min(1, { error: 'auth.forgotPassword.enterEmail' }),

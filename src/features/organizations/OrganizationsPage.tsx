@@ -189,7 +189,7 @@ function InviteForm({ orgId }: { orgId: string }) {
     },
     onSuccess: (link, body) => {
       setCreated({ email: body.email.toLowerCase(), link });
-      form.setValues(() => ({ email: '' }));
+      form.reset();
     },
     ns: 'organizations',
     failedText: t('invites.sendFailed'),
@@ -291,7 +291,7 @@ function ManageOrganization({ org, members }: { org: Organization; members: Memb
     schema: organizationTokenTransferBodySchema,
     toBody: (v) => ({ tokenAmount: Number.parseInt(v.tokenAmount, 10) }),
     submit: (body) => tokens.mutateAsync(body.tokenAmount),
-    onSuccess: () => tokensForm.setValues(() => ({ tokenAmount: '' })),
+    onSuccess: () => tokensForm.reset(),
     ns: 'organizations',
     failedText: failed,
   });

@@ -11,11 +11,12 @@ import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 import { Modal, ModalTitle } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthMessageArea } from '../auth/AuthMessageArea';
 import { type LoggedInUser, useUser } from '../auth/auth-context';
 import { type AuthMessage, authErrorMessage } from '../auth/auth-errors';
 import { useLoginModal } from '../auth/login-modal-context';
-import { MIN_PASSWORD_LENGTH, MIN_USERNAME_LENGTH } from '../auth/validation';
+import { changePasswordSchema, MIN_USERNAME_LENGTH } from '../auth/validation';
 import { NotificationsSection } from '../mail/NotificationsSection';
 import {
   changePassword,
@@ -172,11 +173,24 @@ function ProfileSection({ user }: { user: LoggedInUser }) {
 
 function PasswordSection() {
   const { t } = useTranslation('auth');
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
   const [message, setMessage] = useState<AuthMessage>();
-  const [busy, setBusy] = useState(false);
+  const form = useZodForm({
+    initialValues: { current: '', next: '', confirm: '' },
+    schema: changePasswordSchema,
+    submit: async ({ current, next }) => {
+      setMessage({ type: 'info', text: t('settings.saving') });
+      try {
+        await changePassword(current, next);
+        form.reset();
+        setMessage({ type: 'info', text: t('settings.password.changed') });
+      } catch (error) {
+        setMessage(failure(error, t));
+      }
+    },
+    ns: 'auth',
+  });
+  const { current, next, confirm } = form.values;
+  const busy = form.pending;
 
   if (!hasPassword()) {
     return (
@@ -186,41 +200,16 @@ function PasswordSection() {
     );
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (next.length < MIN_PASSWORD_LENGTH) {
-      setMessage({ type: 'error', text: t('auth.register.messaging.shortPassword') });
-      return;
-    }
-    if (next !== confirm) {
-      setMessage({ type: 'error', text: t('auth.register.messaging.passwordMismatch') });
-      return;
-    }
-    setBusy(true);
-    setMessage({ type: 'info', text: t('settings.saving') });
-    try {
-      await changePassword(current, next);
-      setCurrent('');
-      setNext('');
-      setConfirm('');
-      setMessage({ type: 'info', text: t('settings.password.changed') });
-    } catch (error) {
-      setMessage(failure(error, t));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <Section title={t('settings.password.title')}>
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4" data-testid="password-form">
+      <form noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4" data-testid="password-form">
         <TextField
           label={t('settings.password.current')}
           icon="password"
           autoComplete="current-password"
           value={current}
           data-testid="settings-current-password"
-          onChange={(e) => setCurrent(e.target.value)}
+          onChange={(e) => form.set('current')(e.target.value)}
         />
         <TextField
           label={t('settings.password.new')}
@@ -228,7 +217,7 @@ function PasswordSection() {
           autoComplete="new-password"
           value={next}
           data-testid="settings-new-password"
-          onChange={(e) => setNext(e.target.value)}
+          onChange={(e) => form.set('next')(e.target.value)}
         />
         <TextField
           label={t('settings.password.confirm')}
@@ -236,9 +225,9 @@ function PasswordSection() {
           autoComplete="new-password"
           value={confirm}
           data-testid="settings-confirm-password"
-          onChange={(e) => setConfirm(e.target.value)}
+          onChange={(e) => form.set('confirm')(e.target.value)}
         />
-        <AuthMessageArea message={message} />
+        <AuthMessageArea message={form.firstError ? { type: 'error', text: form.firstError } : message} />
         <div>
           <Button type="submit" disabled={busy || !current || !next || !confirm} data-testid="settings-change-password">
             {t('settings.password.submit')}

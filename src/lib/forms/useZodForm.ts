@@ -50,6 +50,8 @@ export interface ZodForm<V> {
   pending: boolean;
   /** True when the current inputs pass the schema. */
   valid: boolean;
+  /** Starts over: the given inputs (the initial ones by default), nothing touched, no problem shown. */
+  reset: (values?: V) => void;
   /** Checks the inputs; when they pass, sends the body. Takes the form's submit event. */
   handleSubmit: (event?: FormEvent) => void;
 }
@@ -145,6 +147,12 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
     general: server.general,
     pending,
     valid: check.ok,
+    reset: (next) => {
+      setValuesState(next ?? latest.current.initialValues);
+      setTouched({});
+      setSubmitted(false);
+      setServer({});
+    },
     handleSubmit,
   };
 }
