@@ -1,3 +1,5 @@
+// Before any schema is made here: zod must not probe `new Function` under the page's policy.
+import '@portal/contract/zod-in-browsers';
 import { z } from 'zod';
 
 /** Spec §9: minimum username and password lengths. */
