@@ -148,14 +148,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
           required
         />
       )}
-      <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
-        {t('products.attributes')}
-        <textarea
-          className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
-          value={attributes}
-          onChange={(e) => setAttributes(e.target.value)}
-        />
-      </label>
+      <AttributesField label={t('products.attributes')} value={attributes} onChange={setAttributes} />
       <TextField
         label={t('products.nameNl')}
         value={nameNl}
@@ -167,14 +160,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
         value={descriptionNl}
         onChange={(e) => setDescriptionNl(e.target.value)}
       />
-      <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
-        {t('products.attributesNl')}
-        <textarea
-          className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
-          value={attributesNl}
-          onChange={(e) => setAttributesNl(e.target.value)}
-        />
-      </label>
+      <AttributesField label={t('products.attributesNl')} value={attributesNl} onChange={setAttributesNl} />
       {spec.kind === 'subscription' && (
         <fieldset className="flex flex-col gap-1.5">
           <legend className="text-sm font-medium text-muted">{t('products.networks')}</legend>
@@ -294,5 +280,27 @@ export function AdminProductsPage() {
         />
       )}
     </Page>
+  );
+}
+
+/** The product's attributes, one per line, as the pricing card lists them. */
+function AttributesField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
+      {label}
+      <textarea
+        className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
   );
 }

@@ -7,7 +7,7 @@ import { ModalProvider } from '../../../src/components/modal';
 import { AdminAccountsPage } from '../../../src/features/accounts/AdminAccountsPage';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { DashboardStats } from '../../../src/features/dashboard/DashboardStats';
-import { account, adminAccount, NETWORK_ID, network, user } from '../support/factories';
+import { account, adminAccount, NETWORK_ID, network, subscription, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -146,26 +146,9 @@ describe('logged-in dashboard stat cards', () => {
       http.get('*/api/subscriptions', () =>
         HttpResponse.json({
           tokenAmount: 1250,
-          subscriptions: [{ status: 'active' }, { status: 'cancelling' }, { status: 'cancelled' }].map((s, i) => ({
-            id: `0000000${i}-0000-4000-8000-000000000000`,
-            userId: 'u',
-            organizationId: null,
-            productName: 'RTK',
-            priceId: 'p',
-            amount: 100,
-            currency: 'EUR',
-            interval: 'MONTHLY',
-            billable: true,
-            status: s.status,
-            networkIds: [],
-            currentPeriodStart: '2026-11-01T00:00:00.000Z',
-            currentPeriodEnd: '2026-12-01T00:00:00.000Z',
-            cancelAtPeriodEnd: false,
-            canCancel: true,
-            canResume: false,
-            createdAt: '2026-11-01T00:00:00.000Z',
-            endedAt: null,
-          })),
+          subscriptions: (['active', 'cancelling', 'cancelled'] as const).map((status, i) =>
+            subscription({ id: `0000000${i}-0000-4000-8000-000000000000`, status }),
+          ),
         }),
       ),
       http.get('*/api/ntrip-accounts', () =>
