@@ -56,6 +56,31 @@ export const changePasswordSchema = z
   })
   .refine((v) => v.next === v.confirm, { error: 'auth.register.messaging.passwordMismatch', path: ['confirm'] });
 
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+/** The profile on /settings: a display name as long as a sign-up's username, a photo address that is http(s) or none. */
+export const profileSchema = z.object({
+  displayName: z.string().trim().min(MIN_USERNAME_LENGTH, { error: 'settings.profile.invalidName' }),
+  photoURL: z.string().refine((v) => v === '' || isHttpUrl(v), { error: 'settings.profile.invalidUrl' }),
+});
+
+/**
+ * Deleting the account takes the confirmation word of the user's language and, for an account with a password, that
+ * password; the button stays disabled until both are there, so the problems have no texts of their own.
+ */
+export const deleteAccountSchema = (confirmWord: string, withPassword: boolean) =>
+  z.object({
+    password: withPassword ? z.string().min(1) : z.string(),
+    word: z.literal(confirmWord),
+  });
+
 /** Forgot password requires an e-mail (§5). */
 export const forgotPasswordSchema = z.object({
   email: z.string().trim().min(1, { error: 'auth.forgotPassword.enterEmail' }),

@@ -1,7 +1,7 @@
 import { USER_PHOTO_MAX_BYTES, USER_PHOTO_TYPES } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar';
@@ -16,7 +16,7 @@ import { AuthMessageArea } from '../auth/AuthMessageArea';
 import { type LoggedInUser, useUser } from '../auth/auth-context';
 import { type AuthMessage, authErrorMessage } from '../auth/auth-errors';
 import { useLoginModal } from '../auth/login-modal-context';
-import { changePasswordSchema, MIN_USERNAME_LENGTH } from '../auth/validation';
+import { changePasswordSchema, deleteAccountSchema, profileSchema } from '../auth/validation';
 import { NotificationsSection } from '../mail/NotificationsSection';
 import {
   changePassword,
@@ -49,19 +49,8 @@ function Section({ title, children, danger }: { title: string; children: ReactNo
   );
 }
 
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-};
-
 function ProfileSection({ user }: { user: LoggedInUser }) {
   const { t } = useTranslation('auth');
-  const [displayName, setDisplayName] = useState(user.username);
-  const [photoURL, setPhotoURL] = useState(user.photoURL ?? '');
   const [message, setMessage] = useState<AuthMessage>();
   const [busy, setBusy] = useState(false);
   const file = useRef<HTMLInputElement>(null);
@@ -80,19 +69,17 @@ function ProfileSection({ user }: { user: LoggedInUser }) {
     }
   };
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (displayName.trim().length < MIN_USERNAME_LENGTH) {
-      setMessage({ type: 'error', text: t('settings.profile.invalidName') });
-      return;
-    }
-    if (photoURL && !isHttpUrl(photoURL)) {
-      setMessage({ type: 'error', text: t('settings.profile.invalidUrl') });
-      return;
-    }
-    const photoChanged = photoURL !== (user.photoURL ?? '');
-    void run(() => saveProfile({ displayName, ...(photoChanged && { photoURL }) }), t('settings.profile.saved'));
-  };
+  const form = useZodForm({
+    initialValues: { displayName: user.username, photoURL: user.photoURL ?? '' },
+    schema: profileSchema,
+    submit: ({ displayName, photoURL }) => {
+      const photoChanged = photoURL !== (user.photoURL ?? '');
+      return run(() => saveProfile({ displayName, ...(photoChanged && { photoURL }) }), t('settings.profile.saved'));
+    },
+    ns: 'auth',
+  });
+  const { displayName, photoURL } = form.values;
+  const setPhotoURL = form.set('photoURL');
 
   const upload = (chosen: File | undefined) => {
     if (file.current) file.current.value = '';
@@ -121,7 +108,7 @@ function ProfileSection({ user }: { user: LoggedInUser }) {
 
   return (
     <Section title={t('settings.profile.title')}>
-      <form noValidate onSubmit={save} className="flex flex-col gap-4" data-testid="profile-form">
+      <form noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4" data-testid="profile-form">
         <div className="flex flex-wrap items-center gap-4">
           <Avatar key={user.photoURL ?? ''} photoURL={user.photoURL} size={64} />
           <div className="flex flex-wrap gap-2">
@@ -150,7 +137,7 @@ function ProfileSection({ user }: { user: LoggedInUser }) {
           value={displayName}
           autoComplete="nickname"
           data-testid="settings-display-name"
-          onChange={(e) => setDisplayName(e.target.value)}
+          onChange={(e) => form.set('displayName')(e.target.value)}
         />
         <TextField
           label={t('settings.profile.photoUrl')}
@@ -160,7 +147,7 @@ function ProfileSection({ user }: { user: LoggedInUser }) {
           data-testid="settings-photo-url"
           onChange={(e) => setPhotoURL(e.target.value)}
         />
-        <AuthMessageArea message={message} />
+        <AuthMessageArea message={form.firstError ? { type: 'error', text: form.firstError } : message} />
         <div>
           <Button type="submit" disabled={busy} data-testid="settings-save-profile">
             {t('settings.profile.save')}
@@ -245,42 +232,39 @@ function DeleteAccountSection() {
   const loginModal = useLoginModal();
   const user = useUser();
   const [open, setOpen] = useState(false);
-  const [word, setWord] = useState('');
-  const [password, setPassword] = useState('');
   const [message, setMessage] = useState<AuthMessage>();
-  const [busy, setBusy] = useState(false);
   const withPassword = hasPassword();
   const confirmWord = t('settings.delete.confirmWord');
+  const schema = useMemo(() => deleteAccountSchema(confirmWord, withPassword), [confirmWord, withPassword]);
+  const form = useZodForm({
+    initialValues: { password: '', word: '' },
+    schema,
+    submit: async ({ password }) => {
+      setMessage({ type: 'info', text: t('settings.saving') });
+      try {
+        await deleteAccount(withPassword ? password : undefined);
+        queryClient.clear();
+        navigate('/dashboard', { replace: true });
+      } catch (error) {
+        const api = apiError(error);
+        if (api?.code === 'recent_login_required' && !withPassword && user) {
+          // A Google account proves a recent sign-in by signing in again (the modal only opens when logged out).
+          close();
+          await user.logout();
+          navigate('/dashboard', { replace: true });
+          loginModal?.open('login');
+          return;
+        }
+        setMessage(failure(error, t));
+      }
+    },
+  });
+  const { word, password } = form.values;
 
   const close = () => {
     setOpen(false);
-    setWord('');
-    setPassword('');
+    form.reset();
     setMessage(undefined);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setMessage({ type: 'info', text: t('settings.saving') });
-    try {
-      await deleteAccount(withPassword ? password : undefined);
-      queryClient.clear();
-      navigate('/dashboard', { replace: true });
-    } catch (error) {
-      const api = apiError(error);
-      if (api?.code === 'recent_login_required' && !withPassword && user) {
-        // A Google account proves a recent sign-in by signing in again (the modal only opens when logged out).
-        close();
-        await user.logout();
-        navigate('/dashboard', { replace: true });
-        loginModal?.open('login');
-        return;
-      }
-      setMessage(failure(error, t));
-    } finally {
-      setBusy(false);
-    }
   };
 
   return (
@@ -292,7 +276,7 @@ function DeleteAccountSection() {
         </Button>
       </div>
       <Modal open={open} onClose={close}>
-        <form noValidate onSubmit={submit} className="flex flex-col gap-4" data-testid="delete-account-form">
+        <form noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4" data-testid="delete-account-form">
           <ModalTitle>{t('settings.delete.confirmTitle')}</ModalTitle>
           <p className="text-sm text-muted">{t('settings.delete.confirmText')}</p>
           {withPassword && (
@@ -302,7 +286,7 @@ function DeleteAccountSection() {
               autoComplete="current-password"
               value={password}
               data-testid="delete-password"
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => form.set('password')(e.target.value)}
             />
           )}
           <TextField
@@ -311,19 +295,14 @@ function DeleteAccountSection() {
             autoComplete="off"
             data-autofocus
             data-testid="delete-confirm-word"
-            onChange={(e) => setWord(e.target.value)}
+            onChange={(e) => form.set('word')(e.target.value)}
           />
           <AuthMessageArea message={message} />
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close}>
               {t('settings.delete.cancel')}
             </Button>
-            <Button
-              type="submit"
-              variant="danger"
-              data-testid="delete-confirm"
-              disabled={busy || word !== confirmWord || (withPassword && !password)}
-            >
+            <Button type="submit" variant="danger" data-testid="delete-confirm" disabled={form.pending || !form.valid}>
               {t('settings.delete.confirm')}
             </Button>
           </div>
