@@ -1,17 +1,16 @@
-import { type FormEvent, useState } from 'react';
+import { nearestQuerySchema } from '@portal/contract';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/form';
 import { Icon } from '../../components/Icon';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useNearest, useStationSearch } from './rinex.hooks';
 
 type Locating = 'idle' | 'busy' | 'denied' | 'failed' | 'unsupported';
 
-function parseCoordinate(text: string, limit: number): number | undefined {
-  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(text)) return undefined;
-  const value = Number(text);
-  return Math.abs(value) <= limit ? value : undefined;
-}
+/** Decimal degrees as typed: anything else (a blank, a comma, an exponent) is no number, not zero. */
+const coordinate = (text: string) => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN);
 
 function Choice({
   mountpoint,
@@ -49,20 +48,19 @@ export function StationPicker({ onChoose }: { onChoose: (mountpoint: string) => 
   const { t } = useTranslation('rinex');
   const [text, setText] = useState('');
   const search = useStationSearch(text);
-  const [latitude, setLatitude] = useState('');
-  const [longitude, setLongitude] = useState('');
   const [position, setPosition] = useState<{ lat: number; lon: number }>();
-  const [invalid, setInvalid] = useState(false);
   const [locating, setLocating] = useState<Locating>('idle');
   const nearest = useNearest(position);
-
-  const findNearest = (event?: FormEvent) => {
-    event?.preventDefault();
-    const lat = parseCoordinate(latitude, 90);
-    const lon = parseCoordinate(longitude, 180);
-    setInvalid(lat === undefined || lon === undefined);
-    if (lat !== undefined && lon !== undefined) setPosition({ lat, lon });
-  };
+  const invalidPosition = t('station.invalidPosition');
+  const form = useZodForm({
+    initialValues: { latitude: '', longitude: '' },
+    schema: nearestQuerySchema,
+    toBody: (v) => ({ lat: coordinate(v.latitude), lon: coordinate(v.longitude) }),
+    submit: async ({ lat, lon }) => setPosition({ lat: Number(lat), lon: Number(lon) }),
+    fieldTexts: { lat: invalidPosition, lon: invalidPosition },
+  });
+  const { latitude, longitude } = form.values;
+  const invalid = form.firstError !== undefined;
 
   const locate = () => {
     if (!('geolocation' in navigator)) return setLocating('unsupported');
@@ -72,9 +70,7 @@ export function StationPicker({ onChoose }: { onChoose: (mountpoint: string) => 
         setLocating('idle');
         const lat = Number(coords.latitude.toFixed(6));
         const lon = Number(coords.longitude.toFixed(6));
-        setLatitude(String(lat));
-        setLongitude(String(lon));
-        setInvalid(false);
+        form.setValues(() => ({ latitude: String(lat), longitude: String(lon) }));
         setPosition({ lat, lon });
       },
       (error) => setLocating(error.code === error.PERMISSION_DENIED ? 'denied' : 'failed'),
@@ -110,7 +106,7 @@ export function StationPicker({ onChoose }: { onChoose: (mountpoint: string) => 
           </ul>
         )}
       </div>
-      <form className="flex flex-col gap-2" onSubmit={findNearest} aria-labelledby="rinex-nearest-title">
+      <form className="flex flex-col gap-2" onSubmit={form.handleSubmit} aria-labelledby="rinex-nearest-title">
         <h3 id="rinex-nearest-title" className="text-sm font-semibold text-ink">
           {t('station.nearestTitle')}
         </h3>
@@ -119,18 +115,18 @@ export function StationPicker({ onChoose }: { onChoose: (mountpoint: string) => 
             label={t('station.latitude')}
             inputMode="decimal"
             value={latitude}
-            onChange={(e) => setLatitude(e.target.value)}
+            onChange={(e) => form.set('latitude')(e.target.value)}
             aria-invalid={invalid}
           />
           <TextField
             label={t('station.longitude')}
             inputMode="decimal"
             value={longitude}
-            onChange={(e) => setLongitude(e.target.value)}
+            onChange={(e) => form.set('longitude')(e.target.value)}
             aria-invalid={invalid}
           />
         </div>
-        {invalid && <p className="text-sm text-status-red">{t('station.invalidPosition')}</p>}
+        {invalid && <p className="text-sm text-status-red">{form.firstError}</p>}
         {locating !== 'idle' && locating !== 'busy' && (
           <p className="text-sm text-status-yellow">
             {t(

@@ -266,6 +266,31 @@ describe('/rinex', () => {
     expect(screen.getByText(/Latitude −90 to 90/)).toBeInTheDocument();
   });
 
+  it('reads a decimal comma or a blank longitude as no position, and says so until both are numbers', async () => {
+    const asked: string[] = [];
+    const { user: u } = setup({
+      route: '/rinex',
+      handlers: [
+        http.get('*/api/rinex/stations/nearest', ({ request }) => {
+          asked.push(new URL(request.url).search);
+          return HttpResponse.json({ items: [] });
+        }),
+      ],
+    });
+    await u.type(screen.getByLabelText('Latitude:'), '52,01');
+    await u.click(screen.getByRole('button', { name: 'Find nearest' }));
+    expect(screen.getByText(/Latitude −90 to 90/)).toBeInTheDocument();
+    await u.clear(screen.getByLabelText('Latitude:'));
+    await u.type(screen.getByLabelText('Latitude:'), '52.01');
+    expect(screen.getByText(/Latitude −90 to 90/)).toBeInTheDocument();
+    await u.type(screen.getByLabelText('Longitude:'), '4.36');
+    expect(screen.queryByText(/Latitude −90 to 90/)).not.toBeInTheDocument();
+    expect(asked).toEqual([]);
+    await u.click(screen.getByRole('button', { name: 'Find nearest' }));
+    expect(await screen.findByText('No station found.')).toBeInTheDocument();
+    expect(asked).toHaveLength(1);
+  });
+
   it('lists the history: a progress bar while converting, the download until it expires, refunds of failures', async () => {
     setup({
       jobs: [
