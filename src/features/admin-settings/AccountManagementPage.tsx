@@ -7,13 +7,12 @@ import {
   SIGN_UP_MODES,
   type SignUpMode,
 } from '@portal/contract';
-import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { Page } from '../../components/Page';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { usePortalSettings, useSavePortalSettings } from './admin-settings.hooks';
 
 type NumberKey = Exclude<PortalSettingKey, 'inviteLifetimeDays' | 'signUp'>;
@@ -41,26 +40,21 @@ function draftOf(values: PortalSettings): Draft {
 
 const toNumber = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
-/** The keys whose value differs from what is in force, or the first key the contract refuses. */
-function changesOf(
-  draft: Draft,
-  values: PortalSettings,
-): { patch: PortalSettingsPatch } | { invalid: PortalSettingKey } {
-  const next: PortalSettings = {
-    signUp: draft.signUp,
-    organizationsPerUser: toNumber(draft.organizationsPerUser),
-    ntripAccountsPerUser: toNumber(draft.ntripAccountsPerUser),
-    defaultConnectionsPerAccount: toNumber(draft.defaultConnectionsPerAccount),
-    accessGraceHours: toNumber(draft.accessGraceHours),
-    inviteLifetimeDays: draft.invitesExpire ? toNumber(draft.inviteLifetimeDays) : null,
-  };
-  const parsed = portalSettingsSchema.safeParse(next);
-  if (!parsed.success) return { invalid: parsed.error.issues[0]?.path[0] as PortalSettingKey };
-  const patch = Object.fromEntries(
-    Object.entries(parsed.data).filter(([key, value]) => values[key as PortalSettingKey] !== value),
-  );
-  return { patch };
-}
+/** The settings the draft stands for, numbers parsed; the contract checks them as a whole. */
+const settingsOf = (draft: Draft): PortalSettings => ({
+  signUp: draft.signUp,
+  organizationsPerUser: toNumber(draft.organizationsPerUser),
+  ntripAccountsPerUser: toNumber(draft.ntripAccountsPerUser),
+  defaultConnectionsPerAccount: toNumber(draft.defaultConnectionsPerAccount),
+  accessGraceHours: toNumber(draft.accessGraceHours),
+  inviteLifetimeDays: draft.invitesExpire ? toNumber(draft.inviteLifetimeDays) : null,
+});
+
+/** Only the keys whose value differs from what is in force are sent. */
+const changesOf = (next: PortalSettings, values: PortalSettings): PortalSettingsPatch =>
+  Object.fromEntries(Object.entries(next).filter(([key, value]) => values[key as PortalSettingKey] !== value));
+
+const CHECKED_KEYS: PortalSettingKey[] = [...NUMBER_KEYS, 'inviteLifetimeDays'];
 
 function LastChange({ settings, settingKey }: { settings: AdminPortalSettings; settingKey: PortalSettingKey }) {
   const { t } = useTranslation('admin');
@@ -82,30 +76,6 @@ export function AccountManagementPage() {
   const { t } = useTranslation('admin');
   const { t: tc } = useTranslation();
   const settings = usePortalSettings();
-  const save = useSavePortalSettings();
-  const [draft, setDraft] = useState<Draft>();
-  const [invalid, setInvalid] = useState<PortalSettingKey>();
-
-  useEffect(() => {
-    if (settings.data && !draft) setDraft(draftOf(settings.data.values));
-  }, [settings.data, draft]);
-
-  const serverError = apiError(save.error);
-  const errorOf = (key: PortalSettingKey) =>
-    invalid === key || serverError?.field === key ? t(`accountManagement.fields.${key}.invalid`) : undefined;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft || !settings.data) return;
-    const result = changesOf(draft, settings.data.values);
-    if ('invalid' in result) {
-      setInvalid(result.invalid);
-      return;
-    }
-    setInvalid(undefined);
-    save.mutate(result.patch, { onSuccess: (data) => setDraft(draftOf(data.values)) });
-  };
-
   return (
     <Page
       name="admin-settings-account-management"
@@ -113,105 +83,126 @@ export function AccountManagementPage() {
       subtitle={t('accountManagement.description')}
     >
       {settings.isError && <p className="text-sm text-status-red">{t('loadFailed')}</p>}
-      {settings.data && draft && (
-        <form
-          onSubmit={submit}
-          data-testid="account-management-form"
-          className="flex flex-col gap-6 rounded-2xl border border-line bg-panel p-5 sm:p-6"
-          noValidate
-        >
-          <div className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
-            <div className="min-w-0">
-              <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.signUp.title')}</p>
-              <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.signUp.help')}</p>
-              <p className="mt-1 text-xs text-subtle">
-                <LastChange settings={settings.data} settingKey="signUp" />
-              </p>
-            </div>
-            <SelectField
-              label={t('accountManagement.fields.signUp.label')}
-              name="signUp"
-              value={draft.signUp}
-              onChange={(e) => setDraft({ ...draft, signUp: e.target.value as SignUpMode })}
-              options={SIGN_UP_MODES.map((mode) => ({
-                value: mode,
-                label: t(`accountManagement.fields.signUp.modes.${mode}`),
-              }))}
-            />
-          </div>
-          {NUMBER_KEYS.map((key) => (
-            <div key={key} className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
-              <div className="min-w-0">
-                <p className="text-sm font-semibold text-ink">{t(`accountManagement.fields.${key}.title`)}</p>
-                <p className="mt-1 text-sm text-muted">{t(`accountManagement.fields.${key}.help`)}</p>
-                <p className="mt-1 text-xs text-subtle">
-                  <LastChange settings={settings.data} settingKey={key} />
-                </p>
-              </div>
-              <TextField
-                label={t(`accountManagement.fields.${key}.label`)}
-                name={key}
-                inputMode="numeric"
-                value={draft[key]}
-                onChange={(e) => setDraft({ ...draft, [key]: e.target.value.replace(/[^\d]/g, '') })}
-                error={errorOf(key)}
-              />
-            </div>
-          ))}
-          <div className="grid gap-2 md:grid-cols-[1fr_220px] md:gap-6">
-            <div className="min-w-0">
-              <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.inviteLifetimeDays.title')}</p>
-              <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.inviteLifetimeDays.help')}</p>
-              <p className="mt-1 text-xs text-subtle">
-                <LastChange settings={settings.data} settingKey="inviteLifetimeDays" />
-              </p>
-            </div>
-            <div className="flex flex-col gap-3">
-              <ToggleSwitch
-                label={t('accountManagement.fields.inviteLifetimeDays.expire')}
-                checked={draft.invitesExpire}
-                onChange={(invitesExpire) => setDraft({ ...draft, invitesExpire })}
-              />
-              {draft.invitesExpire && (
-                <TextField
-                  label={t('accountManagement.fields.inviteLifetimeDays.label')}
-                  name="inviteLifetimeDays"
-                  inputMode="numeric"
-                  value={draft.inviteLifetimeDays}
-                  onChange={(e) => setDraft({ ...draft, inviteLifetimeDays: e.target.value.replace(/[^\d]/g, '') })}
-                  error={errorOf('inviteLifetimeDays')}
-                />
-              )}
-            </div>
-          </div>
-          <div className="flex flex-wrap items-center justify-end gap-3">
-            {save.isSuccess && !save.isPending && (
-              <p role="status" className="text-sm text-status-green">
-                {t('accountManagement.saved')}
-              </p>
-            )}
-            {save.isError && !serverError?.field && (
-              <p role="alert" className="text-sm text-status-red">
-                {serverError?.message ?? t('saveFailed')}
-              </p>
-            )}
-            <Button
-              variant="secondary"
-              type="button"
-              onClick={() => {
-                setDraft(draftOf(settings.data.values));
-                setInvalid(undefined);
-                save.reset();
-              }}
-            >
-              {t('accountManagement.reset')}
-            </Button>
-            <Button type="submit" data-testid="account-management-save" disabled={save.isPending}>
-              {t('accountManagement.save')}
-            </Button>
-          </div>
-        </form>
-      )}
+      {settings.data && <AccountManagementForm settings={settings.data} />}
     </Page>
+  );
+}
+
+function AccountManagementForm({ settings }: { settings: AdminPortalSettings }) {
+  const { t } = useTranslation('admin');
+  const save = useSavePortalSettings();
+  // Each setting says what it accepts in one sentence, whatever the reason a value is refused (here or by the server).
+  const invalidTexts = Object.fromEntries(
+    CHECKED_KEYS.map((key) => [key, t(`accountManagement.fields.${key}.invalid`)]),
+  );
+  const form = useZodForm({
+    initialValues: draftOf(settings.values),
+    schema: portalSettingsSchema,
+    toBody: settingsOf,
+    submit: (next) => save.mutateAsync(changesOf(next, settings.values)),
+    onSuccess: (data) => form.reset(draftOf(data.values)),
+    failedText: t('saveFailed'),
+  });
+  const draft = form.values;
+  const setDraft = (next: Draft) => form.setValues(() => next);
+  const errorOf = (key: PortalSettingKey) => (form.errors[key] ? invalidTexts[key] : undefined);
+
+  return (
+    <form
+      onSubmit={form.handleSubmit}
+      data-testid="account-management-form"
+      className="flex flex-col gap-6 rounded-2xl border border-line bg-panel p-5 sm:p-6"
+      noValidate
+    >
+      <div className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.signUp.title')}</p>
+          <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.signUp.help')}</p>
+          <p className="mt-1 text-xs text-subtle">
+            <LastChange settings={settings} settingKey="signUp" />
+          </p>
+        </div>
+        <SelectField
+          label={t('accountManagement.fields.signUp.label')}
+          name="signUp"
+          value={draft.signUp}
+          onChange={(e) => setDraft({ ...draft, signUp: e.target.value as SignUpMode })}
+          options={SIGN_UP_MODES.map((mode) => ({
+            value: mode,
+            label: t(`accountManagement.fields.signUp.modes.${mode}`),
+          }))}
+        />
+      </div>
+      {NUMBER_KEYS.map((key) => (
+        <div key={key} className="grid gap-2 border-b border-line pb-5 md:grid-cols-[1fr_220px] md:gap-6">
+          <div className="min-w-0">
+            <p className="text-sm font-semibold text-ink">{t(`accountManagement.fields.${key}.title`)}</p>
+            <p className="mt-1 text-sm text-muted">{t(`accountManagement.fields.${key}.help`)}</p>
+            <p className="mt-1 text-xs text-subtle">
+              <LastChange settings={settings} settingKey={key} />
+            </p>
+          </div>
+          <TextField
+            label={t(`accountManagement.fields.${key}.label`)}
+            name={key}
+            inputMode="numeric"
+            value={draft[key]}
+            onChange={(e) => setDraft({ ...draft, [key]: e.target.value.replace(/[^\d]/g, '') })}
+            error={errorOf(key)}
+          />
+        </div>
+      ))}
+      <div className="grid gap-2 md:grid-cols-[1fr_220px] md:gap-6">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold text-ink">{t('accountManagement.fields.inviteLifetimeDays.title')}</p>
+          <p className="mt-1 text-sm text-muted">{t('accountManagement.fields.inviteLifetimeDays.help')}</p>
+          <p className="mt-1 text-xs text-subtle">
+            <LastChange settings={settings} settingKey="inviteLifetimeDays" />
+          </p>
+        </div>
+        <div className="flex flex-col gap-3">
+          <ToggleSwitch
+            label={t('accountManagement.fields.inviteLifetimeDays.expire')}
+            checked={draft.invitesExpire}
+            onChange={(invitesExpire) => setDraft({ ...draft, invitesExpire })}
+          />
+          {draft.invitesExpire && (
+            <TextField
+              label={t('accountManagement.fields.inviteLifetimeDays.label')}
+              name="inviteLifetimeDays"
+              inputMode="numeric"
+              value={draft.inviteLifetimeDays}
+              onChange={(e) => setDraft({ ...draft, inviteLifetimeDays: e.target.value.replace(/[^\d]/g, '') })}
+              error={errorOf('inviteLifetimeDays')}
+            />
+          )}
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        {save.isSuccess && !save.isPending && (
+          <p role="status" className="text-sm text-status-green">
+            {t('accountManagement.saved')}
+          </p>
+        )}
+        {form.general && (
+          <p role="alert" className="text-sm text-status-red">
+            {form.general}
+          </p>
+        )}
+        <Button
+          variant="secondary"
+          type="button"
+          onClick={() => {
+            form.reset(draftOf(settings.values));
+            save.reset();
+          }}
+        >
+          {t('accountManagement.reset')}
+        </Button>
+        <Button type="submit" data-testid="account-management-save" disabled={save.isPending}>
+          {t('accountManagement.save')}
+        </Button>
+      </div>
+    </form>
   );
 }

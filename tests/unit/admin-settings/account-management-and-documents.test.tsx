@@ -86,6 +86,27 @@ describe('/admin/settings/account-management', () => {
     expect(await screen.findByText('Enter a whole number of hours from 0 to 720.')).toBeInTheDocument();
     expect(patches).toEqual([]);
   });
+
+  it("shows the server's refusal of a field under it with the field's text, until the admin changes it", async () => {
+    server.use(
+      http.patch('*/api/admin/settings', () =>
+        HttpResponse.json(
+          { code: 'validation_failed', message: 'Too many hours.', field: 'accessGraceHours' },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderWithProviders(<AccountManagementPage />);
+    const u = userEvent.setup();
+    const hours = await screen.findByLabelText('Hours:');
+    await u.clear(hours);
+    await u.type(hours, '700');
+    await u.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Enter a whole number of hours from 0 to 720.')).toBeInTheDocument();
+    expect(screen.queryByText('Too many hours.')).not.toBeInTheDocument();
+    await u.type(hours, '{Backspace}');
+    expect(screen.queryByText('Enter a whole number of hours from 0 to 720.')).not.toBeInTheDocument();
+  });
 });
 
 describe('/admin/settings/documents', () => {
