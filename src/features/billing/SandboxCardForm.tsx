@@ -1,10 +1,15 @@
-import { type FormEvent, useState } from 'react';
+import { type ApiError, sandboxCardSchema } from '@portal/contract';
+import type { AxiosError } from 'axios';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/form';
 import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 
 export type SandboxCardInput = { card: string; expiry: string; cvc: string };
+
+// The session's secret is the caller's, not an input: the form checks the three fields the server checks.
+const cardSchema = sandboxCardSchema.omit({ clientSecret: true });
 
 /**
  * The sandbox provider's card form, in the place Stripe's embedded checkout or Payment Element takes with Stripe
@@ -21,36 +26,36 @@ export function SandboxCardForm({
   onCancel?: () => void;
 }) {
   const { t } = useTranslation('billing');
-  const [fields, setFields] = useState<SandboxCardInput>({ card: '', expiry: '', cvc: '' });
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const set = (key: keyof SandboxCardInput) => (value: string) => {
-    setFields((f) => ({ ...f, [key]: value }));
-    setError(undefined);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      await onSubmit(fields);
-    } catch (e) {
-      const reason = apiError(e);
-      setError(
-        reason?.code === 'card_declined'
-          ? t('pay.declined')
-          : reason?.code === 'validation_failed' || reason?.code === 'invalid_card'
-            ? t('pay.invalidCard')
-            : t('pay.failed'),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+  const invalid = t('pay.invalidCard');
+  const form = useZodForm({
+    initialValues: { card: '', expiry: '', cvc: '' } as SandboxCardInput,
+    schema: cardSchema,
+    // A refusal is said in the form's own words, under the card number, whatever field the server named.
+    submit: (body) =>
+      onSubmit(body).catch((error: unknown) => {
+        const reason = apiError(error);
+        const data = (error as AxiosError<ApiError>).response?.data;
+        if (reason && data) {
+          data.field = 'card';
+          data.message =
+            reason.code === 'card_declined'
+              ? t('pay.declined')
+              : reason.code === 'validation_failed' || reason.code === 'invalid_card'
+                ? invalid
+                : t('pay.failed');
+        }
+        throw error;
+      }),
+    fieldTexts: { card: invalid, expiry: invalid, cvc: invalid },
+    failedText: t('pay.failed'),
+  });
+  const { values: fields, errors } = form;
+  const error = errors.card ?? errors.expiry ?? errors.cvc ?? form.general;
+  const set = (key: keyof SandboxCardInput) => (value: string) => form.set(key)(value);
+  const busy = form.pending;
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="sandbox-card-form">
+    <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-4" data-testid="sandbox-card-form">
       <p className="rounded-lg bg-status-yellow/15 px-3 py-2 text-sm text-ink">{t('pay.sandboxNote')}</p>
       <TextField
         label={t('pay.cardNumber')}
@@ -72,6 +77,7 @@ export function SandboxCardForm({
           placeholder={t('pay.expiryPlaceholder')}
           value={fields.expiry}
           onChange={(e) => set('expiry')(e.target.value)}
+          aria-invalid={errors.expiry ? true : undefined}
           required
         />
         <TextField
@@ -82,6 +88,7 @@ export function SandboxCardForm({
           placeholder="123"
           value={fields.cvc}
           onChange={(e) => set('cvc')(e.target.value)}
+          aria-invalid={errors.cvc ? true : undefined}
           required
         />
       </div>
