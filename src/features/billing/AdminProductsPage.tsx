@@ -1,5 +1,12 @@
-import type { CreateProduct, Interval, Product } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import {
+  type CreateProduct,
+  createProductSchema,
+  type Interval,
+  type Product,
+  type UpdateProduct,
+  updateProductSchema,
+} from '@portal/contract';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/Button';
@@ -11,8 +18,8 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { TabSwitch } from '../../components/TabSwitch';
-import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useNetworks } from '../catalogue/catalogue.hooks';
 import { useAdminProducts, useProductMutations } from './billing.hooks';
 
@@ -39,140 +46,180 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
+type ProductFields = {
+  name: string;
+  description: string;
+  pricingTable: string;
+  price: string;
+  currency: (typeof CURRENCIES)[number];
+  interval: Interval;
+  credits: string;
+  attributes: string;
+  nameNl: string;
+  descriptionNl: string;
+  attributesNl: string;
+  networkIds: string[];
+  bestChoice: boolean;
+  testMode: boolean;
+  previewMode: boolean;
+};
+
 function ProductForm({ page, product, close }: { page: ProductPage; product?: Product; close: () => void }) {
   const { t } = useTranslation('billing');
   const format = useFormat();
   const { create, update } = useProductMutations();
   const spec = PRODUCT_PAGES[page];
-  const [name, setName] = useState(product?.name ?? '');
-  const [description, setDescription] = useState(product?.description ?? '');
-  const [pricingTable, setPricingTable] = useState(product?.pricingTable ?? (spec.kind === 'token' ? 'Tokens' : 'RTK'));
-  const [price, setPrice] = useState(product ? format.amountInput(product.amount) : '');
-  const [currency, setCurrency] = useState<(typeof CURRENCIES)[number]>(product?.currency ?? 'EUR');
-  const [interval, setInterval] = useState<Interval>(product?.interval ?? 'MONTHLY');
-  const [credits, setCredits] = useState(String(product?.creditsAmount ?? ''));
-  const [attributes, setAttributes] = useState((product?.attributes ?? []).join('\n'));
   const dutch = product?.translations.nl;
-  const [nameNl, setNameNl] = useState(dutch?.name ?? '');
-  const [descriptionNl, setDescriptionNl] = useState(dutch?.description ?? '');
-  const [attributesNl, setAttributesNl] = useState((dutch?.attributes ?? []).join('\n'));
-  const [networkIds, setNetworkIds] = useState<string[]>(product?.networkIds ?? []);
   const networks = useNetworks('admin');
-  const [bestChoice, setBestChoice] = useState(product?.bestChoice ?? false);
-  const [testMode, setTestMode] = useState(product?.testMode ?? false);
-  const [previewMode, setPreviewMode] = useState(product?.previewMode ?? false);
-  const [error, setError] = useState<string>();
-  const amount = toMinor(price);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (amount === undefined) return setError(t('products.invalidPrice'));
-    const common = {
-      name,
-      description,
-      pricingTable,
-      amount,
-      currency,
-      bestChoice,
-      testMode,
-      previewMode,
-      attributes: lines(attributes),
-      networkIds,
-      translations: { nl: { name: nameNl, description: descriptionNl, attributes: lines(attributesNl) } },
-    };
-    const onError = (e: unknown) => setError(apiError(e)?.message ?? t('buy.errorText'));
-    if (product) {
-      update.mutate(
-        {
-          id: product.id,
-          body: {
-            ...common,
-            ...(spec.kind === 'subscription' ? { interval } : { creditsAmount: Number(credits) }),
-          },
-        },
-        { onSuccess: close, onError },
-      );
-    } else {
-      const body: CreateProduct =
-        spec.kind === 'subscription'
-          ? { kind: 'subscription', interval, billable: spec.billable ?? true, ...common }
-          : { kind: 'token', creditsAmount: Number(credits), ...common };
-      create.mutate(body, { onSuccess: close, onError });
-    }
-  };
+  const form = useZodForm<ProductFields, typeof createProductSchema | typeof updateProductSchema>({
+    initialValues: {
+      name: product?.name ?? '',
+      description: product?.description ?? '',
+      pricingTable: product?.pricingTable ?? (spec.kind === 'token' ? 'Tokens' : 'RTK'),
+      price: product ? format.amountInput(product.amount) : '',
+      currency: product?.currency ?? 'EUR',
+      interval: product?.interval ?? 'MONTHLY',
+      credits: String(product?.creditsAmount ?? ''),
+      attributes: (product?.attributes ?? []).join('\n'),
+      nameNl: dutch?.name ?? '',
+      descriptionNl: dutch?.description ?? '',
+      attributesNl: (dutch?.attributes ?? []).join('\n'),
+      networkIds: product?.networkIds ?? [],
+      bestChoice: product?.bestChoice ?? false,
+      testMode: product?.testMode ?? false,
+      previewMode: product?.previewMode ?? false,
+    },
+    schema: product ? updateProductSchema : createProductSchema,
+    toBody: (v) => {
+      const common = {
+        name: v.name,
+        description: v.description,
+        pricingTable: v.pricingTable,
+        amount: toMinor(v.price),
+        currency: v.currency,
+        bestChoice: v.bestChoice,
+        testMode: v.testMode,
+        previewMode: v.previewMode,
+        attributes: lines(v.attributes),
+        networkIds: v.networkIds,
+        translations: { nl: { name: v.nameNl, description: v.descriptionNl, attributes: lines(v.attributesNl) } },
+      };
+      const own = spec.kind === 'subscription' ? { interval: v.interval } : { creditsAmount: Number(v.credits) };
+      if (product) return { ...common, ...own };
+      return spec.kind === 'subscription'
+        ? { kind: 'subscription', billable: spec.billable ?? true, ...own, ...common }
+        : { kind: 'token', ...own, ...common };
+    },
+    // The body is the one the schema of the form's own case (edit or create) accepted.
+    submit: (body) =>
+      product
+        ? update.mutateAsync({ id: product.id, body: body as UpdateProduct })
+        : create.mutateAsync(body as CreateProduct),
+    onSuccess: close,
+    ns: 'billing',
+    fieldTexts: { amount: t('products.invalidPrice') },
+    failedText: t('buy.errorText'),
+  });
+  const { values, errors, set } = form;
+  const amount = toMinor(values.price);
 
   return (
-    <form className="flex flex-col gap-3" onSubmit={submit} data-testid="product-form">
+    <form className="flex flex-col gap-3" onSubmit={form.handleSubmit} noValidate data-testid="product-form">
       <ModalTitle>{product ? t('products.edit') : t('products.create')}</ModalTitle>
-      <TextField label={t('products.name')} value={name} onChange={(e) => setName(e.target.value)} required />
+      <TextField
+        label={t('products.name')}
+        value={values.name}
+        onChange={(e) => set('name')(e.target.value)}
+        error={errors.name}
+        required
+      />
       <TextField
         label={t('products.description')}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        value={values.description}
+        onChange={(e) => set('description')(e.target.value)}
+        error={errors.description}
       />
       <TextField
         label={t('products.pricingTable')}
-        value={pricingTable}
-        onChange={(e) => setPricingTable(e.target.value)}
+        value={values.pricingTable}
+        onChange={(e) => set('pricingTable')(e.target.value)}
+        error={errors.pricingTable}
         required
       />
       <div className="grid grid-cols-2 gap-3">
         <TextField
           label={t('products.price')}
-          value={price}
+          value={values.price}
           inputMode="decimal"
-          onChange={(e) => setPrice(e.target.value)}
-          hint={amount !== undefined ? format.money(amount, currency) : undefined}
+          onChange={(e) => set('price')(e.target.value)}
+          hint={amount !== undefined ? format.money(amount, values.currency) : undefined}
+          error={errors.amount}
           required
         />
         <SelectField
           label={t('products.currency')}
-          value={currency}
+          value={values.currency}
           options={CURRENCIES.map((c) => ({ value: c, label: c }))}
-          onChange={(e) => setCurrency(e.target.value as (typeof CURRENCIES)[number])}
+          onChange={(e) => set('currency')(e.target.value as (typeof CURRENCIES)[number])}
         />
       </div>
       {spec.kind === 'subscription' ? (
         <SelectField
           label={t('products.interval')}
-          value={interval}
+          value={values.interval}
           options={INTERVALS.map((i) => ({ value: i, label: t(`interval.${i}`) }))}
-          onChange={(e) => setInterval(e.target.value as Interval)}
+          onChange={(e) => set('interval')(e.target.value as Interval)}
         />
       ) : (
         <TextField
           label={t('products.credits')}
-          value={credits}
+          value={values.credits}
           inputMode="numeric"
-          onChange={(e) => setCredits(e.target.value)}
+          onChange={(e) => set('credits')(e.target.value)}
+          error={errors.creditsAmount}
           required
         />
       )}
-      <AttributesField label={t('products.attributes')} value={attributes} onChange={setAttributes} />
+      <AttributesField
+        label={t('products.attributes')}
+        value={values.attributes}
+        onChange={set('attributes')}
+        error={errors.attributes}
+      />
       <TextField
         label={t('products.nameNl')}
-        value={nameNl}
-        onChange={(e) => setNameNl(e.target.value)}
+        value={values.nameNl}
+        onChange={(e) => set('nameNl')(e.target.value)}
+        error={errors['translations.nl.name']}
         hint={t('products.translationHint')}
       />
       <TextField
         label={t('products.descriptionNl')}
-        value={descriptionNl}
-        onChange={(e) => setDescriptionNl(e.target.value)}
+        value={values.descriptionNl}
+        onChange={(e) => set('descriptionNl')(e.target.value)}
+        error={errors['translations.nl.description']}
       />
-      <AttributesField label={t('products.attributesNl')} value={attributesNl} onChange={setAttributesNl} />
+      <AttributesField
+        label={t('products.attributesNl')}
+        value={values.attributesNl}
+        onChange={set('attributesNl')}
+        error={errors['translations.nl.attributes']}
+      />
       {spec.kind === 'subscription' && (
         <fieldset className="flex flex-col gap-1.5">
           <legend className="text-sm font-medium text-muted">{t('products.networks')}</legend>
           {(networks.data ?? [])
-            .filter((n) => n.status !== 'retired' || networkIds.includes(n.id))
+            .filter((n) => n.status !== 'retired' || values.networkIds.includes(n.id))
             .map((n) => (
               <Checkbox
                 key={n.id}
                 label={n.name}
-                checked={networkIds.includes(n.id)}
+                checked={values.networkIds.includes(n.id)}
                 onChange={(e) =>
-                  setNetworkIds((ids) => (e.target.checked ? [...ids, n.id] : ids.filter((id) => id !== n.id)))
+                  form.setValues((v) => ({
+                    ...v,
+                    networkIds: e.target.checked ? [...v.networkIds, n.id] : v.networkIds.filter((id) => id !== n.id),
+                  }))
                 }
               />
             ))}
@@ -180,25 +227,29 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
       )}
       <Checkbox
         label={t('products.bestChoice')}
-        checked={bestChoice}
-        onChange={(e) => setBestChoice(e.target.checked)}
+        checked={values.bestChoice}
+        onChange={(e) => set('bestChoice')(e.target.checked)}
       />
-      <Checkbox label={t('products.testMode')} checked={testMode} onChange={(e) => setTestMode(e.target.checked)} />
+      <Checkbox
+        label={t('products.testMode')}
+        checked={values.testMode}
+        onChange={(e) => set('testMode')(e.target.checked)}
+      />
       <Checkbox
         label={t('products.previewMode')}
-        checked={previewMode}
-        onChange={(e) => setPreviewMode(e.target.checked)}
+        checked={values.previewMode}
+        onChange={(e) => set('previewMode')(e.target.checked)}
       />
-      {error && (
+      {form.general && (
         <p role="alert" className="text-sm text-status-red">
-          {error}
+          {form.general}
         </p>
       )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={close}>
           {t('actions.cancel')}
         </Button>
-        <Button type="submit" disabled={create.isPending || update.isPending}>
+        <Button type="submit" disabled={form.pending}>
           {t('actions.save')}
         </Button>
       </div>
@@ -288,19 +339,31 @@ function AttributesField({
   label,
   value,
   onChange,
+  error,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  error?: string;
 }) {
+  const id = useId();
   return (
-    <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
-      {label}
-      <textarea
-        className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </label>
+    <div className="flex flex-col gap-1.5">
+      <label className="flex flex-col gap-1.5 text-sm font-medium text-muted">
+        {label}
+        <textarea
+          className="min-h-20 rounded-lg border border-line-strong bg-raised p-2 text-ink"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </label>
+      {error && (
+        <p id={`${id}-error`} className="text-xs text-status-red">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

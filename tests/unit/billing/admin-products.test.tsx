@@ -92,6 +92,24 @@ describe('admin products', () => {
       ]);
   });
 
+  it('does not send a product whose price is not an amount, and says how to write one under the price', async () => {
+    answerProducts([]);
+    renderPage('/admin/products/credits');
+    await userEvent.click(await screen.findByTestId('create-product'));
+    const form = await screen.findByTestId('product-form');
+    await userEvent.type(within(form).getByLabelText('Name:'), '250 Tokens');
+    await userEvent.type(within(form).getByLabelText('Price:'), '22,555');
+    await userEvent.type(within(form).getByLabelText('Tokens:'), '250');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('Enter a price such as 49 or 49.00.')).toBeInTheDocument();
+    expect(within(form).getByLabelText('Price:')).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(within(form).getByLabelText('Price:'));
+    await userEvent.type(within(form).getByLabelText('Price:'), '22,55');
+    expect(within(form).queryByText('Enter a price such as 49 or 49.00.')).toBeNull();
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await expect.poll(() => created).toEqual([expect.objectContaining({ amount: 2255, creditsAmount: 250 })]);
+  });
+
   it('edits the Dutch name, description and attributes beside the English ones, and sends them as the Dutch translation', async () => {
     const updated: unknown[] = [];
     server.use(
