@@ -1,17 +1,25 @@
-import { BILLING_COUNTRIES, type TaxSettings, type TaxSettingsInput } from '@portal/contract';
-import { type FormEvent, useState } from 'react';
+import { BILLING_COUNTRIES, type TaxSettings, taxSettingsInputSchema } from '@portal/contract';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { SelectField, TextField, ToggleSwitch } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
-import { apiError } from '../../lib/api';
+import { useZodForm } from '../../lib/forms/useZodForm';
 import { useCountryOptions } from './BillingDetailsForm';
 import { useSaveTaxSettings, useTaxSettings } from './invoicing.hooks';
 
 type Seller = { [K in keyof TaxSettings['seller']]: string };
 type RateRow = { key: number; country: string; percent: string };
+type Fields = {
+  seller: Seller;
+  invoicePrefix: string;
+  pricesIncludeTax: boolean;
+  reverseCharge: boolean;
+  stripeAutomaticTax: boolean;
+  rates: RateRow[];
+};
 let nextRowKey = 0;
 
 const percentOf = (bp: number) => (bp / 100).toString();
@@ -25,65 +33,58 @@ function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
   const { t } = useTranslation('billing');
   const save = useSaveTaxSettings();
   const countries = useCountryOptions();
-  const [seller, setSeller] = useState<Seller>(() => ({
-    legalName: settings.seller.legalName,
-    addressLine1: settings.seller.addressLine1,
-    addressLine2: settings.seller.addressLine2 ?? '',
-    postalCode: settings.seller.postalCode,
-    city: settings.seller.city,
-    country: settings.seller.country,
-    vatNumber: settings.seller.vatNumber ?? '',
-    email: settings.seller.email ?? '',
-  }));
-  const [prefix, setPrefix] = useState(settings.invoicePrefix);
-  const [pricesIncludeTax, setPricesIncludeTax] = useState(settings.pricesIncludeTax);
-  const [reverseCharge, setReverseCharge] = useState(settings.reverseCharge);
-  const [automaticTax, setAutomaticTax] = useState(settings.stripeAutomaticTax);
-  const [rates, setRates] = useState<RateRow[]>(() =>
-    settings.rates.map((r) => ({ key: nextRowKey++, country: r.country, percent: percentOf(r.rateBp) })),
-  );
-  const [message, setMessage] = useState<{ ok: boolean; text: string }>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const badRate = rates.findIndex((r) => (basisPoints(r.percent) ?? 10_001) > 10_000);
-    if (badRate >= 0)
-      return setMessage({ ok: false, text: t('tax.invalidRate', { country: rates[badRate]?.country }) });
-    const body: TaxSettingsInput = {
-      seller: { ...seller, country: seller.country as TaxSettings['seller']['country'] },
-      invoicePrefix: prefix,
-      pricesIncludeTax,
-      reverseCharge,
-      stripeAutomaticTax: automaticTax,
-      rates: rates.map((r) => ({
-        country: r.country as TaxSettings['seller']['country'],
-        rateBp: basisPoints(r.percent) ?? 0,
-      })),
-    };
-    save.mutate(body, {
-      onSuccess: () => setMessage({ ok: true, text: t('tax.saved') }),
-      onError: (e) => {
-        const err = apiError(e);
-        setMessage({
-          ok: false,
-          text: err?.field ? `${err.field}: ${err.message}` : (err?.message ?? t('buy.errorText')),
-        });
+  const [saved, setSaved] = useState(false);
+  const form = useZodForm({
+    initialValues: {
+      seller: {
+        legalName: settings.seller.legalName,
+        addressLine1: settings.seller.addressLine1,
+        addressLine2: settings.seller.addressLine2 ?? '',
+        postalCode: settings.seller.postalCode,
+        city: settings.seller.city,
+        country: settings.seller.country,
+        vatNumber: settings.seller.vatNumber ?? '',
+        email: settings.seller.email ?? '',
       },
-    });
-  };
+      invoicePrefix: settings.invoicePrefix,
+      pricesIncludeTax: settings.pricesIncludeTax,
+      reverseCharge: settings.reverseCharge,
+      stripeAutomaticTax: settings.stripeAutomaticTax,
+      rates: settings.rates.map((r) => ({ key: nextRowKey++, country: r.country, percent: percentOf(r.rateBp) })),
+    } as Fields,
+    schema: taxSettingsInputSchema,
+    toBody: ({ rates, ...rest }: Fields) => ({
+      ...rest,
+      // A rate that is no percentage is no number, so the schema refuses it with the rate's row.
+      rates: rates.map((r) => ({ country: r.country, rateBp: basisPoints(r.percent) ?? Number.NaN })),
+    }),
+    submit: (body) => {
+      setSaved(false);
+      return save.mutateAsync(body);
+    },
+    onSuccess: () => setSaved(true),
+    ns: 'billing',
+    failedText: t('buy.errorText'),
+  });
+  const { values, errors, setValues } = form;
+  const { seller, rates } = values;
+  const setSeller = (key: keyof Seller) => (value: string) =>
+    setValues((v) => ({ ...v, seller: { ...v.seller, [key]: value } }));
+  const setRates = (update: (rates: RateRow[]) => RateRow[]) => setValues((v) => ({ ...v, rates: update(v.rates) }));
 
   const sellerField = (key: keyof Seller, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
     <TextField
       label={t(`tax.seller.${key}`)}
       value={seller[key]}
-      onChange={(e) => setSeller((s) => ({ ...s, [key]: e.target.value }))}
+      onChange={(e) => setSeller(key)(e.target.value)}
+      error={errors[`seller.${key}`]}
       {...extra}
     />
   );
   const unused = BILLING_COUNTRIES.find((c) => !rates.some((r) => r.country === c));
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="tax-settings">
+    <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-6" data-testid="tax-settings">
       <section className="rounded-2xl border border-line bg-panel p-4 sm:p-6">
         <h2 className="text-base font-semibold text-ink">{t('tax.sellerTitle')}</h2>
         <p className="mt-1 text-sm text-muted">{t('tax.sellerIntro')}</p>
@@ -98,23 +99,38 @@ function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
             label={t('tax.seller.country')}
             value={seller.country}
             options={countries}
-            onChange={(e) => setSeller((s) => ({ ...s, country: e.target.value }))}
+            onChange={(e) => setSeller('country')(e.target.value)}
           />
           {sellerField('vatNumber')}
           <TextField
             label={t('tax.prefix')}
-            value={prefix}
-            onChange={(e) => setPrefix(e.target.value.toUpperCase())}
-            hint={t('tax.prefixHint', { example: `${prefix || 'INV'}-${new Date().getFullYear()}-000001` })}
+            value={values.invoicePrefix}
+            onChange={(e) => form.set('invoicePrefix')(e.target.value.toUpperCase())}
+            hint={t('tax.prefixHint', {
+              example: `${values.invoicePrefix || 'INV'}-${new Date().getFullYear()}-000001`,
+            })}
+            error={errors.invoicePrefix}
           />
         </div>
       </section>
 
       <section className="flex flex-col gap-4 rounded-2xl border border-line bg-panel p-4 sm:p-6">
         <h2 className="text-base font-semibold text-ink">{t('tax.rulesTitle')}</h2>
-        <ToggleSwitch label={t('tax.pricesIncludeTax')} checked={pricesIncludeTax} onChange={setPricesIncludeTax} />
-        <ToggleSwitch label={t('tax.reverseCharge')} checked={reverseCharge} onChange={setReverseCharge} />
-        <ToggleSwitch label={t('tax.automaticTax')} checked={automaticTax} onChange={setAutomaticTax} />
+        <ToggleSwitch
+          label={t('tax.pricesIncludeTax')}
+          checked={values.pricesIncludeTax}
+          onChange={form.set('pricesIncludeTax')}
+        />
+        <ToggleSwitch
+          label={t('tax.reverseCharge')}
+          checked={values.reverseCharge}
+          onChange={form.set('reverseCharge')}
+        />
+        <ToggleSwitch
+          label={t('tax.automaticTax')}
+          checked={values.stripeAutomaticTax}
+          onChange={form.set('stripeAutomaticTax')}
+        />
         <p className="text-sm text-muted">{t('tax.rulesHint')}</p>
       </section>
 
@@ -131,6 +147,7 @@ function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
               onChange={(e) =>
                 setRates((rs) => rs.map((r, i) => (i === index ? { ...r, country: e.target.value } : r)))
               }
+              aria-invalid={errors[`rates.${index}.country`] ? true : undefined}
             />
             <TextField
               className="w-28"
@@ -140,10 +157,14 @@ function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
               onChange={(e) =>
                 setRates((rs) => rs.map((r, i) => (i === index ? { ...r, percent: e.target.value } : r)))
               }
+              error={errors[`rates.${index}.rateBp`] && t('tax.invalidRate', { country: rate.country })}
             />
             <Button variant="ghost" onClick={() => setRates((rs) => rs.filter((_, i) => i !== index))}>
               {t('tax.removeRate')}
             </Button>
+            {errors[`rates.${index}.country`] && (
+              <p className="basis-full text-xs text-status-red">{errors[`rates.${index}.country`]}</p>
+            )}
           </div>
         ))}
         {unused && (
@@ -159,12 +180,12 @@ function TaxSettingsForm({ settings }: { settings: TaxSettings }) {
       </section>
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={form.pending}>
           {t('actions.save')}
         </Button>
-        {message && (
-          <span role="status" className={`text-sm ${message.ok ? 'text-status-green' : 'text-status-red'}`}>
-            {message.text}
+        {(saved || form.general) && (
+          <span role="status" className={`text-sm ${saved ? 'text-status-green' : 'text-status-red'}`}>
+            {saved ? t('tax.saved') : form.general}
           </span>
         )}
       </div>

@@ -196,6 +196,20 @@ describe('/admin/settings/tax-management', () => {
     expect(await screen.findByText(/The rate for NL is not a percentage/)).toBeInTheDocument();
     expect(taxSaves).toEqual([]);
   });
+
+  it('refuses a country listed twice before saving, and marks the second one', async () => {
+    renderWithProviders(<AdminTaxSettingsPage />);
+    const u = userEvent.setup();
+    await screen.findByLabelText('Rate (%):');
+    await u.click(screen.getByRole('button', { name: 'Add a country' }));
+    // The seller's country comes first, then one per rate.
+    const countries = screen.getAllByLabelText('Country:');
+    await u.selectOptions(countries[2] as HTMLElement, 'NL');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getAllByLabelText('Country:')[2]).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByLabelText('Country:')[1]).not.toHaveAttribute('aria-invalid');
+    expect(taxSaves).toEqual([]);
+  });
 });
 
 describe('/admin/settings/invoices', () => {
