@@ -131,7 +131,10 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
         const own =
           ns && e?.field && e.code === 'validation_failed' ? [`${ns}:${keys ?? 'validation'}.${e.field}`] : [];
         const text = e && (ns ? t([`${ns}:errors.${e.code}`, ...own], { defaultValue: e.message }) : e.message);
-        if (e?.field && text) setServer({ field: e.field, text, about: fieldValue(latestValues.current, e.field) });
+        // A field the form has no input for (a body-only field such as `translations`) would hide the refusal.
+        const hasInput = e?.field !== undefined && (e.field.split('.')[0] ?? e.field) in latestValues.current;
+        if (e?.field && text && hasInput)
+          setServer({ field: e.field, text, about: fieldValue(latestValues.current, e.field) });
         else setServer({ general: text ?? failedText ?? t('common:form.failed') });
       },
     );

@@ -116,6 +116,21 @@ describe('useZodForm', () => {
     expect(screen.queryByText('Another network already uses this slug.')).not.toBeInTheDocument();
   });
 
+  it('shows a refusal of a field the form has no input for above the form', async () => {
+    server.use(
+      http.post('*/api/admin/networks', () =>
+        HttpResponse.json(
+          { code: 'validation_failed', field: 'translations', message: 'Only Dutch translations are kept.' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const u = await renderIn('en');
+    await u.type(screen.getByLabelText('Name:'), 'Dutch RTK');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Only Dutch translations are kept.');
+  });
+
   it('shows a failure without a field above the form, translated when it is no API answer', async () => {
     server.use(http.post('*/api/admin/networks', () => HttpResponse.error()));
     const u = await renderIn('nl');
