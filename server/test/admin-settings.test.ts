@@ -174,15 +174,15 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       call('POST', `/api/admin/documents/${kind}`, who, payload);
     const userInfo = async (who: TestUser) => (await call('GET', '/api/user', who)).json();
 
-    it('answers 401, 403, 404 and 400 with the field, publishing nothing', async () => {
+    it('answers 401, 403, 404 (also for a kind that names no document) and 400 with the field, publishing nothing', async () => {
       const doc = { title: 'Privacy', body: '# Privacy\n\nWe keep little.' };
       expect((await publish(undefined, 'privacy', doc)).statusCode).toBe(401);
       expect((await publish(user, 'privacy', doc)).statusCode).toBe(403);
       expect((await call('GET', '/api/admin/documents/privacy', user)).statusCode).toBe(403);
       expect((await call('GET', '/api/documents/privacy')).statusCode).toBe(404);
       const unknown = await publish(admin, 'cookies', doc);
-      expect(unknown.statusCode).toBe(400);
-      expect(unknown.json().field).toBe('kind');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toMatchObject({ code: 'not_found', field: 'kind' });
       const empty = await publish(admin, 'privacy', { title: 'Privacy', body: '   ' });
       expect(empty.statusCode).toBe(400);
       expect(empty.json().field).toBe('body');
