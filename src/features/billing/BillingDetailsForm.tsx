@@ -83,7 +83,12 @@ function DetailsForm({
       setSaved(false);
       return save.mutateAsync(body);
     },
-    onSuccess: () => setSaved(true),
+    // The inputs show what was stored, as the server normalised it (a VAT number without spaces), so the
+    // stored-number hint applies to them.
+    onSuccess: (answer) => {
+      form.reset(fromDetails(answer.details));
+      setSaved(true);
+    },
     ns: 'billing',
     keys: 'details.invalid',
     failedText: t('buy.errorText'),
