@@ -26,15 +26,29 @@ export function loginEventCount(session: Session): Promise<number> {
   );
 }
 
-/** Resolves once the modal has closed and the app has pushed a new `login` event (GET /api/user has answered). */
+/**
+ * Resolves once the modal has closed and the app has pushed a new `login` event (GET /api/user has answered). When
+ * it does not come, the error says what the page showed and logged, and a screenshot is kept: a run once waited
+ * here in vain with nothing else to go on.
+ */
 async function waitForLogin(session: Session, before: number): Promise<void> {
   await session.page.getByTestId('login-modal').waitFor({ state: 'hidden' });
-  await session.page.waitForFunction(
-    (n) =>
-      ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login')
-        .length > n,
-    before,
-  );
+  try {
+    await session.page.waitForFunction(
+      (n) =>
+        ((window as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).filter((e) => e.event === 'login')
+          .length > n,
+      before,
+    );
+  } catch (error) {
+    const shot = await session.screenshot('login-event-missing').catch(() => 'no screenshot');
+    const failed = session.failedResponses.join('\n  ') || 'none';
+    throw new Error(
+      `No login event after the modal closed on ${session.page.url()} (${shot}).\n` +
+        `Console errors: ${session.errors.join('\n  ') || 'none'}\nAPI answers 4xx/5xx:\n  ${failed}`,
+      { cause: error },
+    );
+  }
 }
 
 /**

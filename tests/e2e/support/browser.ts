@@ -33,6 +33,8 @@ export interface Session {
   screenshot(name: string): Promise<string>;
   /** Console errors and uncaught page errors seen so far. */
   errors: string[];
+  /** The portal API's answers with a 4xx or 5xx status so far, as `status method url`. */
+  failedResponses: string[];
 }
 
 /**
@@ -53,10 +55,16 @@ export async function newSession(
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
+  const failedResponses: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/api/'))
+      failedResponses.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
   return {
     context,
     page,
     errors,
+    failedResponses,
     goto: async (path) => {
       await page.goto(path);
     },
