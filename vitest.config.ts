@@ -7,6 +7,10 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
+    // One process for all the files, not a new one per file: each used to import the server's dependencies again
+    // (Fastify, firebase-admin, Stripe, PGlite), over a second a file and a third of the group's time. Every file
+    // makes its own database and app, and no server test mocks a module (docs/testing.md).
+    isolate: false,
     env: { TEST_DATABASE: database },
     testTimeout: 20_000,
     hookTimeout: 60_000,
