@@ -34,6 +34,29 @@ export interface AuthEmulatorOptions {
  * loaded. It ends itself when the process that started it is gone (stop-with-parent.ts).
  */
 export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Promise<AuthEmulator> {
+  // A port freePort() found free can be taken by another process before the emulator binds it (the test lanes start
+  // servers side by side): then the emulator starts again on other free ports. A port the caller chose is not changed.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      const taken = error instanceof PortTakenError ? error.port : undefined;
+      if (taken === undefined || taken === options.port || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The emulator's own message when a port it was given is in use. */
+class PortTakenError extends Error {
+  constructor(
+    readonly port: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   const projectId = options.projectId ?? DEMO_PROJECT_ID;
   const port = options.port ?? (await freePort());
   // With a folder to save to, the emulator listens on a port of its own behind the saving proxy on `port`.
@@ -105,7 +128,9 @@ export async function startAuthEmulator(options: AuthEmulatorOptions = {}): Prom
   for (;;) {
     if (ended !== undefined) {
       await stop();
-      throw new Error(`Auth emulator exited early (${ended}):\n${output}`);
+      const message = `Auth emulator exited early (${ended}):\n${output}`;
+      const taken = /Port (\d+) is not open/.exec(output)?.[1];
+      throw taken ? new PortTakenError(Number(taken), message) : new Error(message);
     }
     try {
       const res = await fetch(`http://127.0.0.1:${emulatorPort}/`);
