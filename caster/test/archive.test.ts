@@ -7,6 +7,7 @@ import {
   type ArchiveDamage,
   type ArchiveStore,
   type ArchiveStoreSpec,
+  ArchiveThread,
   encodeMember,
   HOUR_MS,
   type HourKey,
@@ -17,6 +18,7 @@ import { createRing, RingReader, RingWriter } from '../src/archive/ring.ts';
 import { ArchiveWriter } from '../src/archive/writer.ts';
 import { type ArchiveHourUpdate, type Caster, createCaster, encodeFrame, validFrames } from '../src/index.ts';
 import { dechunk, fixture, Peer, roverRequest } from './support/client.ts';
+import { crashingStore } from './support/crashing-store.ts';
 import { FakePorts } from './support/fakes.ts';
 import { observedStore } from './support/observed-store.ts';
 import { until } from './support/wait.ts';
@@ -369,5 +371,79 @@ describe('the ring between the relay and the archive thread', () => {
     expect(second.map((r) => r.type)).toEqual(frames.slice(63).map(() => 1087));
     expect(second[0]?.dropped).toBe(4);
     expect(take(reader)).toEqual([]);
+  });
+});
+
+describe('the archive thread after a crash', () => {
+  const FAILED =
+    'archive thread failed: restarting it; frames are dropped from the archive until then (the relay is not affected)';
+  const RESTARTED = 'archive thread restarted: frames are archived again';
+
+  /** An archive whose store brings its thread down on the first `crashes` appends, with what it logs. */
+  async function crashingArchive(crashes: number, restartMs: number, whileDown?: (archive: ArchiveThread) => void) {
+    const dir = await tempDir();
+    const store = crashingStore(dir, crashes);
+    const index = new FakeIndex();
+    const failures: Array<{ restartInMs: number }> = [];
+    const infos: string[] = [];
+    let archive: ArchiveThread | undefined;
+    const logger = {
+      ...silent,
+      info: (_: object, message: string) => infos.push(message),
+      error: (fields: object, message: string) => {
+        if (message !== FAILED) return;
+        failures.push(fields as { restartInMs: number });
+        if (archive) whileDown?.(archive);
+      },
+    };
+    archive = await ArchiveThread.start(
+      { store: store.spec, index, flushMs: 20, indexFlushMs: 20, restartMs, clock: () => HOUR + 1000 },
+      logger,
+    );
+    open.push(archive);
+    return { archive, dir, store, index, failures, restarted: () => infos.filter((m) => m === RESTARTED).length };
+  }
+
+  it('starts a new thread after each crash, pausing twice as long each time, and archives again', async () => {
+    const { archive, dir, index, failures, restarted } = await crashingArchive(2, 20, (a) =>
+      // A frame while no thread runs: dropped, and counted in the hour.
+      a.frame('AMS1', frame(1077, 99), 1077),
+    );
+    for (const n of [0, 1]) {
+      // Each of these frames' append brings the thread down; the frame is lost with it.
+      archive.frame('AMS1', frame(1077, n), 1077);
+      await until(() => restarted() === n + 1, `restart ${n + 1}`);
+    }
+    expect(failures.map((f) => f.restartInMs)).toEqual([20, 40]);
+
+    const after = [2, 3, 4].map((n) => frame(1077, n));
+    for (const f of after) archive.frame('AMS1', f, 1077);
+    await until(() => index.total(HOUR).frames === 3, 'the frames after the restarts stored');
+    await archive.close();
+    const store = localArchiveStore(dir, silent);
+    open.push(store);
+    expect((await readAll(store, 'AMS1', HOUR, HOUR + HOUR_MS)).data).toEqual(Buffer.concat(after));
+    // The first drop's count rode on frame 1 into the thread that it brought down; the second's reached the store.
+    expect(index.total(HOUR)).toMatchObject({ frames: 3, droppedFrames: 1 });
+  });
+
+  it('closes during the pause before a restart, and starts no thread after it', async () => {
+    const { archive, store, failures } = await crashingArchive(1, 60_000);
+    archive.frame('AMS1', frame(1077, 0), 1077);
+    await until(() => failures.length === 1, 'the thread to fail');
+    await archive.close();
+    expect(store.opens()).toBe(1);
+  });
+
+  it('closes while a restarted thread is starting, once it has started', async () => {
+    const { archive, store, restarted, failures } = await crashingArchive(1, 20);
+    store.holdOpening();
+    archive.frame('AMS1', frame(1077, 0), 1077);
+    await until(() => store.opens() === 2, 'the restarted thread to open its store');
+    const closed = archive.close();
+    store.releaseOpening();
+    await closed;
+    expect(restarted()).toBe(1);
+    expect(failures).toHaveLength(1);
   });
 });
