@@ -214,12 +214,26 @@ describe(`subscription transitions and their grants on ${testDatabaseKind()}`, (
     });
     expect(wrongField.statusCode).toBe(400);
 
-    const archived = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/admin/products/${product.id}`,
-      headers: admin.headers,
-    });
+    const saved = now;
+    let archived: Awaited<ReturnType<typeof t.app.inject>>;
+    try {
+      now = new Date(saved.getTime() - 3 * DAY);
+      archived = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/products/${product.id}`,
+        headers: admin.headers,
+      });
+    } finally {
+      now = saved;
+    }
     expect(archived.json().archived).toBe(true);
+    // The archived time is the billing clock's, as the module's other times are.
+    const row = await t.db
+      .selectFrom('products')
+      .select('archived_at')
+      .where('id', '=', product.id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(row.archived_at as Date | string).getTime()).toBe(saved.getTime() - 3 * DAY);
     const user = await t.buildUser();
     const buy = await t.app.inject({
       method: 'POST',

@@ -9,8 +9,8 @@ export const productNotFound = () =>
   new AppError(404, 'product_not_found', 'This product does not exist or is not for sale.');
 
 /** The operator's product catalogue; each billable product has its price at the provider, kept in step here. */
-export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentProvider }) {
-  const { repo, provider } = deps;
+export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentProvider; clock: () => Date }) {
+  const { repo, provider, clock } = deps;
 
   return {
     async product(productId: string): Promise<Product | null> {
@@ -117,7 +117,7 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
       if (!current) throw productNotFound();
       if (current.archived_at) return toProduct(current);
       if (current.billable && current.provider === provider.name) await provider.archivePrice(current.price_id);
-      const row = await repo.updateProduct(productId, { archived_at: new Date() });
+      const row = await repo.updateProduct(productId, { archived_at: clock() });
       if (!row) throw productNotFound();
       return toProduct(row);
     },

@@ -90,7 +90,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     log,
     notices: deps.notices,
   });
-  const products = createProductAdmin({ repo, provider });
+  const products = createProductAdmin({ repo, provider, clock });
 
   /**
    * The checkout page can arrive before the webhook: an open session is asked of the provider (the truth). While it
