@@ -23,6 +23,7 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
@@ -402,6 +403,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
   const revoke = useRevokeInvite(orgId);
   const update = useUpdateMember(orgId);
   const remove = useRemoveMember(orgId);
+  const modal = useModal();
 
   if (org.isError) return <p className="text-sm text-status-red">{t('details.notFound')}</p>;
   if (!org.data) return null;
@@ -423,6 +425,22 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
   const removable = (member: Member) =>
     !isCaller(member, user?.email) && (role === 'owner' || (role === 'admin' && member.role === 'member'));
   const memberError = [update, remove].find((m) => m.isError)?.error;
+  const memberName = (member: Member) => member.displayName ?? member.email ?? member.userId;
+  const confirmRemove = (member: Member, organization: string) =>
+    modal.open(({ close }) => (
+      <ConfirmDialog
+        danger
+        title={t('members.removeTitle', { name: memberName(member) })}
+        confirmText={t('members.removeConfirm')}
+        onClose={close}
+        onConfirm={async () => {
+          await remove.mutateAsync(member.userId);
+          close();
+        }}
+      >
+        {t('members.removeText', { name: memberName(member), organization })}
+      </ConfirmDialog>
+    ));
 
   return (
     <div className="flex flex-col gap-6">
@@ -435,13 +453,13 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
         ]}
         rows={(members.data ?? []).map((m) => ({
           id: m.userId,
-          name: m.displayName ?? m.email ?? m.userId,
+          name: memberName(m),
           records: { email: m.email ?? '', role: roleCell(m) },
           ...(removable(m) && {
             actionButton: {
               text: t('members.remove'),
               color: 'red' as const,
-              action: () => remove.mutate(m.userId),
+              action: () => confirmRemove(m, org.data.name),
             },
           }),
         }))}
