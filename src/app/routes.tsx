@@ -3,8 +3,9 @@
  * To put a real page in: `{ path: 'map', element: lazyPage(() => import('../features/catalogue/MapPage'), 'MapPage') },`
  */
 import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
-import { type ComponentType, lazy, type ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { lazyWithQueries } from '../lib/query-client-slot';
 import { RequireAdmin, RequireUser } from './guards';
 import { LoginRoute } from './LoginRoute';
@@ -38,12 +39,10 @@ export function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
 
 /**
  * A page's element: its chunk loads when the route is first shown (React.lazy; MainContent's Suspense waits), with
- * React Query beside it (lazyWithQueries). `queries: false` for a page that draws without it: the logged-out
- * dashboard, a first visit's page, whose first load React Query is not part of (ADR 0030).
+ * React Query beside it (lazyWithQueries).
  */
-function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K, { queries = true } = {}): ReactElement {
-  const loadPage = async () => (await page(load, name)()).Component;
-  const LazyPage = queries ? lazyWithQueries(loadPage) : lazy(async () => ({ default: await loadPage() }));
+function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ReactElement {
+  const LazyPage = lazyWithQueries(async () => (await page(load, name)()).Component);
   return <LazyPage />;
 }
 
@@ -66,10 +65,10 @@ export const routes: RouteObject[] = [
           { path: 'register', element: <LoginRoute view="signup" /> },
 
           // Public (logged out and logged in)
-          {
-            path: 'dashboard',
-            element: lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
-          },
+          // In the first-load chunk, not a chunk of its own (ADR 0039): a logged-out visitor's page on /dashboard,
+          // /login, /signup and every personal route (they send such a visitor here), which drew one round trip
+          // after the scripts. Its signed-in figures stay lazy, with React Query.
+          { path: 'dashboard', element: <DashboardPage /> },
           { path: 'marketplace', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', element: lazyPage(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
           {
