@@ -4,8 +4,8 @@ import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthMessageArea } from './AuthMessageArea';
-import { sendPasswordReset } from './auth-actions';
 import type { AuthFormProps } from './LoginForm';
+import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import { useAuthAction } from './use-auth-action';
 import { forgotPasswordSchema } from './validation';
 
@@ -16,7 +16,8 @@ export function ForgotPasswordForm({ onSwitch, onBusyChange }: Pick<AuthFormProp
   const form = useZodForm({
     initialValues: { email: '' },
     schema: forgotPasswordSchema,
-    submit: ({ email }) => run(t('auth.forgotPassword.sending'), () => sendPasswordReset(email)),
+    submit: ({ email }) =>
+      run(t('auth.forgotPassword.sending'), async () => (await loadAuthActions()).sendPasswordReset(email)),
     onSuccess: (sent) => {
       if (sent) setMessage({ type: 'info', text: t('auth.forgotPassword.confirm') });
     },
@@ -24,7 +25,13 @@ export function ForgotPasswordForm({ onSwitch, onBusyChange }: Pick<AuthFormProp
   });
 
   return (
-    <form data-testid="forgot-form" noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4">
+    <form
+      data-testid="forgot-form"
+      noValidate
+      onSubmit={form.handleSubmit}
+      {...loadAuthActionsOnUse}
+      className="flex flex-col gap-4"
+    >
       <div>
         <ModalTitle>{t('auth.forgotPassword.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.forgotPassword.subtitle')}</p>

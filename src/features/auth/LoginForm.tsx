@@ -3,8 +3,8 @@ import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
-import { logInWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthMessage } from './auth-errors';
+import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import type { LoginModalView } from './login-modal-context';
 import { forgetTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
@@ -36,7 +36,7 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
       run(
         t('auth.login.messaging.loggingIn'),
         logInAction(async () => {
-          await logInWithEmail(email, password);
+          await (await loadAuthActions()).logInWithEmail(email, password);
           onSuccess?.();
         }),
       ),
@@ -44,10 +44,20 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
   });
   const { email, password } = form.values;
 
-  const google = () => run(t('auth.redirectingToGoogle'), logInAction(startGoogleRedirect));
+  const google = () =>
+    run(
+      t('auth.redirectingToGoogle'),
+      logInAction(async () => (await loadAuthActions()).startGoogleRedirect()),
+    );
 
   return (
-    <form data-testid="login-form" noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4">
+    <form
+      data-testid="login-form"
+      noValidate
+      onSubmit={form.handleSubmit}
+      {...loadAuthActionsOnUse}
+      className="flex flex-col gap-4"
+    >
       <div>
         <ModalTitle>{t('auth.login.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.login.subtitle')}</p>

@@ -4,6 +4,7 @@ import { mayHaveSession } from '../../lib/firebase-loader';
 import { lazyWithQueries } from '../../lib/query-client-slot';
 import { useUser } from './auth-context';
 import type { AuthMessage } from './auth-errors';
+import { loadAuthActions } from './load-auth-actions';
 import { LoginModalContext, type LoginModalControls, type LoginModalView } from './login-modal-context';
 import { TermsGate } from './TermsGate';
 
@@ -44,7 +45,7 @@ export function LoginModalProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let active = true;
     const redirect = mayHaveSession().then(async (may) =>
-      may ? (await import('./auth-actions')).completeGoogleRedirect() : undefined,
+      may ? (await loadAuthActions()).completeGoogleRedirect() : undefined,
     );
     void redirect.then(async (outcome) => {
       if (!outcome || outcome.kind === 'none' || !active) return;

@@ -5,8 +5,8 @@ import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
-import { signUpWithEmail, startGoogleRedirect } from './auth-actions';
 import type { AuthFormProps } from './LoginForm';
+import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import { fetchSignUpPolicy } from './sign-up.api';
 import { TermsLabel } from './TermsLabel';
 import { forgetTermsIntent, rememberTermsIntent } from './terms-intent';
@@ -25,6 +25,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     schema: signUpSchema,
     submit: (values) =>
       run(t('auth.register.messaging.registering'), async () => {
+        const { signUpWithEmail } = await loadAuthActions();
         const { credential, userInfo } = await signUpWithEmail(values);
         const key = userInfoQueryKey(credential.user.uid);
         // The AuthProvider asked as soon as the account existed, before the acceptance: its answer must not win.
@@ -42,7 +43,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     run(t('auth.redirectingToGoogle'), async () => {
       rememberTermsIntent();
       try {
-        await startGoogleRedirect();
+        await (await loadAuthActions()).startGoogleRedirect();
       } catch (error) {
         forgetTermsIntent();
         throw error;
@@ -50,7 +51,13 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
     });
 
   return (
-    <form data-testid="signup-form" noValidate onSubmit={form.handleSubmit} className="flex flex-col gap-4">
+    <form
+      data-testid="signup-form"
+      noValidate
+      onSubmit={form.handleSubmit}
+      {...loadAuthActionsOnUse}
+      className="flex flex-col gap-4"
+    >
       <div>
         <ModalTitle>{t('auth.register.title')}</ModalTitle>
         <p className="mt-1 text-sm text-muted">{t('auth.register.subtitle')}</p>
