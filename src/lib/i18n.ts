@@ -7,22 +7,34 @@ import { brand } from './brand';
 export const SUPPORTED_LANGUAGES = ['en', 'nl'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** Where the portal server puts the shell's texts (`common`) of the language it detected into index.html. */
-export const INLINE_LOCALE_ID = 'i18n-common';
+/**
+ * Where the portal server puts texts of the language it detected into index.html: `i18n-<namespace>`, the shell's
+ * (`common`) always, a route's own on the routes that draw them first (server/src/http/spa-document.ts).
+ */
+export const INLINE_LOCALE_PREFIX = 'i18n-';
 
 /**
- * The shell's texts the portal server wrote into the page (server/src/http/spa-document.ts), so the first paint
- * waits for no locale file; nothing when the page came from elsewhere (the dev server).
+ * The texts the portal server wrote into the page, so the first paint waits for no locale file; nothing when the
+ * page came from elsewhere (the dev server).
  */
 function inlinedResources(): Resource | undefined {
-  const element = document.getElementById(INLINE_LOCALE_ID);
-  const language = element?.dataset.lng;
-  if (!element?.textContent || !SUPPORTED_LANGUAGES.includes(language as Language)) return undefined;
-  try {
-    return { [language as Language]: { common: JSON.parse(element.textContent) } };
-  } catch {
-    return undefined;
+  const resources: Resource = {};
+  for (const element of document.querySelectorAll<HTMLScriptElement>(
+    `script[type="application/json"][id^="${INLINE_LOCALE_PREFIX}"]`,
+  )) {
+    const language = element.dataset.lng;
+    if (!element.textContent || !SUPPORTED_LANGUAGES.includes(language as Language)) continue;
+    try {
+      const namespace = element.id.slice(INLINE_LOCALE_PREFIX.length);
+      resources[language as Language] = {
+        ...resources[language as Language],
+        [namespace]: JSON.parse(element.textContent),
+      };
+    } catch {
+      // unreadable: that namespace loads from its file as before
+    }
   }
+  return Object.keys(resources).length ? resources : undefined;
 }
 
 /**

@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spaDocuments } from '../src/http/spa-document.ts';
+
+/** A build as Vite makes it: index.html preloading the app chunk, the manifest, the locale files. */
+function writeBuild(dir: string) {
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="UTF-8" />
+<script type="module" crossorigin src="/assets/index-e1.js"></script>
+<link rel="modulepreload" crossorigin href="/assets/app-a1.js"></head><body><div id="root"></div></body></html>`,
+  );
+  writeFileSync(
+    join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_app-a1.js'] },
+      '_app-a1.js': { file: 'assets/app-a1.js' },
+      'src/features/auth/LoginModal.tsx': {
+        file: 'assets/LoginModal-m1.js',
+        isDynamicEntry: true,
+        imports: ['_app-a1.js', '_form-f1.js'],
+      },
+      '_form-f1.js': { file: 'assets/form-f1.js', imports: ['_app-a1.js'] },
+      'src/lib/queries.tsx': { file: 'assets/queries-q1.js', isDynamicEntry: true, imports: ['_app-a1.js'] },
+      'src/features/catalogue/MapPages.tsx': { file: 'assets/MapPages-p1.js', isDynamicEntry: true },
+    }),
+  );
+  for (const [language, texts] of Object.entries({
+    en: { common: { menu: 'Menu' }, auth: { title: 'Sign up' } },
+    nl: { common: { menu: 'Menu' }, auth: { title: 'Registreren' } },
+  })) {
+    mkdirSync(join(dir, 'locales', language), { recursive: true });
+    for (const [namespace, value] of Object.entries(texts)) {
+      writeFileSync(join(dir, 'locales', language, `${namespace}.json`), JSON.stringify(value));
+    }
+  }
+}
+
+const preloads = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+const texts = (html: string, namespace: string) => {
+  const element = new RegExp(
+    `<script type="application/json" id="i18n-${namespace}" data-lng="(\\w+)">(.*?)</script>`,
+  ).exec(html);
+  return element && { language: element[1], texts: JSON.parse(element[2] ?? 'null') };
+};
+
+describe('the SPA document of a route', () => {
+  let dir: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-spa-document-'));
+    writeBuild(dir);
+    app = Fastify();
+    app.setNotFoundHandler(spaDocuments(dir));
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("brings the log-in modal's modules and texts on the routes that open it, in the reader's language", async () => {
+    for (const url of ['/signup', '/login', '/register/', '/signup?lng=nl']) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-language': 'nl' } });
+      expect(res.statusCode).toBe(200);
+      // The modal's chunk, its imports and React Query, which it loads with; not the app chunk the page preloads.
+      expect(preloads(res.body)).toEqual([
+        '/assets/app-a1.js',
+        '/assets/LoginModal-m1.js',
+        '/assets/queries-q1.js',
+        '/assets/form-f1.js',
+      ]);
+      expect(texts(res.body, 'auth')).toEqual({ language: 'nl', texts: { title: 'Registreren' } });
+      expect(texts(res.body, 'common')?.language).toBe('nl');
+    }
+  });
+
+  it("brings only the shell's texts elsewhere", async () => {
+    for (const url of ['/dashboard', '/', '/marketplace', '/signup/more']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(preloads(res.body)).toEqual(['/assets/app-a1.js']);
+      expect(texts(res.body, 'auth')).toBeNull();
+      expect(texts(res.body, 'common')).toEqual({ language: 'en', texts: { menu: 'Menu' } });
+    }
+  });
+
+  it('answers each route and language with its own ETag, and 304 to a reload of the same', async () => {
+    const signup = await app.inject({ method: 'GET', url: '/signup' });
+    const dashboard = await app.inject({ method: 'GET', url: '/dashboard' });
+    const dutch = await app.inject({ method: 'GET', url: '/signup', headers: { cookie: 'i18next=nl' } });
+    expect(new Set([signup.headers.etag, dashboard.headers.etag, dutch.headers.etag]).size).toBe(3);
+    const reload = await app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { 'if-none-match': String(signup.headers.etag) },
+    });
+    expect(reload.statusCode).toBe(304);
+  });
+});
