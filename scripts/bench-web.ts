@@ -85,6 +85,13 @@ async function lighthouseRun(url: string, port: number, keepStorage: boolean): P
       const items = (lhr.audits[id]?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [];
       console.log(`    ${id}:`, JSON.stringify(items.slice(0, 8)));
     }
+    if (process.env.BENCH_DETAILS === 'requests') {
+      const requests = (lhr.audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })?.items;
+      for (const r of requests ?? []) {
+        const at = (key: string) => Math.round(Number(r[key] ?? Number.NaN));
+        console.log(`    ${at('networkRequestTime')}–${at('networkEndTime')} ms ${r.priority} ${r.url}`);
+      }
+    }
     for (const category of ['accessibility', 'best-practices', 'seo']) {
       const failing = (lhr.categories[category]?.auditRefs ?? [])
         .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)

@@ -10,21 +10,13 @@ const LANGUAGE_COOKIE = 'i18next';
 const INLINE_LOCALE_PREFIX = 'i18n-';
 
 /**
- * What the SPA draws first on a few routes besides the shell, so that their document brings it along instead of the
- * SPA asking for it after its scripts ran (ADR 0039): the modules (keys of Vite's manifest) as modulepreload links,
- * the texts (namespaces) as data. Each names what the route of src/app/routes.tsx draws on a first visit: /login,
- * /signup and /register open the log-in modal (LoginRoute), which loads with React Query (lazyWithQueries).
+ * The texts a route draws first besides the shell's, so that its document brings them along instead of the SPA
+ * asking for them after its scripts ran (ADR 0039): /login, /signup and /register open the log-in modal
+ * (src/app/LoginRoute.tsx). Its modules are not preloaded: they would share the slow line with the app's chunk,
+ * which the page under the modal (the dashboard, Lighthouse's LCP element) waits for.
  */
-const ROUTE_PARTS: ReadonlyArray<{
-  paths: readonly string[];
-  modules: readonly string[];
-  namespaces: readonly string[];
-}> = [
-  {
-    paths: ['/login', '/signup', '/register'],
-    modules: ['src/features/auth/LoginModal.tsx', 'src/lib/queries.tsx'],
-    namespaces: ['auth'],
-  },
+const ROUTE_TEXTS: ReadonlyArray<{ paths: readonly string[]; namespaces: readonly string[] }> = [
+  { paths: ['/login', '/signup', '/register'], namespaces: ['auth'] },
 ];
 
 function cookie(header: string | undefined, name: string): string | undefined {
@@ -52,77 +44,37 @@ export function documentLanguage(request: FastifyRequest): ContentLanguage {
 /** JSON inside a script element: no '<', so no '</script>' can end it early. */
 const scriptSafe = (json: string) => json.replaceAll('<', '\\u003c');
 
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-}
-
-/** Vite's manifest of the build (build.manifest), or nothing for a build without one. */
-function readManifest(spaRoot: string): Record<string, ManifestChunk> {
-  const file = join(spaRoot, '.vite', 'manifest.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>) : {};
-}
-
-/** The files of these modules and of their static imports, transitively; a module the build lacks adds nothing. */
-function moduleFiles(manifest: Record<string, ManifestChunk>, modules: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const files: string[] = [];
-  const todo = [...modules];
-  for (let key = todo.shift(); key !== undefined; key = todo.shift()) {
-    const chunk = manifest[key];
-    if (seen.has(key) || !chunk) continue;
-    seen.add(key);
-    files.push(chunk.file);
-    todo.push(...(chunk.imports ?? []));
-  }
-  return files;
-}
-
 /**
  * index.html with texts of one language in it, as data the SPA reads before its first paint instead of fetching
  * /locales/<lng>/<ns>.json one round trip after its scripts (ADR 0030): the shell's (`common`) always, a route's own
- * as ROUTE_PARTS says, with that route's modules as modulepreload links. A namespace without its file (a build
- * without locales) is left out, and so is a module the page already preloads.
+ * as ROUTE_TEXTS says. A namespace without its file (a build without locales) is left out.
  */
-function documentFor(
-  template: string,
-  spaRoot: string,
-  language: ContentLanguage,
-  parts: { modules: string[]; namespaces: readonly string[] },
-): string {
-  const data = ['common', ...parts.namespaces].flatMap((namespace) => {
+function documentFor(template: string, spaRoot: string, language: ContentLanguage, namespaces: readonly string[]) {
+  const data = ['common', ...namespaces].flatMap((namespace) => {
     const file = join(spaRoot, 'locales', language, `${namespace}.json`);
     if (!existsSync(file)) return [];
     const texts = scriptSafe(JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
     const id = `${INLINE_LOCALE_PREFIX}${namespace}`;
     return [`<script type="application/json" id="${id}" data-lng="${language}">${texts}</script>`];
   });
-  const preloads = parts.modules
-    .filter((file) => !template.includes(`/${file}"`))
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-  const head = [...preloads, ...data];
-  if (head.length === 0) return template;
+  if (data.length === 0) return template;
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
-    .replace('</head>', `${head.join('\n  ')}\n  </head>`);
+    .replace('</head>', `${data.join('\n  ')}\n  </head>`);
 }
 
 /**
- * Answers a client-side route with index.html in the reader's language (documentLanguage), with what the route draws
- * first (ROUTE_PARTS), made once per language and route at start. It varies with the cookie and Accept-Language and
+ * Answers a client-side route with index.html in the reader's language (documentLanguage), with the texts the route
+ * draws first (ROUTE_TEXTS), made once per language and route at start. It varies with the cookie and Accept-Language and
  * is revalidated by its ETag like a file.
  */
 export function spaDocuments(spaRoot: string) {
   const template = readFileSync(join(spaRoot, 'index.html'), 'utf8');
-  const manifest = readManifest(spaRoot);
-  const kinds = [
-    { paths: [] as readonly string[], modules: [] as string[], namespaces: [] as readonly string[] },
-    ...ROUTE_PARTS.map((part) => ({ ...part, modules: moduleFiles(manifest, part.modules) })),
-  ];
+  const kinds = [{ paths: [] as readonly string[], namespaces: [] as readonly string[] }, ...ROUTE_TEXTS];
   const documents = new Map(
     kinds.flatMap((kind, index) =>
       LANGUAGES.map((language) => {
-        const html = documentFor(template, spaRoot, language, kind);
+        const html = documentFor(template, spaRoot, language, kind.namespaces);
         const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
         return [`${language} ${index}`, { html, etag }] as const;
       }),
