@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -56,8 +56,11 @@ export function readBundle(spaDir: string) {
      */
     firstLoad(pageModule: string): number {
       const start = withImports([entry, 'src/app/start.tsx']);
+      // The bundler's own runtime chunk has no source map.
       const sourcesOf = (file: string) =>
-        (JSON.parse(readFileSync(join(spaDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+        existsSync(join(spaDir, `${file}.map`))
+          ? (JSON.parse(readFileSync(join(spaDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources
+          : [];
       const inStart = start.some((key) =>
         sourcesOf(manifest[key]?.file ?? key).some((source) => source.endsWith(`/${pageModule}`)),
       );
