@@ -151,6 +151,7 @@ describe('organisations in Chromium', () => {
         (r) => r.request().method() === 'DELETE' && /\/members$/.test(r.url()),
       );
       await owner.page.getByRole('button', { name: 'Remove', exact: true }).click();
+      await owner.page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
       expect((await removed).status()).toBeLessThan(300);
       await served.closed;
       const refused = await ntripRover(inject('casterPort'), STATION, rover.username, rover.password).answer;
