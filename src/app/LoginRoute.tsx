@@ -14,11 +14,13 @@ export function LoginRoute({ view }: { view: LoginModalView }) {
   const modal = useLoginModal();
   const loggedIn = Boolean(auth && auth !== 'loading');
   const opened = useRef(false);
-  // Once per visit: closing the modal must not reopen it while the redirect to /dashboard is still pending.
+  // Once per visit: closing the modal must not reopen it while the redirect to /dashboard is still pending. It opens
+  // after the next frame, so that the page under it draws first and the modal's code does not load beside the page's
+  // first paint on a slow line. This route is gone by then; the modal lives in its provider.
   useEffect(() => {
     if (!modal || loggedIn || opened.current) return;
     opened.current = true;
-    modal.open(view);
+    requestAnimationFrame(() => setTimeout(() => modal.open(view)));
   }, [modal, loggedIn, view]);
   if (loggedIn || modal) return <Navigate to="/dashboard" replace />;
   return <LoginPlaceholderPage view={view} />;

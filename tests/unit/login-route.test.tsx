@@ -25,11 +25,16 @@ describe('/login, /signup, /register', () => {
     ['/login', 'login'],
     ['/signup', 'signup'],
     ['/register', 'signup'],
-  ])('%s opens the login modal in the %s view over the dashboard', async (path, view) => {
+  ])('%s opens the login modal in the %s view over the dashboard, once the dashboard is drawn', async (path, view) => {
     const modal = fakeModal();
+    let dashboardDrawn = false;
+    modal.open = vi.fn(() => {
+      dashboardDrawn = screen.queryByRole('heading', { name: 'Dashboard' }) !== null;
+    });
     const { router } = renderRoutes(routesWith(modal), { path, auth: undefined });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    expect(modal.open).toHaveBeenCalledWith(view);
+    await waitFor(() => expect(modal.open).toHaveBeenCalledWith(view));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(dashboardDrawn).toBe(true);
   });
 
   it('shows a Log in page when no login modal is mounted', async () => {

@@ -1,5 +1,6 @@
 import { type ArchiveStore, type ArchiveStoreSpec, localArchiveStore } from '../../src/archive/index.ts';
 import type { Logger } from '../../src/session-log.ts';
+import { waitWhile } from './shared-flag.ts';
 
 /**
  * A local store that the archive's thread opens (spec `module`) and that brings that thread down: the first
@@ -21,7 +22,10 @@ export function crashingStore(dir: string, crashes: number) {
     /** How many times a thread has opened the store. */
     opens: () => Atomics.load(flags, OPENS),
     holdOpening: () => Atomics.store(flags, HOLD_OPEN, 1),
-    releaseOpening: () => Atomics.store(flags, HOLD_OPEN, 0),
+    releaseOpening: () => {
+      Atomics.store(flags, HOLD_OPEN, 0);
+      Atomics.notify(flags, HOLD_OPEN);
+    },
   };
 }
 
@@ -38,8 +42,12 @@ const HOLD_OPEN = 2;
 export async function openArchiveStore(options: CrashingOptions, logger: Logger): Promise<ArchiveStore> {
   const flags = new Int32Array(options.shared);
   Atomics.add(flags, OPENS, 1);
-  // Polled: a wait on shared memory alone does not keep the thread's event loop alive while it opens.
-  while (Atomics.load(flags, HOLD_OPEN) === 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (Atomics.load(flags, HOLD_OPEN) === 1) {
+    // A wait on shared memory alone does not keep the thread's event loop alive: an idle timer does, until released.
+    const alive = setInterval(() => {}, 60_000);
+    await waitWhile(flags, HOLD_OPEN, 1);
+    clearInterval(alive);
+  }
   const inner = localArchiveStore(options.dir, logger);
   return {
     ...inner,

@@ -1,5 +1,6 @@
 import { type ArchiveStore, type ArchiveStoreSpec, localArchiveStore } from '../../src/archive/index.ts';
 import type { Logger } from '../../src/session-log.ts';
+import { waitWhile } from './shared-flag.ts';
 
 /**
  * A local store that the archive's thread opens (spec `module`) and a test holds up and watches through shared
@@ -35,8 +36,6 @@ interface ObservedOptions {
 const HELD = 0;
 const SEALS = 1;
 
-type WaitAsync = (a: Int32Array, i: number, v: number) => { async: boolean; value: Promise<unknown> | string };
-
 /** Called in the archive's thread by the spec above. */
 export async function openArchiveStore(options: ObservedOptions, logger: Logger): Promise<ArchiveStore> {
   const inner = localArchiveStore(options.dir, logger);
@@ -45,10 +44,7 @@ export async function openArchiveStore(options: ObservedOptions, logger: Logger)
   return {
     ...inner,
     async append(key, member) {
-      while (Atomics.load(flags, HELD) === 1) {
-        const waited = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(flags, HELD, 1);
-        if (waited.async) await waited.value;
-      }
+      await waitWhile(flags, HELD, 1);
       await inner.append(key, member);
     },
     async seal(key) {
