@@ -13,7 +13,7 @@ export {
 export { ObservationDecoder } from './obs/decoder.ts';
 export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
-export { rinexObsFileName } from './rinex/file-name.ts';
+export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
 export {
   addSeconds,
   calendarToGpst,

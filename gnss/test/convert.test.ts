@@ -19,7 +19,7 @@ import {
   fileSource,
   type RtcmSource,
 } from '../src/convert.ts';
-import { rinexObsFileName } from '../src/rinex/file-name.ts';
+import { rinexObsFileName, rinexStationId } from '../src/rinex/file-name.ts';
 import { addSeconds, calendarToGpst, type GpsTime, parseApproxTime } from '../src/time.ts';
 import { validFrames } from '../src/transport.ts';
 import { parseRinexObs } from './support/rinex-obs.ts';
@@ -277,5 +277,14 @@ describe('RINEX 3 long file names', () => {
     expect(rinexObsFileName({ station: '../x', start, period: 86_400, interval: 30, kind: 'O' })).toBe(
       'XXXX00XXX_R_20261861600_01D_30S_MO.rnx',
     );
+  });
+
+  it("takes the station's own 9-character ID from a mountpoint with a stream digit", () => {
+    const start = new Date(Date.UTC(2026, 6, 5, 16));
+    expect(rinexObsFileName({ station: 'ZWOL03NLD0', country: 'NLD', start, period: 3600, kind: 'N' })).toBe(
+      'ZWOL03NLD_R_20261861600_01H_MN.rnx',
+    );
+    expect(rinexStationId('zwol00nld0', 'NLD')).toBe('ZWOL00NLD');
+    expect(rinexStationId('DELFT-RTK', 'NLD')).toBe('DELF00NLD');
   });
 });

@@ -1,4 +1,5 @@
 import type { Network, StationMarker } from '@portal/contract';
+import { rinexObsFileName } from '@portal/gnss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PRODUCTS, seedDemoProducts } from '../src/modules/billing/billing.seed.ts';
 import { seedDemoCatalogue } from '../src/modules/catalogue/catalogue.seed.ts';
@@ -39,6 +40,18 @@ describe(`demo catalogue seed on ${testDatabaseKind()}`, () => {
     const feeds = await t.db.selectFrom('feeds').select(['kind']).execute();
     expect(feeds).toHaveLength(first.stations);
     expect(new Set(feeds.map((f) => f.kind))).toEqual(new Set(['push', 'pull']));
+  });
+
+  it("names every demo station's RINEX files after its own 9-character ID, no two stations alike", async () => {
+    await seedDemoCatalogue(t.db);
+    const stations = await t.db.selectFrom('stations').select(['mountpoint', 'country']).execute();
+    expect(stations.length).toBeGreaterThanOrEqual(300);
+    const start = new Date(Date.UTC(2026, 10, 28, 9));
+    const names = stations.map((s) =>
+      rinexObsFileName({ station: s.mountpoint, country: s.country, start, period: 3600, interval: 30, kind: 'O' }),
+    );
+    expect(new Set(names).size).toBe(stations.length);
+    for (const [i, s] of stations.entries()) expect(names[i]?.slice(0, 9)).toBe(s.mountpoint.slice(0, 9));
   });
 
   it('seeds the demo products once, their subscriptions covering every network that is not retired', async () => {

@@ -6,7 +6,7 @@
 import type { GnssSystem } from '../obs/signals.ts';
 
 export interface RinexFileNameOptions {
-  /** Station: a 9-character ID (site, monument, receiver, country) is used as is; otherwise its first 4 letters. */
+  /** Station: its 9-character ID, or a mountpoint holding one (rinexStationId); otherwise its first 4 letters. */
   station: string;
   /** ISO 3166-1 alpha-3 country code when `station` is a 4-character site; XXX when unknown. */
   country?: string;
@@ -44,14 +44,28 @@ function duration(seconds: number): string {
   return '00U';
 }
 
+/**
+ * A RINEX 3 station ID: 4 characters of site, a monument digit, a receiver character and the ISO alpha-3 country,
+ * optionally followed by one stream digit, as IGS and EUREF name their mountpoints (ZWOL03NLD0 is ZWOL03NLD).
+ */
+const NINE_CHARACTER_ID = /^([A-Z0-9]{4}[0-9][A-Z0-9][A-Z]{3})[0-9]?$/;
+
+/**
+ * The station's own 9-character ID from its name or mountpoint; without one, its first 4 letters with monument and
+ * receiver 00 and the country. Two stations that share a 9-character ID share file names, so mountpoints that are
+ * 9-character IDs (with a stream digit) keep the name each station's own.
+ */
+export function rinexStationId(station: string, country?: string): string {
+  const id = clean(station);
+  const own = NINE_CHARACTER_ID.exec(id)?.[1];
+  if (own) return own;
+  return `${id.slice(0, 4).padEnd(4, 'X')}00${clean(country ?? 'XXX')
+    .slice(0, 3)
+    .padEnd(3, 'X')}`;
+}
+
 export function rinexObsFileName(o: RinexFileNameOptions): string {
-  const id = clean(o.station);
-  const site =
-    id.length === 9
-      ? id
-      : `${id.slice(0, 4).padEnd(4, 'X')}00${clean(o.country ?? 'XXX')
-          .slice(0, 3)
-          .padEnd(3, 'X')}`;
+  const site = rinexStationId(o.station, o.country);
   const s = o.start;
   const doy =
     Math.floor(
