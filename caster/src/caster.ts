@@ -11,6 +11,7 @@ import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { PendingWrites } from './pending-writes.ts';
 import type { CasterPorts } from './ports.ts';
+import { TrustedProxies } from './proxy-protocol.ts';
 import { PullManager } from './pull.ts';
 import { RefusalLog } from './refusals.ts';
 import { FanOut } from './relay/fan-out.ts';
@@ -45,6 +46,11 @@ export interface CasterOptions {
   archive?: ArchiveOptions;
   /** Where the caster's deadlines, windows and intervals read and schedule time; the system's unless a test moves it. */
   clock?: Clock;
+  /**
+   * Balancers (addresses, CIDR ranges) whose PROXY protocol header (v1 or v2) names the client: sessions, refusals,
+   * limits and the login throttle then see the rover, not the balancer. A header from anyone else is refused.
+   */
+  trustedProxies?: readonly string[];
 }
 
 export interface Caster extends LiveTelemetry {
@@ -57,6 +63,12 @@ export interface Caster extends LiveTelemetry {
   connectionsByAccount(accountIds: string[]): Map<string, number>;
   /** Closes every rover of an account, e.g. after it was disabled or its password changed. */
   disconnectAccount(accountId: string): number;
+  /**
+   * Drain before an upgrade: takes no new connection (the balancer's health check then sends rovers elsewhere),
+   * closes the rovers spread over `overMs` so they reconnect through the balancer a few at a time, then the sources,
+   * which reconnect to another node. Resolves when nothing is left.
+   */
+  drain(overMs: number): Promise<void>;
 }
 
 /**
@@ -174,6 +186,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   };
   const listener = new Listener({
     limits,
+    trustedProxies: new TrustedProxies(options.trustedProxies ?? []),
     clock,
     logger,
     rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
@@ -212,5 +225,24 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     live: (query) => live.live(query),
     connectionsByAccount: (accountIds) => cluster.connectionsByAccount(accountIds),
     disconnectAccount: (accountId) => rovers.endAccount(accountId),
+    async drain(overMs) {
+      const stopped = listener.stop();
+      const draining = rovers.all();
+      logger.info({ rovers: draining.length, overMs }, 'draining: no new connections, closing rovers gradually');
+      // Ten closings a second at most per step, so a node of thousands hands them over as a steady trickle.
+      const steps = Math.max(1, Math.floor(overMs / 100));
+      const perStep = Math.ceil(draining.length / steps);
+      for (let i = 0; i < draining.length; i += perStep) {
+        for (const rover of draining.slice(i, i + perStep)) rovers.end(rover, 'shutdown');
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, 100));
+      }
+      // Rovers that logged in while the listener was closing; then the sources, whose stations the other nodes
+      // served from the bus until now and serve again once their bases reconnect through the balancer.
+      rovers.endAll('shutdown');
+      relay.closeSources('caster draining');
+      listener.destroySockets();
+      await stopped;
+      logger.info({}, 'drained');
+    },
   };
 }

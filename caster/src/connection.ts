@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Clock } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
+import { ProxyHeaderError, parseProxyHeader, type TrustedProxies } from './proxy-protocol.ts';
 import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 import { errorResponse } from './responses.ts';
 import type { Logger } from './session-log.ts';
@@ -12,8 +13,14 @@ const EMPTY = Buffer.alloc(0);
 const versionOf = (head: Buffer): 1 | 2 =>
   /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
 
-/** The client's address, IPv4 without its IPv6-mapped prefix. */
-export const remoteOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+/** Client addresses a trusted balancer named in a PROXY header, for the connections it relays. */
+const proxiedAddresses = new WeakMap<net.Socket, string>();
+
+/** The peer's address, IPv4 without its IPv6-mapped prefix. */
+const peerOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+
+/** The client's address: the one a trusted balancer named for the connection, or else the connection's own. */
+export const remoteOf = (socket: net.Socket) => proxiedAddresses.get(socket) ?? peerOf(socket);
 
 /** Answers and closes once the answer is written. */
 export function reject(socket: net.Socket, response: Buffer): void {
@@ -24,6 +31,8 @@ export function reject(socket: net.Socket, response: Buffer): void {
 /** What a connection is handed to once its request head is read; `rest` is what the client sent after the head. */
 export interface RequestHandlers {
   limits: Pick<CasterLimits, 'headerTimeoutMs' | 'maxHeadBytes'>;
+  /** Balancers allowed to name the client in a PROXY header (v1 or v2); from anyone else one is refused. */
+  trustedProxies?: TrustedProxies;
   clock: Clock;
   logger: Logger;
   rover(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
@@ -37,12 +46,38 @@ export interface RequestHandlers {
 export function readRequest(socket: net.Socket, handlers: RequestHandlers): void {
   const { limits, clock, logger } = handlers;
   let head: Buffer = Buffer.alloc(0);
+  // Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one.
+  let proxyHeaderPossible = true;
   const timer = clock.setTimeout(() => {
     socket.off('data', onHead);
     reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
   }, limits.headerTimeoutMs);
   const onHead = (chunk: Buffer) => {
     head = head.length ? Buffer.concat([head, chunk]) : chunk;
+    if (proxyHeaderPossible) {
+      let header: ReturnType<typeof parseProxyHeader>;
+      try {
+        header = parseProxyHeader(head);
+      } catch (err) {
+        if (!(err instanceof ProxyHeaderError)) throw err;
+        clock.clear(timer);
+        socket.off('data', onHead);
+        return reject(socket, errorResponse(1, 400, `Bad request: ${err.message}`));
+      }
+      if (header.kind === 'incomplete') return;
+      proxyHeaderPossible = false;
+      if (header.kind === 'header') {
+        if (!handlers.trustedProxies?.has(peerOf(socket))) {
+          clock.clear(timer);
+          socket.off('data', onHead);
+          logger.warn({ remote: peerOf(socket) }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
+          return reject(socket, errorResponse(1, 400, 'Bad request: PROXY header from an untrusted address'));
+        }
+        if (header.address) proxiedAddresses.set(socket, header.address.replace(/^::ffff:/, ''));
+        head = head.subarray(header.length);
+        if (head.length === 0) return;
+      }
+    }
     const end = headEnd(head);
     if (end < 0) {
       if (head.length > limits.maxHeadBytes) {

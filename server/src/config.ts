@@ -134,6 +134,32 @@ const configSchema = z.object({
       .regex(/^(nats|tls):\/\/[^\s]+$/, 'a NATS server address such as nats://127.0.0.1:4222')
       .optional(),
   ),
+  /**
+   * The balancers (addresses or CIDR ranges, comma separated) whose PROXY protocol header (v1 or v2) names the
+   * rover's address; a header from anyone else is refused. Unset: every PROXY header is refused.
+   */
+  CASTER_TRUSTED_PROXIES: unsetIfEmpty(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z
+          .array(
+            z.string().refine((entry) => isIP(entry.split('/')[0] ?? '') > 0 && isProxyAddress(entry), {
+              message: 'an address or CIDR range',
+            }),
+          )
+          .min(1),
+      )
+      .optional(),
+  ),
+  /** How long a drained caster node (SIGUSR2) takes to close its rovers, so they reconnect elsewhere a few at a time. */
+  CASTER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** Names this caster process on the bus; a random id per start when unset. */
   CASTER_NODE_ID: unsetIfEmpty(z.string().min(1).max(64).optional()),
   /** `false` writes frames rover by rover through Node instead of one io_uring call per frame (ADR 0013). */

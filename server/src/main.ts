@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       busUrl: config.CASTER_BUS_URL,
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
+      trustedProxies: config.CASTER_TRUSTED_PROXIES,
       limits: {
         failedLoginsPerPair: config.CASTER_FAILED_LOGINS_PER_PAIR,
         failedLoginBackoffMaxMs: config.CASTER_FAILED_LOGIN_BACKOFF_MAX_SECONDS * 1000,
@@ -125,6 +126,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Drain for an upgrade (docs/deployment.md): the caster hands its rovers and sources to the other nodes, then
+  // this process ends as after SIGTERM, for its supervisor to start the new version.
+  const draining = caster;
+  if (draining) {
+    process.on('SIGUSR2', () => {
+      if (stopping) return;
+      console.log(`SIGUSR2: draining the caster over ${config.CASTER_DRAIN_SECONDS} s`);
+      void draining.caster.drain(config.CASTER_DRAIN_SECONDS * 1000).then(() => stop('drained'));
+    });
+  }
 }
 
 main().catch((err) => {

@@ -147,6 +147,13 @@ export class Rovers {
     return rovers.length;
   }
 
+  /** Every rover on this node, on a station or waiting for one. */
+  all(): Rover[] {
+    const all = [...this.nearWaiting];
+    for (const mount of this.deps.mounts.values()) all.push(...mount.rovers);
+    return all;
+  }
+
   endAll(reason: SessionEndReason): void {
     for (const mount of this.deps.mounts.values()) for (const rover of [...mount.rovers]) this.end(rover, reason);
     for (const rover of [...this.nearWaiting]) this.end(rover, reason);

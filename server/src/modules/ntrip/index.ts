@@ -27,6 +27,8 @@ export interface CasterServiceOptions {
   authEpochPollMs?: number;
   /** Archive what this node is fed (modules/archive); the index is written to this database. */
   archive?: Omit<ArchiveOptions, 'index'>;
+  /** Balancers whose PROXY protocol header names the client (CASTER_TRUSTED_PROXIES). */
+  trustedProxies?: readonly string[];
 }
 
 export interface CasterService {
@@ -77,6 +79,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     directWrites: options.directWrites,
     logger: options.logger,
     limits: options.limits,
+    trustedProxies: options.trustedProxies,
     archive: options.archive && { ...options.archive, index: createArchiveRepo(options.db) },
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
   });
