@@ -46,7 +46,7 @@ function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ReactE
   return <LazyPage />;
 }
 
-const placeholders = () => import('./placeholder-pages');
+const notFound = () => import('./NotFoundPage');
 
 export const routes: RouteObject[] = [
   {
@@ -200,12 +200,13 @@ export const routes: RouteObject[] = [
                 path: 'settings/documents',
                 element: lazyPage(() => import('../features/admin-settings/DocumentsPage'), 'DocumentsPage'),
               },
-              { path: 'settings/:settingsPage?', element: lazyPage(placeholders, 'AdminSettingsPage') },
-              { path: '*', element: <Navigate to="/admin/map" replace /> },
+              // The settings have no overview page: /admin/settings (the switcher's target from /settings) opens the first.
+              { path: 'settings', element: <Navigate to="/admin/settings/payments" replace /> },
+              { path: '*', element: lazyPage(notFound, 'NotFoundPage') },
             ],
           },
 
-          { path: '*', element: <Navigate to="/dashboard" replace /> },
+          { path: '*', element: lazyPage(notFound, 'NotFoundPage') },
         ],
       },
     ],

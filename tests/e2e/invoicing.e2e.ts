@@ -151,7 +151,6 @@ describe('billing a business can run on, in Chromium (sandbox provider)', () => 
       await admin.page.setViewportSize(viewport);
       for (const settingsPage of ['payments', 'tax-management', 'invoices']) {
         await admin.goto(`/admin/settings/${settingsPage}`);
-        await admin.page.locator('[data-testid="placeholder-page"]').waitFor({ state: 'detached' });
         await admin.page.getByRole('heading', { level: 1 }).waitFor();
         await admin.page.waitForLoadState('networkidle');
         await admin.screenshot(`admin-settings-${settingsPage}-${width}`);

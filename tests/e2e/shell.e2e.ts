@@ -35,9 +35,12 @@ describe('app shell in Chromium', () => {
   });
   afterAll(() => browser.close());
 
-  it('redirects logged-out visitors to /dashboard from unknown, personal and admin paths', async () => {
+  it('redirects logged-out visitors to /dashboard from personal and admin paths; an unknown one is not found', async () => {
     const s = await newSession(browser);
-    for (const path of ['/nowhere/at/all', '/map', '/subscriptions', '/admin/users', '/admin/whatever', '/']) {
+    await s.goto('/nowhere/at/all');
+    await s.page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(pathOf(s)).toBe('/nowhere/at/all');
+    for (const path of ['/map', '/subscriptions', '/admin/users', '/admin/whatever', '/']) {
       await s.goto(path);
       await s.page.waitForURL('**/dashboard');
       expect(pathOf(s)).toBe('/dashboard');
@@ -76,10 +79,12 @@ describe('app shell in Chromium', () => {
     await s.context.close();
   });
 
-  it('lets an admin see /admin/map; the switcher keeps the page name; unknown admin paths go to /admin/map', async () => {
+  it('lets an admin see /admin/map; the switcher keeps the page name; unknown admin paths are not found', async () => {
     const s = await newSession(browser);
     await logInThroughStorage(s.page, DEMO_ADMIN.email, DEMO_ADMIN.password);
     await s.goto('/admin/does-not-exist');
+    await s.page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await s.page.getByRole('link', { name: 'Go to the network map' }).click();
     await s.page.waitForURL('**/admin/map');
     await s.page.getByRole('heading', { level: 1 }).first().waitFor();
     expect(await s.page.getByText('Restricted Access').count()).toBe(0);

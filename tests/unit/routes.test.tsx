@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 describe('route trees', () => {
-  it.each(['/nowhere', '/map', '/credits', '/admin/users', '/'])(
+  it.each(['/map', '/credits', '/admin/users', '/'])(
     'sends a logged-out visitor from %s to /dashboard',
     async (path) => {
       const { router } = renderRoutes(routes, { path, auth: undefined });
@@ -47,13 +47,28 @@ describe('route trees', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
-  it('sends unknown admin paths to /admin/map and unknown personal paths to /dashboard', async () => {
-    const admin = renderRoutes(routes, { path: '/admin/nope/deeper', auth: fakeUser({ isAdmin: true }) });
-    await waitFor(() => expect(admin.router.state.location.pathname).toBe('/admin/map'));
-    expect(screen.queryByText('Restricted Access')).not.toBeInTheDocument();
-    admin.unmount();
-    const personal = renderRoutes(routes, { path: '/nope', auth: fakeUser() });
-    await waitFor(() => expect(personal.router.state.location.pathname).toBe('/dashboard'));
+  it.each([
+    ['a logged-out visitor', '/nowhere', undefined, 'Go to the dashboard', '/dashboard'],
+    ['a user', '/nope', fakeUser(), 'Go to the dashboard', '/dashboard'],
+    ['an admin', '/admin/nope/deeper', fakeUser({ isAdmin: true }), 'Go to the network map', '/admin/map'],
+    ['an admin', '/admin/settings/nope', fakeUser({ isAdmin: true }), 'Go to the network map', '/admin/map'],
+  ])('shows %s a not-found page at %s, with the address kept and a way on', async (_who, path, auth, link, to) => {
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, { path, auth });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByText(`There is no page at ${path}. The link may be old or mistyped.`)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(path);
+    await user.click(screen.getByRole('link', { name: link }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(to));
+  });
+
+  it('/admin/settings, where the switcher leads from /settings, opens the first real settings page', async () => {
+    const { router } = renderRoutes(routes, {
+      path: switchProfilePath('/settings'),
+      auth: fakeUser({ isAdmin: true }),
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/settings/payments'));
+    expect(screen.queryByText(/being prepared/)).not.toBeInTheDocument();
   });
 
   it('the switcher keeps the page name', () => {
