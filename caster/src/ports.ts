@@ -233,6 +233,11 @@ export interface ArchiveHourUpdate {
   /** Observation epochs (UTC) of the first and last observation message stored; null when none was. */
   firstEpoch: Date | null;
   lastEpoch: Date | null;
+  /**
+   * Minutes of the hour (0–59, ascending) holding an observation epoch stored in it: what RINEX of the hour can
+   * deliver, whatever the frames' arrival times (a replay files old epochs under the hour it arrives in).
+   */
+  epochMinutes: number[];
   /** Message types stored, ascending. */
   messageTypes: number[];
 }

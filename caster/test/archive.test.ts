@@ -335,10 +335,70 @@ describe('the archive index', () => {
         lastFrameAt: new Date(arrival),
         firstEpoch: new Date('2022-12-13T01:09:04Z'),
         lastEpoch: new Date('2022-12-13T01:10:03Z'),
+        epochMinutes: [9, 10],
         messageTypes: [1005, 1019, 1020, 1033, 1041, 1042, 1044, 1045, 1046, 1077, 1087, 1097, 1117, 1127, 1137, 1230],
       },
     ]);
     expect((await readAll(store, 'HIRO1', hour, hour + 1)).data).toEqual(Buffer.concat(frames));
+  });
+});
+
+/** A GPS or Galileo MSM frame with its epoch (30 bits of milliseconds of the week, after bit 24) moved by `ms`. */
+function shiftEpoch(frame: Buffer, ms: number): Buffer {
+  const length = (((frame[1] as number) & 0x03) << 8) | (frame[2] as number);
+  const payload = Buffer.from(frame.subarray(3, 3 + length));
+  const week = 604_800_000;
+  const bit = 24;
+  let tow = 0;
+  for (let i = 0; i < 30; i++) tow = tow * 2 + (((payload[(bit + i) >> 3] as number) >> (7 - ((bit + i) & 7))) & 1);
+  const shifted = (tow + ms) % week;
+  for (let i = 0; i < 30; i++) {
+    const at = bit + i;
+    const mask = 1 << (7 - (at & 7));
+    const one = Math.floor(shifted / 2 ** (29 - i)) % 2 === 1;
+    payload[at >> 3] = one ? (payload[at >> 3] as number) | mask : (payload[at >> 3] as number) & ~mask;
+  }
+  return encodeFrame(payload);
+}
+
+describe('the minutes of an hour that hold its epochs', () => {
+  it('are none for a replay filed under an hour its epochs lie before and after', async () => {
+    const store = localArchiveStore(await tempDir(), silent);
+    open.push(store);
+    const index = new FakeIndex();
+    // The Hiroshima minute (01:09–01:10 UTC) and the same minute two hours on, both arriving at 02:30.
+    const arrival = Date.parse('2022-12-13T02:30:00Z');
+    const writer = new ArchiveWriter({ store, index, flushMs: 60_000, clock: () => arrival }, silent);
+    const typeOf = (f: Buffer) => f.readUInt16BE(3) >> 4;
+    const msm = validFrames(fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3')).filter((f) =>
+      [1077, 1097].includes(typeOf(f)),
+    );
+    for (const f of [...msm, ...msm.map((f) => shiftEpoch(f, 2 * HOUR_MS))]) writer.frame('HIRO1', f, typeOf(f));
+    await writer.close();
+
+    const hour = Date.parse('2022-12-13T02:00:00Z');
+    expect(index.updates).toHaveLength(1);
+    const [update] = index.updates;
+    expect(update?.hour).toEqual(new Date(hour));
+    // First and last epoch straddle the hour, yet not one epoch is in it.
+    expect(update?.firstEpoch?.getTime()).toBeLessThan(hour);
+    expect(update?.lastEpoch?.getTime()).toBeGreaterThan(hour + HOUR_MS);
+    expect(update?.epochMinutes).toEqual([]);
+  });
+
+  it('are the minutes of the epochs inside the hour, wherever the others lie', async () => {
+    const store = localArchiveStore(await tempDir(), silent);
+    open.push(store);
+    const index = new FakeIndex();
+    const arrival = Date.parse('2022-12-13T01:30:00Z');
+    const writer = new ArchiveWriter({ store, index, flushMs: 60_000, clock: () => arrival }, silent);
+    const typeOf = (f: Buffer) => f.readUInt16BE(3) >> 4;
+    const msm = validFrames(fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3')).filter((f) =>
+      [1077, 1097].includes(typeOf(f)),
+    );
+    for (const f of [...msm, ...msm.map((f) => shiftEpoch(f, HOUR_MS))]) writer.frame('HIRO1', f, typeOf(f));
+    await writer.close();
+    expect(index.updates.map((u) => u.epochMinutes)).toEqual([[9, 10]]);
   });
 });
 

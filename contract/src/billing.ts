@@ -267,6 +267,8 @@ export const productSchema = z.object({
   testMode: z.boolean(),
   previewMode: z.boolean(),
   attributes: z.array(z.string()),
+  /** Subscribers get RINEX of the plan's networks without tokens; set by the admin, whatever the texts say. */
+  includesRinex: z.boolean(),
   networkIds: z.array(z.string()),
   archived: z.boolean(),
   createdAt: z.string(),
@@ -291,6 +293,7 @@ const productFields = {
   testMode: z.boolean(),
   previewMode: z.boolean(),
   attributes: z.array(z.string().trim().min(1).max(120)).max(20),
+  includesRinex: z.boolean(),
   networkIds: z.array(z.string().uuid()).max(100),
   translations: productTranslationsSchema,
 };
@@ -302,6 +305,7 @@ const createFields = {
   testMode: productFields.testMode.default(false),
   previewMode: productFields.previewMode.default(false),
   attributes: productFields.attributes.default([]),
+  includesRinex: productFields.includesRinex.default(false),
   networkIds: productFields.networkIds.default([]),
   translations: productFields.translations.default({}),
 };

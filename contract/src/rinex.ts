@@ -118,14 +118,6 @@ export function hoursOf(from: Date, to: Date): number[] {
 }
 
 /**
- * Whether a plan's feature list includes RINEX: one of its features names it. Entitlement follows the text the
- * customer reads on the plan, so a plan that says RINEX gives it and one that does not, does not.
- */
-export function planIncludesRinex(features: readonly string[]): boolean {
-  return features.some((f) => /(^|[^A-Za-z0-9])RINEX([^A-Za-z0-9]|$)/i.test(f));
-}
-
-/**
  * Tokens per station-hour when an admin has not set one: the network's day price spread over 24 hours, rounded
  * up, so an hour of one station's data costs about an hour of the network's RTK. Null when the network is not
  * sold by tokens (price 0).

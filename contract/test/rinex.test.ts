@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createRinexJobBodySchema,
-  defaultRinexPricePerHour,
-  hoursOf,
-  planIncludesRinex,
-  rinexWindowProblem,
-} from '../src/rinex.ts';
+import { createRinexJobBodySchema, defaultRinexPricePerHour, hoursOf, rinexWindowProblem } from '../src/rinex.ts';
 
 const at = (iso: string) => new Date(iso);
 const now = at('2026-11-24T10:25:00Z');
@@ -34,20 +28,6 @@ describe('hoursOf', () => {
     expect(
       hoursOf(at('2026-11-24T22:00:00Z'), at('2026-11-25T01:00:00Z')).map((h) => new Date(h).toISOString()),
     ).toEqual(['2026-11-24T22:00:00.000Z', '2026-11-24T23:00:00.000Z', '2026-11-25T00:00:00.000Z']);
-  });
-});
-
-describe('planIncludesRinex', () => {
-  it('is true when a feature names RINEX as a word, in any case', () => {
-    expect(planIncludesRinex(['Real-time RTK', 'RINEX post-processing data'])).toBe(true);
-    expect(planIncludesRinex(['rinex files'])).toBe(true);
-    expect(planIncludesRinex(['Data (RINEX 3)'])).toBe(true);
-  });
-
-  it('is false for a plan that does not name it', () => {
-    expect(planIncludesRinex(['Real-time RTK corrections over NTRIP', 'Every station of the network'])).toBe(false);
-    expect(planIncludesRinex([])).toBe(false);
-    expect(planIncludesRinex(['PRERINEXED'])).toBe(false);
   });
 });
 

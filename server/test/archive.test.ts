@@ -81,6 +81,7 @@ describe('the archive index', () => {
       lastFrameAt: at(minutes[1]),
       firstEpoch: at(minutes[0]),
       lastEpoch: at(minutes[1]),
+      epochMinutes: [minutes[1], minutes[0]].filter((m, i, all) => all.indexOf(m) === i).sort((a, b) => a - b),
       messageTypes: types,
     });
     await repo.recordHours([report([10, 20], [1077, 1005], 5)]);
@@ -100,6 +101,7 @@ describe('the archive index', () => {
       last_frame_at: at(20),
       first_epoch: at(2),
       last_epoch: at(20),
+      epoch_minutes: [2, 8, 10, 20],
       message_types: [1005, 1077, 1087],
     });
     // A mountpoint the catalogue does not know (a station deleted meanwhile) is indexed without a station.
@@ -183,6 +185,7 @@ describe('the retention sweeper', () => {
             lastFrameAt: null,
             firstEpoch: null,
             lastEpoch: null,
+            epochMinutes: [],
             messageTypes: [],
           },
         ]);
@@ -201,6 +204,7 @@ describe('the retention sweeper', () => {
         lastFrameAt: null,
         firstEpoch: null,
         lastEpoch: null,
+        epochMinutes: [],
         messageTypes: [],
       },
     ]);

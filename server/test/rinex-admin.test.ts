@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AdminRinexNetwork, AdminRinexStation } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArchiveRepo } from '../src/modules/archive/archive.repo.ts';
-import { createNetwork, grantTokens, ledgerRows } from './ntrip-accounts/support.ts';
+import { createNetwork, createStation, grantTokens, ledgerRows } from './ntrip-accounts/support.ts';
 import { tempDir } from './support/rinex.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
@@ -51,6 +51,7 @@ beforeAll(async () => {
     lastFrameAt: new Date(hour + minutes * 60_000 - 1000),
     firstEpoch: new Date(hour),
     lastEpoch: new Date(hour + minutes * 60_000 - 1000),
+    epochMinutes: Array.from({ length: minutes }, (_, m) => m),
     messageTypes: [1005, 1077],
   });
   await createArchiveRepo(t.db).recordHours([report(partial, 15), report(full, 60)]);
@@ -182,6 +183,52 @@ describe('admin', () => {
       payload: { rinexPricePerHour: 0 },
     });
     expect(patch.statusCode).toBe(403);
+  });
+});
+
+describe('availability of a replayed hour', () => {
+  it('is not a full hour when 6 minutes of data have epochs before and after the hour, and is not sold', async () => {
+    const other = (await createNetwork(t.db, { price: 100 })).id;
+    await createStation(t.db, other, 'REPL1');
+    const hour = thisHour - 5 * H;
+    // A replay filed under the hour it arrived in: 6 minutes of frames whose epochs lie an hour before and after it.
+    // The archive writer finds no epoch in the hour (caster/test/archive.test.ts), so no minute is indexed.
+    await createArchiveRepo(t.db).recordHours([
+      {
+        mountpoint: 'REPL1',
+        hour: new Date(hour),
+        bytes: 6 * 60 * 1000,
+        frames: 6 * 60 * 4,
+        storedBytes: 6 * 60 * 400,
+        droppedFrames: 0,
+        firstFrameAt: new Date(hour + 10 * 60_000),
+        lastFrameAt: new Date(hour + 16 * 60_000),
+        firstEpoch: new Date(hour - 50 * 60_000),
+        lastEpoch: new Date(hour + 70 * 60_000),
+        epochMinutes: [],
+        messageTypes: [1005, 1077],
+      },
+    ]);
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 100);
+    const replayed = { station: 'REPL1', from: iso(hour), to: iso(hour + H) };
+    const offer = await t.app.inject({
+      method: 'GET',
+      url: `/api/rinex/availability?${new URLSearchParams(replayed)}`,
+      headers: user.headers,
+    });
+    expect(offer.statusCode).toBe(200);
+    expect(offer.json().hours).toEqual([expect.objectContaining({ status: 'none', percent: 0 })]);
+    expect(offer.json()).toMatchObject({ hoursWithData: 0, price: 0 });
+    const job = await t.app.inject({
+      method: 'POST',
+      url: '/api/rinex/jobs',
+      headers: user.headers,
+      payload: replayed,
+    });
+    expect(job.statusCode).toBe(409);
+    expect(job.json()).toMatchObject({ code: 'no_data_in_window' });
+    expect(await ledgerRows(t.db, user.userId)).toHaveLength(1);
   });
 });
 

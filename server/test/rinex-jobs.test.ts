@@ -111,10 +111,10 @@ describe('availability', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json() as RinexAvailability;
     expect(body.station).toMatchObject({ mountpoint: 'HIRO1', networkId });
-    // 01:09:04 to 01:10:03 UTC of a 1 Hz station: 60 of 3600 epochs.
+    // 01:09:04 to 01:10:03 UTC: epochs in 2 of the hour's 60 minutes.
     expect(body.hours.map((h) => [h.start, h.status, h.percent])).toEqual([
       [iso(HIROSHIMA_HOUR - H), 'none', 0],
-      [iso(HIROSHIMA_HOUR), 'partial', 2],
+      [iso(HIROSHIMA_HOUR), 'partial', 3],
       [iso(HIROSHIMA_HOUR + H), 'none', 0],
     ]);
     expect(body.hours[1]?.bytes).toBeGreaterThan(100_000);
@@ -372,8 +372,8 @@ describe('paying', () => {
     expect(download.statusCode).toBe(409);
   });
 
-  it("is free under a plan whose features include RINEX on the station's network, and only then", async () => {
-    const product = async (name: string, attributes: string[]) => {
+  it("is free under a plan with the RINEX attribute on the station's network, whatever the plan's texts say", async () => {
+    const product = async (name: string, attributes: string[], includesRinex: boolean) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/admin/products',
@@ -387,10 +387,12 @@ describe('paying', () => {
           interval: 'MONTHLY',
           billable: false,
           attributes,
+          includesRinex,
           networkIds: [networkId],
         },
       });
       expect(res.statusCode).toBe(201);
+      expect(res.json().includesRinex).toBe(includesRinex);
       return res.json().priceId as string;
     };
     const assign = async (user: TestUser, priceId: string) => {
@@ -402,8 +404,9 @@ describe('paying', () => {
       });
       expect(res.statusCode).toBe(201);
     };
-    const withRinex = await product('Survey plan', ['Real-time RTK corrections', 'RINEX post-processing data']);
-    const without = await product('RTK only', ['Real-time RTK corrections']);
+    const withRinex = await product('Survey plan', ['Real-time RTK corrections'], true);
+    // The texts name RINEX twice, yet the admin did not give the plan RINEX.
+    const without = await product('RTK, no RINEX', ['Real-time RTK corrections', 'No RINEX data'], false);
 
     const planned = await t.buildUser();
     await assign(planned, withRinex);
@@ -418,6 +421,19 @@ describe('paying', () => {
     await assign(rtkOnly, without);
     expect((await availability(rtkOnly)).json()).toMatchObject({ charge: 'tokens', price: 2 });
     expect((await createJob(rtkOnly)).statusCode).toBe(402);
+
+    // The admin gives the plan RINEX: its subscriber's next window is free.
+    const plan = (
+      await t.db.selectFrom('products').select('id').where('price_id', '=', without).executeTakeFirstOrThrow()
+    ).id;
+    const patched = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/products/${plan}`,
+      headers: admin.headers,
+      payload: { includesRinex: true },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect((await availability(rtkOnly)).json()).toMatchObject({ charge: 'plan', price: 0 });
   });
 });
 

@@ -4,36 +4,40 @@ import { chargeFor, classifyHour, priceOf, rinexPricePerHour } from '../src/modu
 const H = 3_600_000;
 const hour = Date.UTC(2026, 10, 24, 9);
 const later = hour + 5 * H;
-const row = (firstS: number, lastS: number) => ({
+/** An index row whose stored epochs fall in the minutes [from, to) of the hour. */
+const row = (from: number, to: number) => ({
   hour: new Date(hour),
   bytes: 1000,
-  firstEpoch: new Date(hour + firstS * 1000),
-  lastEpoch: new Date(hour + lastS * 1000),
+  epochMinutes: Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i),
 });
 
 describe('classifyHour', () => {
-  it('is full when the epochs reach both ends of the hour, at 1 s and at 30 s', () => {
-    expect(classifyHour(hour, row(0, 3599), later)).toMatchObject({ status: 'full', percent: 100 });
-    expect(classifyHour(hour, row(0, 3570), later)).toMatchObject({ status: 'full', percent: 100 });
+  it('is full only when every minute of the hour holds a stored epoch', () => {
+    expect(classifyHour(hour, row(0, 60), later)).toMatchObject({ status: 'full', percent: 100 });
+    expect(classifyHour(hour, row(0, 59), later)).toMatchObject({ status: 'partial', percent: 98 });
   });
 
-  it('is partial with the share of the hour between the first and last epoch', () => {
-    expect(classifyHour(hour, row(0, 899), later)).toMatchObject({ status: 'partial', percent: 25 });
-    expect(classifyHour(hour, row(1800, 3599), later)).toMatchObject({ status: 'partial', percent: 50 });
+  it('is partial with the share of minutes holding epochs, gaps inside the hour included', () => {
+    expect(classifyHour(hour, row(0, 15), later)).toMatchObject({ status: 'partial', percent: 25 });
+    expect(classifyHour(hour, row(30, 60), later)).toMatchObject({ status: 'partial', percent: 50 });
+    const gap = { ...row(0, 60), epochMinutes: row(0, 60).epochMinutes.filter((m) => m < 20 || m >= 50) };
+    expect(classifyHour(hour, gap, later)).toMatchObject({ status: 'partial', percent: 50 });
     // A minute of data is still worth showing.
-    expect(classifyHour(hour, row(600, 610), later)).toMatchObject({ status: 'partial', percent: 1 });
+    expect(classifyHour(hour, row(10, 11), later)).toMatchObject({ status: 'partial', percent: 2 });
   });
 
-  it('is none without a row, without epochs, or with epochs outside the hour', () => {
+  it('is none without a row or without epochs in the hour', () => {
     expect(classifyHour(hour, undefined, later)).toMatchObject({ status: 'none', percent: 0, bytes: 0 });
-    expect(classifyHour(hour, { ...row(0, 1), firstEpoch: null, lastEpoch: null }, later)).toMatchObject({
-      status: 'none',
-    });
-    expect(classifyHour(hour, row(-7200, -3700), later)).toMatchObject({ status: 'none' });
+    expect(classifyHour(hour, row(0, 0), later)).toMatchObject({ status: 'none' });
+  });
+
+  it('merges the minutes of every name the station was archived under without counting one twice', () => {
+    const twice = { ...row(0, 30), epochMinutes: [...row(0, 30).epochMinutes, ...row(0, 30).epochMinutes] };
+    expect(classifyHour(hour, twice, later)).toMatchObject({ status: 'partial', percent: 50 });
   });
 
   it('says whether the hour is being recorded or has not started', () => {
-    expect(classifyHour(hour, row(0, 600), hour + 601_000)).toMatchObject({ recording: true, future: false });
+    expect(classifyHour(hour, row(0, 10), hour + 601_000)).toMatchObject({ recording: true, future: false });
     expect(classifyHour(hour + H, undefined, hour + 601_000)).toMatchObject({ recording: false, future: true });
   });
 });

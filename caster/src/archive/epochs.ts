@@ -31,6 +31,20 @@ function nearest(t: number, near: number, period: number): number {
 export interface EpochRange {
   first: number;
   last: number;
+  /**
+   * Minutes of the batch's UTC hour holding an epoch, as bits: bit m of `minutesLow` is minute m (0–29), bit m of
+   * `minutesHigh` is minute 30 + m. Epochs outside the hour set none.
+   */
+  minutesLow: number;
+  minutesHigh: number;
+}
+
+/** An EpochRange's minute bits as the minutes they stand for, ascending. */
+export function epochMinutes(range: Pick<EpochRange, 'minutesLow' | 'minutesHigh'>): number[] {
+  const out: number[] = [];
+  for (let m = 0; m < 30; m++) if (range.minutesLow & (1 << m)) out.push(m);
+  for (let m = 0; m < 30; m++) if (range.minutesHigh & (1 << m)) out.push(30 + m);
+  return out;
 }
 
 /**
@@ -38,13 +52,16 @@ export interface EpochRange {
  * resolved nearest to `arrival` (the frames arrived seconds after their epochs at most); false when no frame carried
  * one. For the archive's index only: BeiDou is taken in BDT whatever a receiver's firmware does (the decoder knows
  * better), and GPS − UTC is the one at arrival. Walks the frames without allocating, as it runs for every flush.
+ * The minutes of `hour` (the UTC hour the batch is filed under, Unix ms) that hold an epoch go to `out`'s bits.
  */
-export function epochRange(batch: Buffer, arrival: number, out: EpochRange): boolean {
+export function epochRange(batch: Buffer, arrival: number, hour: number, out: EpochRange): boolean {
   const gps = utcToGpst(arrival);
   const gpsMs = (gps.week * 604_800 + gps.tow) * 1000;
   const leapMs = Math.round(gpsMs - (arrival - GPS_EPOCH_MS));
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
+  out.minutesLow = 0;
+  out.minutesHigh = 0;
   for (let i = 0; i + PAYLOAD + 7 <= batch.length; ) {
     const length = (((batch[i + 1] as number) & 0x03) << 8) | (batch[i + 2] as number);
     const type = ((batch[i + 3] as number) << 4) | ((batch[i + 4] as number) >> 4);
@@ -64,6 +81,9 @@ export function epochRange(batch: Buffer, arrival: number, out: EpochRange): boo
       }
       if (epoch < first) first = epoch;
       if (epoch > last) last = epoch;
+      const minute = Math.floor((epoch - hour) / 60_000);
+      if (minute >= 0 && minute < 30) out.minutesLow |= 1 << minute;
+      else if (minute >= 30 && minute < 60) out.minutesHigh |= 1 << (minute - 30);
     }
     i += PAYLOAD + length + 3;
   }

@@ -1,6 +1,6 @@
 import type { ArchiveHourUpdate, ArchiveIndexPort } from '../ports.ts';
 import type { Logger } from '../session-log.ts';
-import { type EpochRange, epochRange } from './epochs.ts';
+import { type EpochRange, epochMinutes, epochRange } from './epochs.ts';
 import type { ArchiveLease } from './lease.ts';
 import { encodeMember } from './member.ts';
 import { type ArchiveStore, HOUR_MS, type HourKey, hourLabel } from './store.ts';
@@ -44,7 +44,7 @@ class Pending {
   dropped = 0;
   /** The compressed member, between compression and the store. */
   member: Buffer | null = null;
-  readonly epochs: EpochRange = { first: 0, last: 0 };
+  readonly epochs: EpochRange = { first: 0, last: 0, minutesLow: 0, minutesHigh: 0 };
   hasEpochs = false;
 
   reset(hour: number): this {
@@ -71,6 +71,9 @@ class HourTotals {
   lastAt = Number.NaN;
   firstEpoch = Number.NaN;
   lastEpoch = Number.NaN;
+  /** The hour's minutes holding an epoch, as EpochRange's bits. */
+  minutesLow = 0;
+  minutesHigh = 0;
   readonly types = new Set<number>();
 
   constructor(
@@ -87,6 +90,8 @@ class HourTotals {
     this.lastAt = latest(this.lastAt, more.lastAt);
     this.firstEpoch = earliest(this.firstEpoch, more.firstEpoch);
     this.lastEpoch = latest(this.lastEpoch, more.lastEpoch);
+    this.minutesLow |= more.minutesLow;
+    this.minutesHigh |= more.minutesHigh;
     for (const t of more.types) this.types.add(t);
   }
 
@@ -103,6 +108,7 @@ class HourTotals {
       lastFrameAt: date(this.lastAt),
       firstEpoch: date(this.firstEpoch),
       lastEpoch: date(this.lastEpoch),
+      epochMinutes: epochMinutes(this),
       messageTypes: [...this.types].sort((a, b) => a - b),
     };
   }
@@ -322,7 +328,7 @@ export class ArchiveWriter {
         try {
           const frames = pending.buffer.subarray(0, pending.used);
           pending.member = encodeMember(frames);
-          pending.hasEpochs = epochRange(frames, pending.lastAt, pending.epochs);
+          pending.hasEpochs = epochRange(frames, pending.lastAt, pending.hour, pending.epochs);
           resolve();
         } catch (err) {
           reject(err);
@@ -396,6 +402,8 @@ export class ArchiveWriter {
     if (pending.hasEpochs) {
       totals.firstEpoch = earliest(totals.firstEpoch, pending.epochs.first);
       totals.lastEpoch = latest(totals.lastEpoch, pending.epochs.last);
+      totals.minutesLow |= pending.epochs.minutesLow;
+      totals.minutesHigh |= pending.epochs.minutesHigh;
     }
     for (const t of pending.types) totals.types.add(t);
   }

@@ -233,6 +233,8 @@ export interface ArchiveHoursTable {
   last_frame_at: NullableTimestamp;
   first_epoch: NullableTimestamp;
   last_epoch: NullableTimestamp;
+  /** Migration 202611281330: minutes of the hour (0–59) holding a stored observation epoch. */
+  epoch_minutes: ColumnType<number[], number[] | undefined, number[]>;
   message_types: ColumnType<number[], number[] | undefined, number[]>;
   updated_at: Generated<Date>;
 }

@@ -58,6 +58,7 @@ type ProductFields = {
   nameNl: string;
   descriptionNl: string;
   attributesNl: string;
+  includesRinex: boolean;
   networkIds: string[];
   bestChoice: boolean;
   testMode: boolean;
@@ -84,6 +85,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
       nameNl: dutch?.name ?? '',
       descriptionNl: dutch?.description ?? '',
       attributesNl: (dutch?.attributes ?? []).join('\n'),
+      includesRinex: product?.includesRinex ?? false,
       networkIds: product?.networkIds ?? [],
       bestChoice: product?.bestChoice ?? false,
       testMode: product?.testMode ?? false,
@@ -101,6 +103,7 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
         testMode: v.testMode,
         previewMode: v.previewMode,
         attributes: lines(v.attributes),
+        includesRinex: spec.kind === 'subscription' && v.includesRinex,
         networkIds: v.networkIds,
         translations: { nl: { name: v.nameNl, description: v.descriptionNl, attributes: lines(v.attributesNl) } },
       };
@@ -224,6 +227,13 @@ function ProductForm({ page, product, close }: { page: ProductPage; product?: Pr
               />
             ))}
         </fieldset>
+      )}
+      {spec.kind === 'subscription' && (
+        <Checkbox
+          label={t('products.includesRinex')}
+          checked={values.includesRinex}
+          onChange={(e) => set('includesRinex')(e.target.checked)}
+        />
       )}
       <Checkbox
         label={t('products.bestChoice')}

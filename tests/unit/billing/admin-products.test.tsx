@@ -24,6 +24,7 @@ const tokenPack: Product = productSchema.parse({
   testMode: true,
   previewMode: false,
   attributes: [],
+  includesRinex: false,
   networkIds: [],
   translations: {},
   archived: false,
@@ -140,6 +141,28 @@ describe('admin products', () => {
         },
       },
     });
+  });
+
+  it('creates a plan that includes RINEX only when the admin ticks it, whatever its attributes say', async () => {
+    answerProducts([]);
+    renderPage('/admin/products/billable-subscriptions');
+    await userEvent.click(await screen.findByTestId('create-product'));
+    const form = await screen.findByTestId('product-form');
+    await userEvent.type(within(form).getByLabelText('Name:'), 'Survey');
+    await userEvent.type(within(form).getByLabelText('Price:'), '49');
+    await userEvent.type(within(form).getByLabelText('Attributes (one per line)'), 'RINEX data');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await expect.poll(() => created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ kind: 'subscription', attributes: ['RINEX data'], includesRinex: false });
+
+    created = [];
+    await userEvent.click(await screen.findByTestId('create-product'));
+    const again = await screen.findByTestId('product-form');
+    await userEvent.type(within(again).getByLabelText('Name:'), 'Survey');
+    await userEvent.type(within(again).getByLabelText('Price:'), '49');
+    await userEvent.click(within(again).getByLabelText(/^Includes RINEX/));
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await expect.poll(() => created).toEqual([expect.objectContaining({ includesRinex: true })]);
   });
 
   it('asks the server for manual subscriptions on the non-billable page', async () => {

@@ -16,6 +16,7 @@ export interface ArchiveHourRow {
   last_frame_at: Date | null;
   first_epoch: Date | null;
   last_epoch: Date | null;
+  epoch_minutes: number[];
   message_types: number[];
 }
 
@@ -45,16 +46,19 @@ export function createArchiveRepo(db: Database) {
         last_frame_at: u.lastFrameAt?.toISOString() ?? null,
         first_epoch: u.firstEpoch?.toISOString() ?? null,
         last_epoch: u.lastEpoch?.toISOString() ?? null,
+        epoch_minutes: u.epochMinutes,
         message_types: u.messageTypes,
       }));
       await sql`
         INSERT INTO archive_hours AS h (mountpoint, hour, station_id, bytes, frames, stored_bytes, dropped_frames,
-          first_frame_at, last_frame_at, first_epoch, last_epoch, message_types)
+          first_frame_at, last_frame_at, first_epoch, last_epoch, epoch_minutes, message_types)
         SELECT x.mountpoint, x.hour, s.id, x.bytes, x.frames, x.stored_bytes, x.dropped_frames, x.first_frame_at,
-          x.last_frame_at, x.first_epoch, x.last_epoch, ARRAY(SELECT jsonb_array_elements_text(x.message_types))::int[]
+          x.last_frame_at, x.first_epoch, x.last_epoch, ARRAY(SELECT jsonb_array_elements_text(x.epoch_minutes))::int[],
+          ARRAY(SELECT jsonb_array_elements_text(x.message_types))::int[]
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(mountpoint text, hour timestamptz, bytes bigint,
           frames bigint, stored_bytes bigint, dropped_frames bigint, first_frame_at timestamptz,
-          last_frame_at timestamptz, first_epoch timestamptz, last_epoch timestamptz, message_types jsonb)
+          last_frame_at timestamptz, first_epoch timestamptz, last_epoch timestamptz, epoch_minutes jsonb,
+          message_types jsonb)
         LEFT JOIN stations s ON s.mountpoint = x.mountpoint
         ON CONFLICT (mountpoint, hour) DO UPDATE SET
           station_id = coalesce(excluded.station_id, h.station_id),
@@ -66,6 +70,7 @@ export function createArchiveRepo(db: Database) {
           last_frame_at = greatest(h.last_frame_at, excluded.last_frame_at),
           first_epoch = least(h.first_epoch, excluded.first_epoch),
           last_epoch = greatest(h.last_epoch, excluded.last_epoch),
+          epoch_minutes = ARRAY(SELECT DISTINCT m FROM unnest(h.epoch_minutes || excluded.epoch_minutes) AS m ORDER BY m),
           message_types = ARRAY(SELECT DISTINCT t FROM unnest(h.message_types || excluded.message_types) AS t ORDER BY t),
           updated_at = now()`.execute(db);
     },
@@ -94,6 +99,7 @@ export function createArchiveRepo(db: Database) {
           'last_frame_at',
           'first_epoch',
           'last_epoch',
+          'epoch_minutes',
           'message_types',
         ])
         .where('station_id', '=', stationId)

@@ -53,6 +53,7 @@ export function toProduct(p: ProductRow): Product {
     testMode: p.test_mode,
     previewMode: p.preview_mode,
     attributes: p.attributes,
+    includesRinex: p.includes_rinex,
     networkIds: p.network_ids,
     archived: p.archived_at !== null,
     createdAt: iso(p.created_at),

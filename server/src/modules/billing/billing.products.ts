@@ -55,6 +55,7 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
         test_mode: input.testMode,
         preview_mode: input.previewMode,
         attributes: input.attributes,
+        includes_rinex: input.kind === 'subscription' && input.includesRinex,
         network_ids: input.networkIds,
         translations: JSON.stringify(input.translations),
         seed_key: seedKey ?? null,
@@ -67,6 +68,9 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
       if (!current) throw productNotFound();
       if (patch.interval && current.kind !== 'subscription') {
         throw new AppError(400, 'validation_failed', 'Only subscriptions have an interval.', 'interval');
+      }
+      if (patch.includesRinex && current.kind !== 'subscription') {
+        throw new AppError(400, 'validation_failed', 'Only subscriptions include RINEX.', 'includesRinex');
       }
       if (patch.creditsAmount && current.kind !== 'token') {
         throw new AppError(400, 'validation_failed', 'Only token packs have a credits amount.', 'creditsAmount');
@@ -99,6 +103,7 @@ export function createProductAdmin(deps: { repo: BillingRepo; provider: PaymentP
         ...(patch.testMode !== undefined && { test_mode: patch.testMode }),
         ...(patch.previewMode !== undefined && { preview_mode: patch.previewMode }),
         ...(patch.attributes !== undefined && { attributes: patch.attributes }),
+        ...(patch.includesRinex !== undefined && { includes_rinex: patch.includesRinex }),
         ...(patch.networkIds !== undefined && { network_ids: patch.networkIds }),
         ...(patch.translations !== undefined && { translations: JSON.stringify(patch.translations) }),
         ...(patch.creditsAmount !== undefined && { credits_amount: patch.creditsAmount }),

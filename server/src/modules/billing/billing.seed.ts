@@ -12,6 +12,8 @@ type SeedProduct = Pick<
   /** The Dutch texts a Dutch reader gets (issue 22). */
   nl: ProductTexts;
   best_choice?: boolean;
+  /** Subscribers get RINEX without tokens. */
+  includes_rinex?: boolean;
   billable?: boolean;
   test_mode?: boolean;
 };
@@ -38,6 +40,7 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     currency: 'EUR',
     interval: 'WEEKLY',
     credits_amount: null,
+    includes_rinex: true,
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover'],
     test_mode: true,
     nl: {
@@ -56,6 +59,7 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     currency: 'EUR',
     interval: 'MONTHLY',
     credits_amount: null,
+    includes_rinex: true,
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover', 'E-mail support'],
     best_choice: true,
     test_mode: true,
@@ -75,6 +79,7 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     currency: 'EUR',
     interval: 'YEARLY',
     credits_amount: null,
+    includes_rinex: true,
     attributes: [...SUBSCRIPTION_ATTRIBUTES, '1 concurrent rover', 'Priority support'],
     test_mode: true,
     nl: {
@@ -189,6 +194,7 @@ export async function seedDemoProducts(db: Database): Promise<number> {
         best_choice: p.best_choice ?? false,
         test_mode: p.test_mode ?? false,
         attributes: p.attributes,
+        includes_rinex: p.includes_rinex ?? false,
         translations: JSON.stringify({ nl: p.nl }),
         network_ids: p.kind === 'subscription' ? networkIds : [],
         seed_key: key,

@@ -27,6 +27,8 @@ export interface ProductsTable {
   test_mode: Generated<boolean>;
   preview_mode: Generated<boolean>;
   attributes: TextArray;
+  /** Migration 202611281320: subscribers get RINEX without tokens. */
+  includes_rinex: Generated<boolean>;
   network_ids: TextArray;
   /** Migration 202611280100: {"nl": {"name", "description", "attributes"}} (contract productTranslationsSchema). */
   translations: ColumnType<ProductTranslations, string | undefined, string>;

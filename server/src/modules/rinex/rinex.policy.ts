@@ -13,19 +13,16 @@ import type { Actor } from '../../http/auth.ts';
 export interface IndexedHour {
   hour: Date;
   bytes: number;
-  firstEpoch: Date | null;
-  lastEpoch: Date | null;
+  /** Minutes of the hour (0–59) holding an observation epoch stored in it. */
+  epochMinutes: readonly number[];
 }
 
-/**
- * Epochs this close to the hour's edges still make it full: a station at a 30 s interval has its first epoch at
- * :00:00 and its last at :59:30.
- */
-const EDGE_MS = 31_000;
+const MINUTES = 60;
 
 /**
- * An hour as the availability bar shows it. The index keeps each hour's first and last observation epoch, so the
- * share of epochs is the share of the hour between them (gaps inside the hour are not seen by the index).
+ * An hour as the availability bar shows it, from the epochs stored for it (never the frames' arrival times): the
+ * share is the share of its minutes that hold an epoch, and it is full only when every minute does. A station at a
+ * 30 s interval has two epochs a minute, so a whole hour of it is full; a gap of a minute or more shows.
  */
 export function classifyHour(start: number, row: IndexedHour | undefined, now: number): HourAvailability {
   const end = start + HOUR_MS;
@@ -35,15 +32,10 @@ export function classifyHour(start: number, row: IndexedHour | undefined, now: n
     recording: start <= now && now < end,
     future: start > now,
   };
-  const first = row?.firstEpoch?.getTime();
-  const last = row?.lastEpoch?.getTime();
-  if (first === undefined || last === undefined || last < start || first >= end) {
-    return { ...base, status: 'none', percent: 0 };
-  }
-  const from = Math.max(first, start);
-  const to = Math.min(last, end);
-  if (from - start <= EDGE_MS && end - to <= EDGE_MS) return { ...base, status: 'full', percent: 100 };
-  const percent = Math.min(99, Math.max(1, Math.round(((to - from + 1000) / HOUR_MS) * 100)));
+  const minutes = new Set(row?.epochMinutes.filter((m) => m >= 0 && m < MINUTES)).size;
+  if (minutes === 0) return { ...base, status: 'none', percent: 0 };
+  if (minutes === MINUTES) return { ...base, status: 'full', percent: 100 };
+  const percent = Math.min(99, Math.max(1, Math.round((minutes / MINUTES) * 100)));
   return { ...base, status: 'partial', percent };
 }
 

@@ -1,4 +1,3 @@
-import { planIncludesRinex } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
@@ -104,18 +103,16 @@ export function createRinexRepo(db: Database) {
         mountpoint: string;
         hour: Date;
         bytes: string;
-        first_epoch: Date | null;
-        last_epoch: Date | null;
+        epoch_minutes: number[];
       }>`
-        SELECT mountpoint, hour, bytes, first_epoch, last_epoch FROM archive_hours
+        SELECT mountpoint, hour, bytes, epoch_minutes FROM archive_hours
         WHERE station_id = ${stationId} AND hour >= ${from} AND hour < ${to} AND frames > 0
         ORDER BY hour, mountpoint`.execute(db);
       return r.rows.map((row) => ({
         mountpoint: row.mountpoint,
         hour: new Date(row.hour),
         bytes: num(row.bytes),
-        firstEpoch: row.first_epoch && new Date(row.first_epoch),
-        lastEpoch: row.last_epoch && new Date(row.last_epoch),
+        epochMinutes: row.epoch_minutes,
       }));
     },
 
@@ -130,21 +127,21 @@ export function createRinexRepo(db: Database) {
     },
 
     /**
-     * Whether an open plan grant covers the user on the network and its plan's features include RINEX: the user's
-     * own subscriptions and those of the organisations the user is a member of, as NTRIP access is given.
+     * Whether an open plan grant covers the user on the network and its plan includes RINEX (the admin's attribute,
+     * not its texts): the user's own subscriptions and those of the organisations the user is a member of, as NTRIP
+     * access is given.
      */
     async planCovers(userId: string, networkId: string, now: Date): Promise<boolean> {
-      const r = await sql<{ attributes: string[] }>`
-        SELECT p.attributes FROM access_grants g
+      const r = await sql<{ n: number }>`
+        SELECT 1 AS n FROM access_grants g
         JOIN subscriptions sub ON sub.id::text = g.reference_id::text
         JOIN products p ON p.id = sub.product_id
-        WHERE g.source = 'subscription' AND g.ended_at IS NULL AND g.network_id = ${networkId}
+        WHERE g.source = 'subscription' AND g.ended_at IS NULL AND g.network_id = ${networkId} AND p.includes_rinex
           AND g.valid_from <= ${now} AND g.valid_until > ${now}
           AND ((g.organization_id IS NULL AND g.owner_user_id = ${userId})
-            OR g.organization_id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId}))`.execute(
-        db,
-      );
-      return r.rows.some((row) => planIncludesRinex(row.attributes));
+            OR g.organization_id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId}))
+        LIMIT 1`.execute(db);
+      return r.rows.length > 0;
     },
 
     /** Holds the user's row until the transaction ends: one user's purchases count their running jobs in turn. */
@@ -357,10 +354,9 @@ export function createRinexRepo(db: Database) {
         hour: Date;
         bytes: string;
         stored_bytes: string;
-        first_epoch: Date | null;
-        last_epoch: Date | null;
+        epoch_minutes: number[];
       }>`
-        SELECT h.station_id, h.hour, h.bytes, h.stored_bytes, h.first_epoch, h.last_epoch
+        SELECT h.station_id, h.hour, h.bytes, h.stored_bytes, h.epoch_minutes
         FROM archive_hours h JOIN stations s ON s.id = h.station_id
         WHERE s.network_id = ${networkId} AND h.hour >= ${from}
         ORDER BY h.station_id, h.hour`.execute(db);
@@ -369,8 +365,7 @@ export function createRinexRepo(db: Database) {
         hour: new Date(row.hour),
         bytes: num(row.bytes),
         storedBytes: num(row.stored_bytes),
-        firstEpoch: row.first_epoch && new Date(row.first_epoch),
-        lastEpoch: row.last_epoch && new Date(row.last_epoch),
+        epochMinutes: row.epoch_minutes,
       }));
     },
 

@@ -97,8 +97,7 @@ function byHour(rows: ArchivedHour[]): Map<number, IndexedHour> {
       continue;
     }
     seen.bytes += r.bytes;
-    if (r.firstEpoch && (!seen.firstEpoch || r.firstEpoch < seen.firstEpoch)) seen.firstEpoch = r.firstEpoch;
-    if (r.lastEpoch && (!seen.lastEpoch || r.lastEpoch > seen.lastEpoch)) seen.lastEpoch = r.lastEpoch;
+    seen.epochMinutes = [...seen.epochMinutes, ...r.epochMinutes];
   }
   return out;
 }
