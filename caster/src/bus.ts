@@ -5,7 +5,8 @@ import type { Logger } from './session-log.ts';
 export interface Announcement {
   node: string;
   /**
-   * The mountpoints fed on this node. `flowing`: a valid frame arrived within the online window (absent from a node
+   * The mountpoints fed on this node. `flowing`: a valid frame arrived within the online window and the station is
+   * not failing its integrity checks (absent from a node
    * of an earlier version, which counts as flowing, as all its fed mountpoints did before).
    */
   mounts: Array<{ mountpoint: string; cached: string[]; flowing?: boolean }>;

@@ -7,6 +7,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { Cluster } from './cluster.ts';
 import { Listener } from './connection.ts';
 import { FirstDataWatch } from './first-data.ts';
+import { IntegrityWatch } from './integrity/watch.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { PendingWrites } from './pending-writes.ts';
@@ -51,6 +52,8 @@ export interface CasterOptions {
    * limits and the login throttle then see the rover, not the balancer. A header from anyone else is refused.
    */
   trustedProxies?: readonly string[];
+  /** The stations' integrity monitor (issue 33, ADR 0040); on unless false (the bench compares both). */
+  integrity?: boolean;
 }
 
 export interface Caster extends LiveTelemetry {
@@ -112,7 +115,18 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     changed: (mount) => relay.changed(mount),
     deliver: (mount, frame) => relay.deliver(mount, frame, false),
   });
-  const relay = new Relay({ limits, clock, mounts, state, fanOut, rovers, cluster, archive, usage, writes });
+  const integrity =
+    options.integrity === false
+      ? null
+      : new IntegrityWatch({
+          clock,
+          mounts,
+          network: (slug) => cache.network(slug),
+          changed: (mount) => relay.changed(mount),
+          usage,
+          writes,
+        });
+  const relay = new Relay({ limits, clock, mounts, state, fanOut, rovers, cluster, archive, usage, writes, integrity });
   const logins = new LoginThrottle(limits, logger, () => clock.now());
   const pulls = new PullManager({
     logger,
@@ -206,6 +220,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       closed = true;
       for (const timer of [tick, catalogueTimer, announceTimer, dataTimer]) clock.clear(timer);
       access.stop();
+      integrity?.stop();
       live.stop();
       firstData.stop();
       pulls.stop();

@@ -101,9 +101,15 @@ export class CatalogueCache {
       );
     }
     const stations = [...this.mounts.values()].filter((m) => listedSlugs.has(m.info.network));
-    for (const m of stations.sort((a, b) => a.name.localeCompare(b.name))) records.push(strRecord(m.info));
+    for (const m of stations.sort((a, b) => a.name.localeCompare(b.name))) {
+      records.push(strRecord(m.info, m.integrityNotice));
+    }
     const chosen = req.ntripVersion === 2 && req.query ? filterRecords(records, req.query) : records;
     return sourcetableResponse(req.ntripVersion, renderSourcetable(chosen));
+  }
+
+  network(slug: string): CatalogueNetwork | undefined {
+    return this.networks.find((n) => n.slug === slug);
   }
 
   private stale(): boolean {

@@ -88,7 +88,7 @@ export class Cluster {
       mounts: fed.map((m) => ({
         mountpoint: m.name,
         cached: [...m.cached.values()].map((f) => f.data.toString('base64')),
-        flowing: receiving(m, now),
+        flowing: receiving(m, now) && !m.excluded,
       })),
       connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
     });

@@ -66,9 +66,27 @@ export interface CatalogueMountpoint {
   mountpoint: string;
   /** The network's slug; the automatic mountpoint of a network is `{SLUG in upper case}_NEAR`. */
   network: string;
+  /** The station's surveyed position (WGS84); the height is ellipsoidal, null when the catalogue has none. */
   latitude: number;
   longitude: number;
+  heightM?: number | null;
   str: StreamDescription;
+  /** An admin's decisions on the integrity monitor (issue 33); absent: none. */
+  integrity?: IntegrityControl;
+}
+
+export interface IntegrityControl {
+  /** The station stays in the nearest-station choice whatever the monitor finds. */
+  override: boolean;
+  /** Raised by a re-survey: the station's position history starts again from the next position it sends. */
+  surveyRevision: number;
+}
+
+/** Per network: when a reference position counts as moved, and how long a failed station must be good to return. */
+export interface NetworkIntegritySettings {
+  movedHorizontalM: number;
+  movedVerticalM: number;
+  goodPeriodMs: number;
 }
 
 export interface CatalogueNetwork {
@@ -79,6 +97,8 @@ export interface CatalogueNetwork {
   webUrl: string;
   /** False for a private network: its mountpoints serve entitled rovers but stay out of the sourcetable. */
   listed: boolean;
+  /** The monitor's defaults apply where this leaves a setting out. */
+  integrity?: Partial<NetworkIntegritySettings>;
 }
 
 export interface PullFeedConfig {
@@ -138,6 +158,28 @@ export interface StationStatus {
   lastDataAt: Date | null;
   /** Bits per second over the last measuring window. */
   bitrate: number;
+}
+
+export type IntegrityState = 'ok' | 'warning' | 'failing';
+export type IntegrityCode =
+  | 'position_moved'
+  | 'position_mismatch'
+  | 'constellation_missing'
+  | 'message_missing'
+  | 'late'
+  | 'crc_errors'
+  | 'gap';
+
+/** A station's integrity as the node holding its source sees it, on every change (issue 33). */
+export interface StationIntegrityUpdate {
+  mountpoint: string;
+  state: IntegrityState;
+  reasons: Array<{ code: IntegrityCode; level: 'warning' | 'failing'; message: string; since: Date }>;
+  /** Out of the nearest-station choice: failing, or failed and not yet good for the network's good period. */
+  excluded: boolean;
+  /** The reference position the station sends (ECEF metres), for a re-survey; null before its first 1005/1006. */
+  position: { x: number; y: number; z: number } | null;
+  at: Date;
 }
 
 export interface FeedStatus {
@@ -205,6 +247,8 @@ export interface UsagePort {
   recordRefusals?(records: RefusalRecord[]): Promise<void>;
   /** Called on every online/offline change and otherwise at most every few seconds per station. */
   stationStatus(updates: StationStatus[]): Promise<void>;
+  /** A station's integrity, on every change (optional: tests may leave it out). */
+  stationIntegrity?(updates: StationIntegrityUpdate[]): Promise<void>;
   /** State of a pull feed's connection to its upstream caster, on every change. */
   feedStatus(update: FeedStatus): Promise<void>;
 }

@@ -38,7 +38,8 @@ export interface NearMountpoint {
 const field = (value: string | number) => String(value).replace(/[;\r\n]/g, ' ');
 const coord = (value: number) => value.toFixed(2);
 
-export function strRecord(m: CatalogueMountpoint): string[] {
+/** `notice`: the misc field's text, e.g. that the station is out of the nearest-station choice (issue 33). */
+export function strRecord(m: CatalogueMountpoint, notice: string | null = null): string[] {
   const s = m.str;
   return [
     'STR',
@@ -59,7 +60,7 @@ export function strRecord(m: CatalogueMountpoint): string[] {
     'B',
     'Y',
     String(s.bitrate),
-    'none',
+    notice ?? 'none',
   ].map(field);
 }
 

@@ -14,6 +14,7 @@ export { ObservationDecoder } from './obs/decoder.ts';
 export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
 export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
+export { decodeStationPosition } from './station.ts';
 export {
   addSeconds,
   calendarToGpst,

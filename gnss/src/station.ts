@@ -139,3 +139,12 @@ function counted(r: BitReader, bits: number): string | null {
   if (bits - r.pos < n * 8) return null;
   return r.text(n);
 }
+
+/** The antenna reference point (ECEF metres) of a whole 1005/1006 frame (header and CRC included); null otherwise. */
+export function decodeStationPosition(frame: Uint8Array): [number, number, number] | null {
+  const info = emptyStation();
+  const payload = frame.subarray(3, frame.length - 3);
+  const type = payload.length >= 2 ? ((payload[0] as number) << 4) | ((payload[1] as number) >> 4) : 0;
+  if (type !== 1005 && type !== 1006) return null;
+  return decodeStationMessage(payload, info) ? info.arp : null;
+}

@@ -1,3 +1,4 @@
+import type { StationMonitor } from '../integrity/monitor.ts';
 import type { CatalogueMountpoint } from '../ports.ts';
 import type { Frame } from '../rtcm.ts';
 import type { Rover } from './rover.ts';
@@ -26,6 +27,12 @@ export class Mount {
   sourceAddress: string | null = null;
   /** Bytes received in each of the last seconds, for the admin feed list's bytes per second. */
   readonly bytesPerSecond = new Uint32Array(RATE_SECONDS);
+  /** The integrity monitor (issue 33): made when a source first attaches, unless the caster runs without it. */
+  monitor: StationMonitor | null = null;
+  /** Failing (or not yet good again): out of the nearest-station choice, still served on its own mountpoint. */
+  excluded = false;
+  /** What the sourcetable's misc field says while it is excluded. */
+  integrityNotice: string | null = null;
 
   constructor(public info: CatalogueMountpoint) {}
 

@@ -1,6 +1,7 @@
 import type { ArchiveThread } from '../archive/thread.ts';
 import type { Clock } from '../clock.ts';
 import type { Cluster } from '../cluster.ts';
+import type { IntegrityWatch } from '../integrity/watch.ts';
 import type { CasterLimits } from '../limits.ts';
 import type { PendingWrites } from '../pending-writes.ts';
 import type { StationStatus, UsagePort } from '../ports.ts';
@@ -30,6 +31,8 @@ export interface RelayDeps {
   archive: Pick<ArchiveThread, 'frame'> | null;
   usage: Pick<UsagePort, 'stationStatus'>;
   writes: PendingWrites;
+  /** Null: the caster runs without the integrity monitor. */
+  integrity: Pick<IntegrityWatch, 'attached' | 'evaluate'> | null;
 }
 
 /**
@@ -72,6 +75,12 @@ export class Relay {
     if (local) this.cluster.bus?.publishFrame(mount.name, frame.data);
     // After the rovers: only the node holding the source archives, and the archive only copies the frame here.
     if (local) this.archive?.frame(mount.name, frame.data, frame.messageType);
+    // After the rovers too: the monitor reads a few header bits; a changed reference position is checked at once.
+    const monitor = local ? mount.monitor : null;
+    if (monitor) {
+      monitor.frame(frame.data, frame.messageType, now);
+      if (monitor.positionChanged) this.deps.integrity?.evaluate(mount);
+    }
   }
 
   /** Only the node that holds a station's source writes its status, so nodes never contradict each other. */
@@ -104,6 +113,7 @@ export class Relay {
     this.cluster.bus?.unsubscribeFrames(mount.name);
     this.changed(mount);
     const framer = new RtcmFramer((frame) => this.deliver(mount, frame, true));
+    this.deps.integrity?.attached(mount, framer);
     return (chunk) => framer.push(chunk);
   }
 

@@ -11,9 +11,10 @@ export function stationState(limits: Pick<CasterLimits, 'stationOnlineWindowMs' 
     mount.source !== null || (mount.remoteNode !== null && now - mount.remoteSeenAt < limits.announceIntervalMs * 3);
   /**
    * What the nearest-station choice counts as online: data flowing (ADR 0023), not only a source connected. A station
-   * fed here needs a valid frame within the online window; one fed on another node, that node's word for the same.
+   * fed here needs a valid frame within the online window and must not be failing its integrity checks (issue 33);
+   * one fed on another node, that node's word for the same.
    */
   const flowing = (mount: Mount, now: number) =>
-    mount.source !== null ? receiving(mount, now) : mount.remoteFlowing && isOnline(mount, now);
+    mount.source !== null ? receiving(mount, now) && !mount.excluded : mount.remoteFlowing && isOnline(mount, now);
   return { receiving, isOnline, flowing };
 }

@@ -6,6 +6,7 @@ import type {
   FeedStatus,
   PullFeedConfig,
   SessionRecord,
+  StationIntegrityUpdate,
   StationStatus,
 } from '../../src/index.ts';
 
@@ -52,6 +53,7 @@ export class FakePorts implements CasterPorts {
   sessionBatches = 0;
   statuses: StationStatus[] = [];
   feedStatuses: FeedStatus[] = [];
+  integrity: StationIntegrityUpdate[] = [];
   authorizeCalls = 0;
   /** The account ids of each access check the caster made. */
   accessCalls: string[][] = [];
@@ -103,6 +105,9 @@ export class FakePorts implements CasterPorts {
     },
     feedStatus: async (update: FeedStatus) => {
       this.feedStatuses.push(update);
+    },
+    stationIntegrity: async (updates: StationIntegrityUpdate[]) => {
+      this.integrity.push(...updates);
     },
   };
 
