@@ -1,4 +1,5 @@
 import { connect, type NatsConnection, type Subscription } from 'nats';
+import { natsServers } from './nats-servers.ts';
 import type { Logger } from './session-log.ts';
 
 /** What a node tells the others every few seconds: the mountpoints it is fed and their cached station frames. */
@@ -37,7 +38,7 @@ export async function connectNatsBus(url: string, prefix: string, handlers: BusH
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: url,
+      servers: natsServers(url),
       name: 'portal-caster',
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,

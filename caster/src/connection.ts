@@ -48,6 +48,8 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
   let head: Buffer = Buffer.alloc(0);
   // Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one.
   let proxyHeaderPossible = true;
+  // Read now: a balancer's health check may be gone before its header is read, and with it the socket's address.
+  const peer = peerOf(socket);
   const timer = clock.setTimeout(() => {
     socket.off('data', onHead);
     reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
@@ -67,10 +69,10 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
       if (header.kind === 'incomplete') return;
       proxyHeaderPossible = false;
       if (header.kind === 'header') {
-        if (!handlers.trustedProxies?.has(peerOf(socket))) {
+        if (!handlers.trustedProxies?.has(peer)) {
           clock.clear(timer);
           socket.off('data', onHead);
-          logger.warn({ remote: peerOf(socket) }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
+          logger.warn({ remote: peer }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
           return reject(socket, errorResponse(1, 400, 'Bad request: PROXY header from an untrusted address'));
         }
         if (header.address) proxiedAddresses.set(socket, header.address.replace(/^::ffff:/, ''));

@@ -131,7 +131,10 @@ const configSchema = z.object({
   CASTER_BUS_URL: unsetIfEmpty(
     z
       .string()
-      .regex(/^(nats|tls):\/\/[^\s]+$/, 'a NATS server address such as nats://127.0.0.1:4222')
+      .regex(
+        /^(nats|tls):\/\/[^\s]+$/,
+        "a NATS server address such as nats://127.0.0.1:4222, or a cluster's, comma separated",
+      )
       .optional(),
   ),
   /**

@@ -1,4 +1,5 @@
 import { connect, type KV, type NatsConnection } from 'nats';
+import { natsServers } from '../nats-servers.ts';
 
 /**
  * Which caster node archives a station. Normally the bus already gives a station's source to one node, but not
@@ -33,7 +34,7 @@ export async function natsArchiveLease(options: NatsLeaseOptions): Promise<Archi
   const ttlMs = options.ttlMs ?? 6_000;
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: options.url, name: 'portal-archive-lease', maxReconnectAttempts: -1 });
+    nc = await connect({ servers: natsServers(options.url), name: 'portal-archive-lease', maxReconnectAttempts: -1 });
   } catch (err) {
     throw new Error(`archive lease: cannot connect to NATS at ${options.url}: ${(err as Error).message}`);
   }

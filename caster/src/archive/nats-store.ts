@@ -6,6 +6,7 @@ import {
   StorageType,
   type StoredMsg,
 } from 'nats';
+import { natsServers } from '../nats-servers.ts';
 import {
   type ArchiveStore,
   type ArchiveStoreSpec,
@@ -37,7 +38,7 @@ export async function natsArchiveStore(options: NatsStoreOptions): Promise<Archi
   if (!BUCKET.test(options.bucket)) throw new Error(`archive: not a bucket name: ${JSON.stringify(options.bucket)}`);
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: options.url, name: 'portal-archive', maxReconnectAttempts: -1 });
+    nc = await connect({ servers: natsServers(options.url), name: 'portal-archive', maxReconnectAttempts: -1 });
   } catch (err) {
     throw new Error(`archive: cannot connect to NATS at ${options.url}: ${(err as Error).message}`);
   }

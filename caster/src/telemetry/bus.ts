@@ -1,4 +1,5 @@
 import { connect, createInbox, type NatsConnection } from 'nats';
+import { natsServers } from '../nats-servers.ts';
 import type { Logger } from '../session-log.ts';
 import type { TelemetryQuery, TelemetrySnapshot } from './types.ts';
 
@@ -80,7 +81,7 @@ export async function connectTelemetryClient(
   close(): Promise<void>;
 }> {
   const nc = await connect({
-    servers: url,
+    servers: natsServers(url),
     name: 'portal-telemetry',
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,

@@ -28,6 +28,9 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server ends (a restart, a failover) is dropped from the pool and the next query opens a
+    // new one; unhandled, the pool's error event would end the process, and with it every rover of a caster node.
+    pool.on('error', (err) => console.warn(`PostgreSQL connection lost (${err.message}); reconnecting on next use`));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
