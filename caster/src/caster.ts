@@ -184,6 +184,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     identity: () => identity,
     roversByAccount: rovers.byAccount,
     remoteCount: (accountId) => cluster.remoteCount(accountId),
+    online: (mount) => state.isOnline(mount, clock.now()),
     limits,
     rovers,
     firstData,

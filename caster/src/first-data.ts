@@ -1,5 +1,6 @@
 import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
+import type { RefusalDetail, RefusalReason } from './ports.ts';
 import { DueQueue, type RefusalLog } from './refusals.ts';
 import type { Rover } from './relay/rover.ts';
 
@@ -34,17 +35,39 @@ export class FirstDataWatch {
     this.due.clear();
   }
 
+  /**
+   * A rover let in on a station that no source feeds, on any node: listed at once, as nothing can come before a
+   * source connects; it stays connected and is served from the source's first frame (docs/adr/0046).
+   */
+  offline(rover: Rover): void {
+    this.listedAtLogin.add(rover);
+    this.record(rover, 'mountpoint_offline', { offlineAtLogin: true });
+  }
+
+  private readonly listedAtLogin = new WeakSet<Rover>();
+
   private readonly check = (rover: Rover) => {
-    if (rover.ended || rover.bytesSent > 0) return;
+    if (rover.bytesSent > 0 || this.listedAtLogin.has(rover)) return;
+    const noPosition = rover.nearNetwork !== null && !rover.position;
+    // A client that gives up sooner than the wait (str2str after 10 s without data) left for the reason it got
+    // nothing: it is listed all the same. A fixed mountpoint's rover that left is not: its station had a source.
+    if (rover.ended && !noPosition) return;
+    const waited = (rover.endedAt ?? this.deps.clock.now()) - rover.startedAt.getTime();
+    this.record(rover, noPosition ? 'near_no_position' : 'mountpoint_offline', {
+      waitedSeconds: Math.ceil(waited / 1000),
+    });
+  };
+
+  private record(rover: Rover, reason: RefusalReason, detail: RefusalDetail): void {
     this.deps.refusals.record({
       accountId: rover.accountId,
       username: '',
-      reason: rover.nearNetwork && !rover.position ? 'near_no_position' : 'mountpoint_offline',
+      reason,
       mountpoint: rover.requested,
       remoteAddress: rover.remoteAddress,
       userAgent: rover.userAgent,
       ntripVersion: rover.version,
-      detail: { waitedSeconds: Math.ceil(this.deps.limits.firstDataWaitMs / 1000) },
+      detail,
     });
-  };
+  }
 }

@@ -36,7 +36,11 @@ export interface CasterLimits {
   announceIntervalMs: number;
   /** How often refused attempts are written (aggregated per account, reason and minute). */
   refusalFlushMs: number;
-  /** A rover that received no frame this long after login is reported (offline mountpoint, no position for NEAR). */
+  /**
+   * A rover that received no frame this long after login is reported (a station whose source sends nothing, no
+   * position for NEAR). Below the 10 s RTKLIB's str2str waits for data before it gives up and connects again, so
+   * its rover is still connected when it is reported.
+   */
   firstDataWaitMs: number;
 }
 
@@ -65,5 +69,5 @@ export const DEFAULT_LIMITS: CasterLimits = {
   pullBackoffMaxMs: 60_000,
   announceIntervalMs: 2_000,
   refusalFlushMs: 1_000,
-  firstDataWaitMs: 15_000,
+  firstDataWaitMs: 8_000,
 };

@@ -215,6 +215,8 @@ export interface RefusalDetail {
   throttle?: 'pair' | 'name' | 'address';
   /** Seconds the rover was connected without receiving a frame (mountpoint_offline, near_no_position). */
   waitedSeconds?: number;
+  /** mountpoint_offline: no source fed the station when the rover logged in; listed then, not after a wait. */
+  offlineAtLogin?: boolean;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AccessWatch } from './access-watch.ts';
 import type { FirstDataWatch } from './first-data.ts';
 import { parseGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
+import type { Mount } from './relay/mount.ts';
 import { Rover } from './relay/rover.ts';
 import type { Rovers } from './relay/rovers.ts';
 import type { NtripRequest } from './request.ts';
@@ -13,7 +14,9 @@ import { RoverFix } from './telemetry/fix.ts';
 export interface RoverStreamDeps extends RoverLoginDeps {
   limits: Pick<CasterLimits, 'roverBacklogBytes' | 'maxRoverLineBytes'>;
   rovers: Rovers;
-  firstData: Pick<FirstDataWatch, 'add'>;
+  firstData: Pick<FirstDataWatch, 'add' | 'offline'>;
+  /** Whether a source feeds the station, on this node or another. */
+  online(mount: Mount): boolean;
   access: Pick<AccessWatch, 'added'>;
 }
 
@@ -44,6 +47,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   rover.probe = decision.probe === true;
   // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
   if (!rover.probe) {
+    if (mount && !deps.online(mount)) deps.firstData.offline(rover);
     deps.firstData.add(rover);
     rovers.register(rover, ofAccount);
     deps.access.added(rover);

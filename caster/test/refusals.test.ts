@@ -138,9 +138,32 @@ describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
     ]);
   });
 
-  it('reports an offline mountpoint and a nearest-station rover without a position once they got nothing', async () => {
+  it('lists a rover on a station without a source at once, and keeps it connected', async () => {
+    const clock = new ManualClock();
+    const { port, ports: p } = await start(ports(), {}, clock);
+    const fixed = await rover(port, 'AMS1', version, ['alice', 'alice-pw']);
+    expect(fixed.text()).toMatch(/^(ICY 200 OK|HTTP\/1\.1 200)/);
+    // One flush of the refused-attempts log, well inside the first-data wait.
+    await clock.advance(100);
+    await until(() => p.countOf('mountpoint_offline') === 1, 'the offline mountpoint entry');
+    expect(p.refusals.find((r) => r.reason === 'mountpoint_offline')).toMatchObject({
+      mountpoint: 'AMS1',
+      detail: { offlineAtLogin: true },
+    });
+    // Not listed a second time once the first-data wait has passed.
+    await clock.advance(700);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(p.countOf('mountpoint_offline')).toBe(1);
+    expect(fixed.closed).toBe(false);
+  });
+
+  it('reports a station whose source sends nothing, and a nearest-station rover without a position', async () => {
     const clock = new ManualClock();
     const { caster, port, ports: p } = await start(ports(), {}, clock);
+    const source = await Peer.connect(port);
+    open.push(source);
+    source.write('SOURCE src-secret /AMS1\r\nSource-Agent: NTRIP test\r\n\r\n');
+    await source.until((s) => s.text().includes('ICY 200 OK'), 'source login');
     const fixed = await rover(port, 'AMS1', version, ['alice', 'alice-pw']);
     expect(fixed.closed).toBe(false);
     // The first-data wait, up to one interval of its sweep, then a flush of the refused-attempts log.
@@ -158,6 +181,18 @@ describe.each([1, 2] as const)('refused attempts, NTRIP %i', (version) => {
     await until(() => p.countOf('near_no_position') === 1, 'the no-position entry');
     expect(near.closed).toBe(false);
     expect(p.refusals.find((r) => r.reason === 'near_no_position')?.mountpoint).toBe('NL_NEAR');
+  });
+
+  it('lists a nearest-station rover without a position that gave up before the wait, with the seconds it stayed', async () => {
+    const clock = new ManualClock();
+    const { caster, port, ports: p } = await start(ports(), { firstDataWaitMs: 3000 }, clock);
+    const near = await rover(port, 'NL_NEAR', version, ['alice', 'alice-pw']);
+    await clock.advance(1200);
+    near.close();
+    await until(() => caster.stats().rovers === 0, 'the rover to leave');
+    await clock.advance(2500);
+    await until(() => p.countOf('near_no_position') === 1, 'the no-position entry');
+    expect(p.refusals.find((r) => r.reason === 'near_no_position')?.detail).toEqual({ waitedSeconds: 2 });
   });
 
   it('says nothing about a rover that receives data in time', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Caster, createCaster, encodeFrame, validFrames } from '../src/index.ts';
+import { type Caster, createCaster, encodeFrame, type RefusalRecord, validFrames } from '../src/index.ts';
 import { FakePorts } from './support/fakes.ts';
 import { until } from './support/wait.ts';
 
@@ -117,5 +117,42 @@ describe('RTKLIB str2str', () => {
     expect(capturePart().length).toBe(frames.length);
     expect(capturePart().equals(frames)).toBe(true);
     expect(frames.length).toBeLessThan(capture.length);
+  });
+
+  it('lists a str2str rover on the nearest-station mountpoint without -n before str2str gives up, with defaults', async () => {
+    const str2str = findStr2str();
+    const ports = new FakePorts().addNetwork('nl').addStation('AMS1', 'nl', 52.37, 4.9);
+    ports.accounts.push({ username: 'nearrover', password: 'rover-pass', accountId: 'acc-near', networks: ['nl'] });
+    const refusals: RefusalRecord[] = [];
+    ports.usage = {
+      ...ports.usage,
+      recordRefusals: async (records: RefusalRecord[]) => void refusals.push(...records),
+    } as FakePorts['usage'];
+    // The caster's default limits, and str2str's: it waits 10 s for data, then connects again.
+    caster = await createCaster({ ports });
+    const { port } = await caster.listen(0, '127.0.0.1');
+    dir = mkdtempSync(join(tmpdir(), 'caster-rtklib-near-'));
+    let log = '';
+    const started = Date.now();
+    const rover = spawn(
+      str2str,
+      ['-in', `ntrip://nearrover:rover-pass@127.0.0.1:${port}/NL_NEAR`, '-out', `file://${join(dir, 'near.rtcm3')}`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(rover);
+    rover.stderr?.on('data', (d: Buffer) => {
+      log += d.toString();
+    });
+    await until(
+      () => refusals.some((r) => r.reason === 'near_no_position'),
+      () => `a near_no_position entry (refusals: ${JSON.stringify(refusals)}; str2str: ${log})`,
+      30_000,
+    );
+    const entry = refusals.find((r) => r.reason === 'near_no_position');
+    expect(entry).toMatchObject({ accountId: 'acc-near', mountpoint: 'NL_NEAR', ntripVersion: 1 });
+    expect(entry?.userAgent).toMatch(/RTKLIB/);
+    // Listed while str2str still waited, or, had it gone sooner, with the seconds it stayed: never lost.
+    expect(entry?.detail.waitedSeconds).toBeLessThanOrEqual(10);
+    console.log(`near_no_position listed ${Date.now() - started} ms after str2str started`);
   });
 });

@@ -9,9 +9,9 @@ import { pageQueryFields, pageSchema } from './paging.ts';
 const isoDateTime = z.iso.datetime({ offset: true });
 
 /**
- * `mountpoint_offline` and `near_no_position` are not refusals at login: the rover was let in and received no
- * frame in its first seconds, because its station sends nothing or, on the nearest-station mountpoint, because it
- * sent no position (GGA).
+ * `mountpoint_offline` and `near_no_position` are not refusals at login: the rover was let in and received
+ * nothing, because its station has no source (listed at login, `offlineAtLogin`) or its source sends nothing, or,
+ * on the nearest-station mountpoint, because it sent no position (GGA) in its first seconds.
  */
 export const refusalReasons = [
   'wrong_password',
@@ -27,7 +27,7 @@ export const refusalReasonSchema = z.enum(refusalReasons);
 export type RefusalReason = z.infer<typeof refusalReasonSchema>;
 
 /** How long a nearest-station rover may go without sending a position before it is listed (the caster's setting). */
-export const NEAR_POSITION_WAIT_SECONDS = 15;
+export const NEAR_POSITION_WAIT_SECONDS = 8;
 /** Refused attempts listed per account: the last day, newest first, at most this many minutes × reasons. */
 export const MAX_REFUSALS_LISTED = 100;
 export const REFUSALS_WINDOW_HOURS = 24;
@@ -54,6 +54,11 @@ export const refusalDetailSchema = z.object({
   throttle: z.enum(['pair', 'name', 'address']).optional(),
   /** mountpoint_offline, near_no_position: seconds the rover waited without receiving a frame. */
   waitedSeconds: z.number().int().optional(),
+  /**
+   * mountpoint_offline: no source fed the station when the rover logged in, so it was listed then rather than after
+   * a wait; the rover stays connected (docs/adr/0046-offline-mountpoints-and-rovers-without-a-position.md).
+   */
+  offlineAtLogin: z.boolean().optional(),
 });
 export type RefusalDetail = z.infer<typeof refusalDetailSchema>;
 

@@ -17,6 +17,8 @@ export class Rover {
   position: Position | null = null;
   mount: Mount | null = null;
   ended = false;
+  /** When it ended (ms); null while connected. */
+  endedAt: number | null = null;
   userAgent: string | null = null;
   readonly id = ++roverIds;
   /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/); made at its first line. */

@@ -97,6 +97,7 @@ export class Rovers {
   end(rover: Rover, reason: SessionEndReason): void {
     if (rover.ended) return;
     rover.ended = true;
+    rover.endedAt = this.deps.clock.now();
     if (rover.mount) {
       rover.mount.rovers.delete(rover);
       this.deps.followed(rover.mount);

@@ -170,16 +170,17 @@ describe(`refused attempts through the caster and the API on ${testDatabaseKind(
       first.socket.destroy();
     });
 
-    it('lists an unknown mountpoint, and a rover that got nothing from an offline one', async () => {
+    it('lists an unknown mountpoint, and a rover on an offline one as it logs in', async () => {
       const { user, account, password } = await activeAccount();
       await attempt(port, head('NO_SUCH_MOUNT', version, account.username, password));
       expect((await refusal(user, account.id, 'unknown_mountpoint')).mountpoint).toBe('NO_SUCH_MOUNT');
 
       const waiting = await attempt(port, head(station, version, account.username, password));
       sockets.push(waiting.socket);
+      expect(waiting.answer).toMatch(/^(ICY 200 OK|HTTP\/1\.1 200)/);
       expect(await refusal(user, account.id, 'mountpoint_offline')).toMatchObject({
         mountpoint: station,
-        detail: { waitedSeconds: 1 },
+        detail: { offlineAtLogin: true },
       });
       waiting.socket.destroy();
     });

@@ -33,7 +33,14 @@ function explain(t: TFunction<'diagnostics'>, refusal: Refusal, moment: (iso: st
     case 'mountpoint_offline':
       return {
         title: t(`${base}.title`, values),
-        text: t(NEAR.test(refusal.mountpoint) ? `${base}.text_near` : `${base}.text`, values),
+        text: t(
+          detail.offlineAtLogin
+            ? `${base}.text_login`
+            : NEAR.test(refusal.mountpoint)
+              ? `${base}.text_near`
+              : `${base}.text`,
+          values,
+        ),
         fix: t(`${base}.fix`, values),
       };
     case 'throttled': {

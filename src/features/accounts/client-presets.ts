@@ -23,7 +23,7 @@ export interface ConnectionSettings {
 export const PASSWORD_PLACEHOLDER = '<password>';
 /**
  * How often a client repeats its position. The first GGA of str2str and rtkrcv goes out one cycle after they start
- * (less a second), so 5 s gets the position to the caster well inside the 15 s it waits for one.
+ * (less a second), so 5 s gets the position to the caster inside the 8 s it waits for one.
  */
 export const GGA_INTERVAL_MS = 5000;
 /** Where the str2str line writes the corrections (a file in the directory it runs in). */

@@ -101,6 +101,18 @@ describe('refused attempts', () => {
     expect(await entry('no_access')).toHaveTextContent('German RTK was never activated on this account.');
   });
 
+  it('says a station had no base station when the rover connected', async () => {
+    server.use(
+      http.get(`*/api/ntrip-accounts/${ACCOUNT}/refusals`, () =>
+        HttpResponse.json({ items: [refusal('mountpoint_offline', { detail: { offlineAtLogin: true } })] }),
+      ),
+    );
+    renderWithProviders(<RefusedAttempts accountId={ACCOUNT} />);
+    const offline = await entry('mountpoint_offline');
+    expect(offline).toHaveTextContent('The station was offline when the rover connected: no base station feeds it');
+    expect(offline).not.toHaveTextContent('within 0 s');
+  });
+
   it('shows a new refusal without a reload', async () => {
     let calls = 0;
     server.use(
