@@ -37,7 +37,7 @@ const ports: CasterPorts = {
       maxConnections: 1_000_000,
       until: FAR_FUTURE,
     }),
-    access: async () => new Map([['bench', new Map([['bench', FAR_FUTURE]])]]),
+    access: async () => new Map([['bench', { maxConnections: 1_000_000, networks: new Map([['bench', FAR_FUTURE]]) }]]),
   },
   catalogue: {
     snapshot: async () => ({

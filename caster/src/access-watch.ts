@@ -13,12 +13,17 @@ export interface AccessWatchDeps {
   roversByAccount: Map<string, Set<Rover>>;
   /** A rover whose network is no longer granted. */
   revoke(rover: Rover): void;
+  /** How many of an account's connections this node may hold, the other nodes' counted out. */
+  share(accountId: string, max: number): number;
+  /** A rover past its account's connection limit. */
+  trim(rover: Rover): void;
 }
 
 /**
  * Asks the auth port again for rovers whose access reached its end (within a second) and, every accessRecheckMs,
- * for all of them, in one batch; a rover whose network is no longer granted is closed (ADR 0008). A failed check
- * keeps the rovers and is tried again: a database hiccup must not cut every paying user off.
+ * for all of them, in one batch; a rover whose network is no longer granted is closed (ADR 0008), and an account
+ * holding more connections than its limit (lowered since, or passed across nodes) loses its newest (ADR 0040). A
+ * failed check keeps the rovers and is tried again: a database hiccup must not cut every paying user off.
  */
 export class AccessWatch {
   private lastFullCheck: number;
@@ -66,20 +71,37 @@ export class AccessWatch {
       const access = await auth.access(accounts, new Date(now));
       if (full) this.lastFullCheck = now;
       for (const accountId of accounts) {
+        const granted = access.get(accountId);
         for (const rover of [...(roversByAccount.get(accountId) ?? [])]) {
-          const until = access.get(accountId)?.get(rover.network);
+          const until = granted?.networks.get(rover.network);
           if (until && until.getTime() > now) rover.accessUntil = until.getTime();
           else {
             logger.info({ account: accountId, mountpoint: rover.requested }, 'rover disconnected: access ended');
             this.deps.revoke(rover);
           }
         }
+        if (granted) this.trim(accountId, granted.maxConnections);
       }
       this.findNextAccessEnd();
     } catch (err) {
       logger.error({ err }, 'access check failed; rovers kept until the next check');
     } finally {
       this.checking = false;
+    }
+  }
+
+  /** Ends the account's newest rovers past what this node may hold of its limit. */
+  private trim(accountId: string, max: number): void {
+    const rovers = this.deps.roversByAccount.get(accountId);
+    const surplus = (rovers?.size ?? 0) - Math.max(0, this.deps.share(accountId, max));
+    if (!rovers || surplus <= 0) return;
+    const newest = [...rovers].sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || b.id - a.id);
+    for (const rover of newest.slice(0, surplus)) {
+      this.deps.logger.warn(
+        { account: accountId, mountpoint: rover.requested, limit: max },
+        'rover disconnected: more connections than the account may have',
+      );
+      this.deps.trim(rover);
     }
   }
 

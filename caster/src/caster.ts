@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type net from 'node:net';
 import { AccessWatch } from './access-watch.ts';
+import { AccountSlots } from './admission.ts';
 import { type ArchiveOptions, ArchiveThread } from './archive/thread.ts';
 import { CatalogueCache } from './catalogue-cache.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -141,6 +142,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     },
     status: (update) => writes.track(usage.feedStatus(update), 'feed status'),
   });
+  const slots = new AccountSlots(rovers.byAccount);
   const access = new AccessWatch({
     auth,
     limits,
@@ -148,6 +150,8 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     logger,
     roversByAccount: rovers.byAccount,
     revoke: (rover) => rovers.end(rover, 'access_revoked'),
+    share: (accountId, max) => max - cluster.remoteCount(accountId),
+    trim: (rover) => rovers.end(rover, 'access_revoked'),
   });
   const firstData = new FirstDataWatch({ limits, clock, refusals });
 
@@ -183,6 +187,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     refusals,
     identity: () => identity,
     roversByAccount: rovers.byAccount,
+    slots,
     remoteCount: (accountId) => cluster.remoteCount(accountId),
     online: (mount) => state.isOnline(mount, clock.now()),
     limits,

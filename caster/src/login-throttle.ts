@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Logger } from './session-log.ts';
 
 export interface LoginThrottleLimits {
@@ -32,6 +33,24 @@ interface Pair extends Count {
   lockedUntil: number;
 }
 
+export type ThrottleReason = 'address' | 'pair' | 'name';
+
+/**
+ * A login attempt's place in the failure budgets, taken before its password is checked (ADR 0040). Exactly one
+ * of the two ends it.
+ */
+export interface LoginAttempt {
+  /** The password was wrong: the failure counts, with the lock it may bring. */
+  failed(): void;
+  /** Anything else (let in, or refused for another reason): the reserved failure is given back. */
+  settled(): void;
+}
+
+/** Attempts of one pair with one password while they are checked: one guess, however many rovers send it. */
+interface Guess {
+  attempts: number;
+}
+
 /**
  * Throttles failed logins by (address, name), by name and, with a much higher ceiling, by address (issue 25,
  * docs/adr/0015-login-throttling.md). Many customers share one address behind carrier-grade NAT or a fleet's
@@ -41,6 +60,13 @@ export class LoginThrottle {
   private readonly pairs = new Map<string, Pair>();
   private readonly names = new Map<string, Count>();
   private readonly addresses = new Map<string, Count>();
+  /** Guesses being checked, by pair and password digest; and how many each pair, name and address has. */
+  private readonly guesses = new Map<string, Guess>();
+  private readonly pendingByPair = new Map<string, number>();
+  private readonly pendingByName = new Map<string, number>();
+  private readonly pendingByAddress = new Map<string, number>();
+  /** Keys the password digests, so no password is kept as a map key; lives only in this process. */
+  private readonly secret = randomBytes(32);
   /** Refusals per name since its last log line: the log gets one line per name and minute, not one per attempt. */
   private readonly logged = new Map<string, { at: number; refused: number }>();
 
@@ -50,23 +76,80 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Why an attempt is refused before its password is checked, or null to check it. */
-  refusal(ip: string, name: string): 'address' | 'pair' | 'name' | null {
+  /**
+   * Takes an attempt's place in the budgets before its password is checked, or says why it is refused. An attempt
+   * repeating a password of the same pair that is being checked joins that guess instead of spending budget: a
+   * fleet's rovers behind one router log in at once with one password.
+   */
+  attempt(ip: string, name: string, password: string): LoginAttempt | ThrottleReason {
     const now = this.now();
     const key = name.toLowerCase();
-    const pair = this.pairs.get(`${ip}\n${key}`);
-    let reason: 'address' | 'pair' | 'name' | null = null;
-    if (this.over(this.addresses.get(ip), this.limits.failedLoginsPerIp, now)) reason = 'address';
+    const pairKey = `${ip}\n${key}`;
+    const guessKey = `${pairKey}\n${createHmac('sha256', this.secret).update(password).digest('base64')}`;
+    let guess = this.guesses.get(guessKey);
+    const pair = this.pairs.get(pairKey);
+    if (guess && !(pair && pair.lockedUntil > now)) guess.attempts++;
+    else {
+      const reason = this.refusedNow(ip, key, now);
+      if (reason) return reason;
+      guess = { attempts: 1 };
+      this.guesses.set(guessKey, guess);
+      this.pending(pairKey, key, ip, 1);
+    }
+    const joined = guess;
+    let done = false;
+    const end = (failed: boolean) => {
+      if (done) return;
+      done = true;
+      if (--joined.attempts === 0) {
+        this.guesses.delete(guessKey);
+        this.pending(pairKey, key, ip, -1);
+      }
+      if (failed) this.failed(ip, key);
+    };
+    return { failed: () => end(true), settled: () => end(false) };
+  }
+
+  private pending(pairKey: string, name: string, ip: string, by: 1 | -1): void {
+    for (const [map, k] of [
+      [this.pendingByPair, pairKey],
+      [this.pendingByName, name],
+      [this.pendingByAddress, ip],
+    ] as const) {
+      const n = (map.get(k) ?? 0) + by;
+      if (n > 0) map.set(k, n);
+      else map.delete(k);
+    }
+  }
+
+  private refusedNow(ip: string, key: string, now: number): ThrottleReason | null {
+    const pairKey = `${ip}\n${key}`;
+    const pair = this.pairs.get(pairKey);
+    const pendingPair = this.pendingByPair.get(pairKey) ?? 0;
+    let reason: ThrottleReason | null = null;
+    if (this.over(this.addresses.get(ip), this.pendingByAddress.get(ip) ?? 0, this.limits.failedLoginsPerIp, now))
+      reason = 'address';
     else if (pair && pair.lockedUntil > now) reason = 'pair';
-    else if (pair && this.over(this.names.get(key), this.limits.failedLoginsPerName, now)) reason = 'name';
+    // Past its free failures a pair has one guess checked at a time: the next failure decides the next lock.
+    else if (
+      pendingPair > 0 &&
+      (pair && now - Math.max(pair.since, pair.lockedUntil) < this.limits.failedLoginWindowMs ? pair.count : 0) +
+        pendingPair >=
+        this.limits.failedLoginsPerPair
+    )
+      reason = 'pair';
+    else if (
+      (pair || pendingPair > 0) &&
+      this.over(this.names.get(key), this.pendingByName.get(key) ?? 0, this.limits.failedLoginsPerName, now)
+    )
+      reason = 'name';
     if (reason) this.log(ip, key, reason, now);
     return reason;
   }
 
   /** A pair is remembered for a window after its lock ends, so a stale rover's next failure locks it longer. */
-  failed(ip: string, name: string): void {
+  private failed(ip: string, key: string): void {
     const now = this.now();
-    const key = name.toLowerCase();
     this.bump(this.addresses, ip, now);
     this.bump(this.names, key, now);
     const pairKey = `${ip}\n${key}`;
@@ -103,8 +186,13 @@ export class LoginThrottle {
     }
   }
 
-  private over(entry: Count | undefined, limit: number, now: number): boolean {
-    return entry !== undefined && now - entry.since < this.limits.failedLoginWindowMs && entry.count >= limit;
+  /** Failures of an entry that still count. */
+  private live(entry: Count | undefined, now: number): number {
+    return entry && now - entry.since < this.limits.failedLoginWindowMs ? entry.count : 0;
+  }
+
+  private over(entry: Count | undefined, pending: number, limit: number, now: number): boolean {
+    return this.live(entry, now) + pending >= limit;
   }
 
   private bump(map: Map<string, Count>, key: string, now: number): void {

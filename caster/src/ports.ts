@@ -40,14 +40,21 @@ export interface AuthDenial {
   accessEndedAt?: Date | null;
 }
 
+/** What a connected account may use now: its connection limit and its networks (by slug) with their ends. */
+export interface AccountAccess {
+  maxConnections: number;
+  networks: Map<string, Date>;
+}
+
 export interface AuthorizePort {
   /** `mountpoint` is a station's mountpoint or a network's automatic `{NETWORK}_NEAR` mountpoint. */
   authorize(username: string, password: string, mountpoint: string, now: Date): Promise<AuthDecision>;
   /**
-   * For connected rovers: per account, the networks (by slug) it may use now and until when. An account that is
-   * gone or disabled, or has no grant valid now, is absent. One call for every connected account.
+   * For connected rovers: per account, its connection limit now and the networks (by slug) it may use now and until
+   * when. An account that is gone or disabled, or has no grant valid now, is absent. One call for every connected
+   * account.
    */
-  access(accountIds: string[], now: Date): Promise<Map<string, Map<string, Date>>>;
+  access(accountIds: string[], now: Date): Promise<Map<string, AccountAccess>>;
 }
 
 /** The fields of an STR record beyond mountpoint, position and network, as the catalogue keeps them. */

@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import type { AccountSlots, Slot } from './admission.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
 import { reject, remoteOf } from './connection.ts';
@@ -22,9 +23,14 @@ export interface RoverLoginDeps {
   identity(): CasterIdentity;
   /** The logged-in rovers by account on this node (probes excluded). */
   roversByAccount: Map<string, Set<Rover>>;
+  /** The accounts' connections on this node, rovers being let in included. */
+  slots: AccountSlots;
   /** An account's rovers on the other nodes, as last announced. */
   remoteCount(accountId: string): number;
 }
+
+/** True when a credential holds a control character (NUL, CR, …): no account has one, so it is a wrong login. */
+const hasControl = (text: string) => /\p{Cc}/u.test(text);
 
 /** A rover let in: what it asked for and who it is. */
 export interface AdmittedRover {
@@ -38,6 +44,8 @@ export interface AdmittedRover {
   userAgent: string | null;
   /** The account's rovers on this node, the new one not yet among them. */
   ofAccount: Set<Rover>;
+  /** The connection the rover takes (null for the connection test): released once the rover is registered. */
+  slot: Slot | null;
 }
 
 /**
@@ -86,16 +94,24 @@ export async function admitRover(
     );
     // The answer does not wait for it: whose rover asked is checked afterwards, for its refused-attempts list.
     const { credentials } = req;
-    if (credentials && !logins.refusal(ip, credentials.username)) {
-      auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
-        (decision) => {
-          if (decision.allowed || !decision.accountId) return;
-          if (decision.reason === 'bad_credentials') logins.failed(ip, credentials.username);
-          refused(decision.accountId, decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint');
-        },
-        (err: unknown) => logger.error({ err }, 'authorisation for the refused-attempts log failed'),
-      );
+    const attempt = credentials && logins.attempt(ip, credentials.username, credentials.password);
+    if (!credentials || !attempt || typeof attempt === 'string') return null;
+    if (hasControl(credentials.username) || hasControl(credentials.password) || hasControl(req.mountpoint)) {
+      attempt.failed();
+      return null;
     }
+    auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
+      (decision) => {
+        if (!decision.allowed && decision.reason === 'bad_credentials') attempt.failed();
+        else attempt.settled();
+        if (decision.allowed || !decision.accountId) return;
+        refused(decision.accountId, decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint');
+      },
+      (err: unknown) => {
+        attempt.settled();
+        logger.error({ err }, 'authorisation for the refused-attempts log failed');
+      },
+    );
     return null;
   }
   const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
@@ -104,21 +120,31 @@ export async function admitRover(
     reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
     return null;
   }
-  const throttled = logins.refusal(ip, req.credentials.username);
-  if (throttled) {
-    refused(null, 'throttled', { throttle: throttled });
-    reject(socket, errorResponse(v, 429, THROTTLED_TEXT[throttled]));
+  const { username, password } = req.credentials;
+  // The failure this attempt may be is counted before its password is checked (ADR 0040).
+  const attempt = logins.attempt(ip, username, password);
+  if (typeof attempt === 'string') {
+    refused(null, 'throttled', { throttle: attempt });
+    reject(socket, errorResponse(v, 429, THROTTLED_TEXT[attempt]));
     return null;
   }
-  const decision = await auth.authorize(
-    req.credentials.username,
-    req.credentials.password,
-    name,
-    new Date(clock.now()),
-  );
+  if (hasControl(username) || hasControl(password)) {
+    attempt.failed();
+    refused(null, hasControl(username) ? 'unknown_username' : 'wrong_password');
+    reject(socket, errorResponse(v, 401, DENIAL.bad_credentials.text, challenge));
+    return null;
+  }
+  let decision: AuthDecision;
+  try {
+    decision = await auth.authorize(username, password, name, new Date(clock.now()));
+  } catch (err) {
+    attempt.settled();
+    throw err;
+  }
+  if (!decision.allowed && decision.reason === 'bad_credentials') attempt.failed();
+  else attempt.settled();
   if (socket.destroyed) return null;
   if (!decision.allowed) {
-    if (decision.reason === 'bad_credentials') logins.failed(ip, req.credentials.username);
     const refusal = refusalOfDenial(decision);
     refused(refusal.accountId, refusal.reason, refusal.detail);
     const denial = decision.disabled === 'membership' ? LEFT_ORGANIZATION : DENIAL[decision.reason];
@@ -126,8 +152,11 @@ export async function admitRover(
     return null;
   }
   const ofAccount = deps.roversByAccount.get(decision.accountId) ?? new Set<Rover>();
-  // Other nodes' counts are at most one announcement old; a burst across nodes can pass the limit briefly.
-  if (!decision.probe && ofAccount.size + deps.remoteCount(decision.accountId) >= decision.maxConnections) {
+  // Counted in this synchronous step, before anything else awaits: parallel logins cannot share one free connection.
+  const slot = decision.probe
+    ? null
+    : deps.slots.take(decision.accountId, decision.maxConnections - deps.remoteCount(decision.accountId));
+  if (!decision.probe && !slot) {
     refused(decision.accountId, 'too_many_connections', {
       limit: decision.maxConnections,
       sessions: [...ofAccount].map((r) => ({
@@ -149,5 +178,6 @@ export async function admitRover(
     ip,
     userAgent,
     ofAccount,
+    slot,
   };
 }

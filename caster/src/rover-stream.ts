@@ -28,7 +28,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   const admitted = await admitRover(socket, req, deps);
   if (!admitted) return;
   const { limits, clock, rovers } = deps;
-  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount } = admitted;
+  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount, slot } = admitted;
   const v = req.ntripVersion;
   const rover = new Rover(
     socket,
@@ -47,9 +47,11 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   rover.probe = decision.probe === true;
   // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
   if (!rover.probe) {
+    rovers.register(rover, ofAccount);
+    // Counted as a registered rover now, in the same step: the login's reservation is no longer needed.
+    slot?.release();
     if (mount && !deps.online(mount)) deps.firstData.offline(rover);
     deps.firstData.add(rover);
-    rovers.register(rover, ofAccount);
     deps.access.added(rover);
   }
   socket.write(v === 2 ? v2StreamHeader() : V1_OK);

@@ -44,13 +44,22 @@ export async function serveSource(
         });
   // Sources are throttled like rovers, the mountpoint standing for the account name.
   const sourceName = `source:${mount.name}`;
-  const throttled = logins.refusal(ip, sourceName);
-  if (throttled) return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED_TEXT[throttled]));
-  const password = v === 1 ? req.sourcePassword : req.credentials?.password;
-  if (!password || !(await catalogue.verifySourcePassword(mount.name, password))) {
-    logins.failed(ip, sourceName);
+  const password = (v === 1 ? req.sourcePassword : req.credentials?.password) ?? '';
+  const attempt = logins.attempt(ip, sourceName, password);
+  if (typeof attempt === 'string')
+    return reject(socket, v === 1 ? V1_BAD_PASSWORD : errorResponse(2, 429, THROTTLED_TEXT[attempt]));
+  let verified: boolean;
+  try {
+    verified = password !== '' && (await catalogue.verifySourcePassword(mount.name, password));
+  } catch (err) {
+    attempt.settled();
+    throw err;
+  }
+  if (!verified) {
+    attempt.failed();
     return reject(socket, badPassword());
   }
+  attempt.settled();
   if (socket.destroyed) return;
   const link: SourceLink = { kind: 'push', address: ip, close: (reason) => socket.destroy(new Error(reason)) };
   const feed = deps.attach(mount, link);

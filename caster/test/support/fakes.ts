@@ -1,4 +1,5 @@
 import type {
+  AccountAccess,
   AuthDecision,
   CasterPorts,
   CatalogueMountpoint,
@@ -76,13 +77,16 @@ export class FakePorts implements CasterPorts {
         until: account.until ?? FAR_FUTURE,
       };
     },
-    access: async (accountIds: string[], now: Date): Promise<Map<string, Map<string, Date>>> => {
+    access: async (accountIds: string[], now: Date): Promise<Map<string, AccountAccess>> => {
       this.accessCalls.push(accountIds);
-      const access = new Map<string, Map<string, Date>>();
+      const access = new Map<string, AccountAccess>();
       for (const account of this.accounts) {
         const until = account.until ?? FAR_FUTURE;
         if (!accountIds.includes(account.accountId) || account.enabled === false || until <= now) continue;
-        access.set(account.accountId, new Map(account.networks.map((n) => [n, until])));
+        access.set(account.accountId, {
+          maxConnections: account.maxConnections ?? 1,
+          networks: new Map(account.networks.map((n) => [n, until])),
+        });
       }
       return access;
     },

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AuthDecision, AuthDenial, AuthorizePort } from '@portal/caster';
+import type { AccountAccess, AuthDecision, AuthDenial, AuthorizePort } from '@portal/caster';
 import { NEAR_MOUNTPOINT_SUFFIX } from '@portal/contract';
 import { hashPassword, verifyPassword } from '../../shared/password-hash.ts';
 import { looksLikeProbeToken } from './ntrip.probe.ts';
@@ -121,15 +121,17 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     invalidate,
     close: () => clearInterval(poll),
     async access(accountIds, now) {
-      const byAccount = new Map<string, Map<string, Date>>();
+      const byAccount = new Map<string, AccountAccess>();
       for (const row of await repo.accessOf(accountIds, now)) {
-        const networks = byAccount.get(row.account_id) ?? new Map<string, Date>();
-        networks.set(row.network_slug, row.until);
-        byAccount.set(row.account_id, networks);
+        const access = byAccount.get(row.account_id) ?? { maxConnections: row.max_connections, networks: new Map() };
+        access.networks.set(row.network_slug, row.until);
+        byAccount.set(row.account_id, access);
       }
       return byAccount;
     },
     async authorize(username, password, mountpoint, now) {
+      // No account has a control character in its name or password, and PostgreSQL refuses a NUL in text.
+      if (/\p{Cc}/u.test(username) || /\p{Cc}/u.test(password)) return { allowed: false, reason: 'bad_credentials' };
       // A connection-test token is good for one login: its answer is never cached, so a replay cannot reuse it.
       if (looksLikeProbeToken(password)) return (await decide(username, password, mountpoint, now)).decision;
       const key = createHmac('sha256', secret)

@@ -22,6 +22,8 @@ export interface AccountForLogin {
 
 export interface AccessRow {
   account_id: string;
+  /** The account's connection limit now, so the caster can trim what passes it. */
+  max_connections: number;
   network_id: string;
   network_slug: string;
   until: Date;
@@ -154,7 +156,7 @@ export function createNtripRepo(db: Database) {
     async accessOf(accountIds: string[], now: Date): Promise<AccessRow[]> {
       if (accountIds.length === 0) return [];
       const r = await sql<AccessRow>`
-        SELECT a.id::text AS account_id, n.id::text AS network_id, n.slug AS network_slug,
+        SELECT a.id::text AS account_id, a.max_connections, n.id::text AS network_id, n.slug AS network_slug,
           max(least(g.valid_until, coalesce(g.ended_at, g.valid_until)) + grace.span) AS until
         FROM ntrip_accounts a
         JOIN users u ON u.id = a.owner_user_id
@@ -168,7 +170,7 @@ export function createNtripRepo(db: Database) {
           AND (a.organization_id IS NULL OR EXISTS (SELECT 1 FROM organization_members m
             JOIN organizations o ON o.id = m.organization_id AND o.disabled_at IS NULL
             WHERE m.organization_id = a.organization_id AND m.user_id = a.owner_user_id))
-        GROUP BY a.id, n.id, n.slug`.execute(db);
+        GROUP BY a.id, a.max_connections, n.id, n.slug`.execute(db);
       return r.rows.map((row) => ({ ...row, until: new Date(row.until) }));
     },
 
