@@ -12,6 +12,8 @@ export const errorCodes = [
   'bad_request',
   'validation_failed',
   'invalid_character',
+  // a request value nested deeper than the API takes (issue 31)
+  'too_deep',
   'unauthenticated',
   'forbidden',
   'account_disabled',

@@ -16,6 +16,7 @@ import type { Database } from './db/client.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import type { IdentityVerifier } from './http/identity.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   registerNulByteGuard(app);
   const spaRoot = deps.staticDir && resolve(deps.staticDir);
   const spaIndex = spaRoot && resolve(spaRoot, 'index.html');
