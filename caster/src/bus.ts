@@ -92,3 +92,7 @@ export async function connectNatsBus(url: string, prefix: string, handlers: BusH
     },
   };
 }
+
+/** JetStream's "wrong last sequence" (10071): a compare-and-set lost to another writer. */
+export const isWrongRevision = (err: unknown) =>
+  (err as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10071;

@@ -150,7 +150,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     logger,
     roversByAccount: rovers.byAccount,
     revoke: (rover) => rovers.end(rover, 'access_revoked'),
-    share: (accountId, max) => max - cluster.remoteCount(accountId),
+    share: (accountId, max) => cluster.share(accountId, max),
     trim: (rover) => rovers.end(rover, 'access_revoked'),
   });
   const firstData = new FirstDataWatch({ limits, clock, refusals });
@@ -189,6 +189,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     roversByAccount: rovers.byAccount,
     slots,
     remoteCount: (accountId) => cluster.remoteCount(accountId),
+    claim: (accountId, max) => cluster.claim(accountId, max),
     online: (mount) => state.isOnline(mount, clock.now()),
     limits,
     rovers,

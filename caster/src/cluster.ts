@@ -1,5 +1,7 @@
+import type { Slot } from './admission.ts';
 import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
 import type { Clock } from './clock.ts';
+import { type ConnectionLedger, natsConnectionLedger } from './connection-ledger.ts';
 import type { CasterLimits } from './limits.ts';
 import type { Mount } from './relay/mount.ts';
 import type { Rover } from './relay/rover.ts';
@@ -21,6 +23,8 @@ export interface ClusterDeps {
   deliver(mount: Mount, frame: Frame): void;
 }
 
+const NOTHING_HELD: Slot = { release: () => {} };
+
 /**
  * This node among other caster processes on a NATS bus (ADR 0003, "Several caster processes"): what it announces
  * (the stations it is fed, their cached station messages, its rovers per account), what it hears from the others,
@@ -29,6 +33,9 @@ export interface ClusterDeps {
 export class Cluster {
   bus: Bus | null = null;
   private readonly remoteConnections = new Map<string, { at: number; counts: Map<string, number> }>();
+  private ledger: ConnectionLedger | null = null;
+  private logger: Logger | null = null;
+  private connectedAt = 0;
 
   constructor(private readonly deps: ClusterDeps) {}
 
@@ -39,6 +46,68 @@ export class Cluster {
       { onFrame: (mountpoint, data) => this.onFrame(mountpoint, data), onAnnouncement: (a) => this.onAnnouncement(a) },
       logger,
     );
+    this.logger = logger;
+    this.connectedAt = this.deps.clock.now();
+    const bucket = `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}-connections`;
+    try {
+      this.ledger = await natsConnectionLedger(
+        this.bus.connection,
+        bucket,
+        this.deps.nodeId,
+        (node) => this.counts(node),
+        logger,
+      );
+    } catch (err) {
+      logger.warn({ err, bus: url }, 'no JetStream on the bus: connection limits across nodes follow announcements');
+    }
+  }
+
+  /**
+   * Takes one of the account's `max` connections across the nodes (ADR 0040), or null when the other nodes hold
+   * them. Without a bus, or without JetStream on it, this node's own count (already taken) and the announced ones
+   * decide, and this says yes. If the ledger cannot be reached, the announced counts decide too: a bus hiccup must
+   * not refuse every rover.
+   */
+  async claim(accountId: string, max: number): Promise<Slot | null> {
+    const { ledger } = this;
+    if (!ledger) return NOTHING_HELD;
+    try {
+      if (!(await ledger.claim(accountId, max))) return null;
+    } catch (err) {
+      this.logger?.warn({ err, account: accountId }, 'connection ledger unreachable; announced counts decide');
+      return NOTHING_HELD;
+    }
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        ledger.release(accountId);
+      },
+    };
+  }
+
+  /** Whether another node's connections still count: heard from lately, or this node is too new to know. */
+  private counts(node: string): boolean {
+    const now = this.deps.clock.now();
+    return (
+      now - this.connectedAt < this.deps.limits.announceIntervalMs * 3 ||
+      now - (this.remoteConnections.get(node)?.at ?? Number.NEGATIVE_INFINITY) < this.deps.limits.announceIntervalMs * 3
+    );
+  }
+
+  /**
+   * How many of an account's `max` connections this node may keep when the nodes together hold more: the nodes
+   * in the order of their ids keep theirs first, so two nodes never both cut the same surplus.
+   */
+  share(accountId: string, max: number): number {
+    const now = this.deps.clock.now();
+    let before = 0;
+    for (const [node, entry] of this.remoteConnections) {
+      if (node < this.deps.nodeId && now - entry.at < this.deps.limits.announceIntervalMs * 3)
+        before += entry.counts.get(accountId) ?? 0;
+    }
+    return max - before;
   }
 
   /** An account's rovers on the other nodes, as last announced. */

@@ -27,6 +27,8 @@ export interface RoverLoginDeps {
   slots: AccountSlots;
   /** An account's rovers on the other nodes, as last announced. */
   remoteCount(accountId: string): number;
+  /** Takes one of the account's connections across the caster nodes, or null when the others hold them all. */
+  claim(accountId: string, max: number): Promise<Slot | null>;
 }
 
 /** True when a credential holds a control character (NUL, CR, …): no account has one, so it is a wrong login. */
@@ -46,6 +48,8 @@ export interface AdmittedRover {
   ofAccount: Set<Rover>;
   /** The connection the rover takes (null for the connection test): released once the rover is registered. */
   slot: Slot | null;
+  /** Its connection across the caster nodes (null for the connection test): held until the rover ends. */
+  lease: Slot | null;
 }
 
 /**
@@ -151,27 +155,10 @@ export async function admitRover(
     reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
     return null;
   }
-  const ofAccount = deps.roversByAccount.get(decision.accountId) ?? new Set<Rover>();
-  // Counted in this synchronous step, before anything else awaits: parallel logins cannot share one free connection.
-  const slot = decision.probe
-    ? null
-    : deps.slots.take(decision.accountId, decision.maxConnections - deps.remoteCount(decision.accountId));
-  if (!decision.probe && !slot) {
-    refused(decision.accountId, 'too_many_connections', {
-      limit: decision.maxConnections,
-      sessions: [...ofAccount].map((r) => ({
-        remoteAddress: r.remoteAddress,
-        mountpoint: r.requested,
-        since: r.startedAt.toISOString(),
-        userAgent: r.userAgent,
-      })),
-    });
-    reject(socket, errorResponse(v, 429, `Too many connections for this account (at most ${decision.maxConnections})`));
-    return null;
-  }
-
-  return {
-    decision,
+  const granted = decision;
+  const ofAccount = deps.roversByAccount.get(granted.accountId) ?? new Set<Rover>();
+  const admitted = (slot: Slot | null, lease: Slot | null): AdmittedRover => ({
+    decision: granted,
     mount: mount ?? null,
     nearNetwork: nearNetwork ?? null,
     name,
@@ -179,5 +166,41 @@ export async function admitRover(
     userAgent,
     ofAccount,
     slot,
+    lease,
+  });
+  if (granted.probe) return admitted(null, null);
+  const tooMany = () => {
+    refused(granted.accountId, 'too_many_connections', {
+      limit: granted.maxConnections,
+      sessions: [...ofAccount].map((r) => ({
+        remoteAddress: r.remoteAddress,
+        mountpoint: r.requested,
+        since: r.startedAt.toISOString(),
+        userAgent: r.userAgent,
+      })),
+    });
+    reject(socket, errorResponse(v, 429, `Too many connections for this account (at most ${granted.maxConnections})`));
+    return null;
   };
+  // Counted in this synchronous step, before anything else awaits: parallel logins cannot share one free connection.
+  const slot = deps.slots.take(granted.accountId, granted.maxConnections - deps.remoteCount(granted.accountId));
+  if (!slot) return tooMany();
+  // This node's slot is held while the other nodes are asked, so its own parallel logins need not wait.
+  let lease: Slot | null;
+  try {
+    lease = await deps.claim(granted.accountId, granted.maxConnections);
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
+  if (!lease) {
+    slot.release();
+    return tooMany();
+  }
+  if (socket.destroyed) {
+    slot.release();
+    lease.release();
+    return null;
+  }
+  return admitted(slot, lease);
 }

@@ -28,7 +28,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   const admitted = await admitRover(socket, req, deps);
   if (!admitted) return;
   const { limits, clock, rovers } = deps;
-  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount, slot } = admitted;
+  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount, slot, lease } = admitted;
   const v = req.ntripVersion;
   const rover = new Rover(
     socket,
@@ -45,6 +45,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   );
   rover.userAgent = userAgent;
   rover.probe = decision.probe === true;
+  rover.lease = lease;
   // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
   if (!rover.probe) {
     rovers.register(rover, ofAccount);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'nats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame, formatGga } from '../src/index.ts';
 import { dechunk, Peer, roverRequest } from './support/client.ts';
@@ -25,9 +26,35 @@ function ports(maxConnections: number) {
   return p;
 }
 
-async function node(prefix: string, nodeId: string, maxConnections = 5) {
+/**
+ * Decisions as the server's authorizer gives them with nothing cached: a lookup later, logins arriving meanwhile
+ * sharing it, so their decisions arrive in one turn.
+ */
+function slowDecisions(p: FakePorts, ms = 30) {
+  const decide = p.auth.authorize;
+  let lookup: Promise<void> | null = null;
+  p.auth.authorize = async (...args) => {
+    lookup ??= new Promise<void>((resolve) => setTimeout(resolve, ms)).then(() => {
+      lookup = null;
+    });
+    await lookup;
+    return decide(...args);
+  };
+}
+
+/** Drops the test's connection ledger (a JetStream stream) from the shared NATS server. */
+async function dropLedger(prefix: string) {
+  const nc = await connect({ servers: NATS_URL });
+  const jsm = await nc.jetstreamManager();
+  await jsm.streams.delete(`KV_${prefix}-connections`).catch(() => false);
+  await nc.close();
+}
+
+async function node(prefix: string, nodeId: string, maxConnections = 5, cold = false) {
+  const p = ports(maxConnections);
+  if (cold) slowDecisions(p);
   const caster: Caster = await createCaster({
-    ports: ports(maxConnections),
+    ports: p,
     busUrl: NATS_URL,
     busPrefix: prefix,
     nodeId,
@@ -124,4 +151,47 @@ describe('two caster nodes over NATS', () => {
     second.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
     expect(await second.closedWith('limit across nodes')).toMatch(/^HTTP\/1\.1 429 /);
   });
+
+  for (const count of [20, 200]) {
+    for (const cache of ['cold', 'warm'] as const) {
+      it(`admits exactly one of ${count} simultaneous rovers of a one-connection account across two nodes (${cache} decisions, NTRIP 1 and 2)`, async () => {
+        const prefix = `test-${randomUUID()}`;
+        try {
+          const a = await node(prefix, 'node-a', 1, cache === 'cold');
+          const b = await node(prefix, 'node-b', 1, cache === 'cold');
+          if (cache === 'warm') {
+            const first = await a.peer();
+            first.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+            await first.until((p) => p.text().startsWith('HTTP/1.1 200 OK'), 'a first rover on A');
+            first.close();
+            await until(() => a.caster.connectionsByAccount(['acc-alice']).size === 0, 'it to leave');
+          }
+          const peers = await Promise.all(Array.from({ length: count }, (_, i) => (i % 2 ? b : a).peer()));
+          for (const [i, peer] of peers.entries())
+            peer.write(roverRequest('AMS1', i % 4 < 2 ? 1 : 2, ['alice', 'alice-pw']));
+          await Promise.all(
+            peers.map((p) => p.until((x) => x.closed || x.text().includes('\r\n\r\n'), 'an answer', 15_000)),
+          );
+          const served = peers.filter((p) => !p.closed && /^(ICY 200 OK|HTTP\/1\.1 200 OK)/.test(p.text()));
+          expect(served).toHaveLength(1);
+          expect(peers.filter((p) => /^HTTP\/1\.[01] 429 /.test(p.text()))).toHaveLength(count - 1);
+          // Once it leaves, the connection is free again on either node.
+          served[0]?.close();
+          await until(
+            () =>
+              a.caster.connectionsByAccount(['acc-alice']).size === 0 &&
+              b.caster.connectionsByAccount(['acc-alice']).size === 0,
+            'the rover to leave and both nodes to hear it',
+          );
+          const next = await b.peer();
+          next.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+          await next.until((p) => p.text().includes('\r\n\r\n'), 'the next rover');
+          expect(next.text()).toMatch(/^HTTP\/1\.1 200 OK/);
+        } finally {
+          for (const c of open.splice(0).reverse()) await c.close();
+          await dropLedger(prefix);
+        }
+      });
+    }
+  }
 });

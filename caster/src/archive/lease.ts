@@ -1,4 +1,5 @@
 import { connect, type KV, type NatsConnection } from 'nats';
+import { isWrongRevision } from '../bus.ts';
 import { natsServers } from '../nats-servers.ts';
 
 /**
@@ -85,7 +86,3 @@ export async function natsArchiveLease(options: NatsLeaseOptions): Promise<Archi
   };
   return lease;
 }
-
-/** JetStream's "wrong last sequence" (10071): a compare-and-set lost to another writer. */
-const isWrongRevision = (err: unknown) =>
-  (err as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === 10071;

@@ -25,6 +25,8 @@ export class Rover {
   fix: RoverFix | null = null;
   /** The portal's connection test (AuthDecision.probe), not a customer's rover. */
   probe = false;
+  /** Its account's connection across the caster nodes, given back when it ends (ADR 0040). */
+  lease: { release(): void } | null = null;
   private line = '';
 
   constructor(

@@ -105,6 +105,7 @@ export class Rovers {
     this.nearWaiting.delete(rover);
     const ofAccount = this.byAccount.get(rover.accountId);
     ofAccount?.delete(rover);
+    rover.lease?.release();
     if (ofAccount?.size === 0) this.byAccount.delete(rover.accountId);
     if (reason === 'slow_client') {
       this.deps.logger.warn(
