@@ -11,8 +11,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { DEV_FEED_SECRET_KEY } from './config.ts';
 import type { Database } from './db/client.ts';
+import { processFeedSecretKey } from './feed-secret-key.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
 import type { IdentityVerifier } from './http/identity.ts';
@@ -64,7 +64,7 @@ export interface AppDeps {
   anonymousRequestsPerMinute?: number;
   signedInRequestsPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
-  /** AES-256-GCM key (base64) for upstream feed credentials: config.FEED_SECRET_KEY; tests use the dev key. */
+  /** The portal's secret (base64): feedSecretKeyOf(config); tests without one share a random key per process. */
   feedSecretKey?: string;
   /** Payment provider and its settings; the offline sandbox when omitted. */
   billing?: BillingOptions;
@@ -91,10 +91,10 @@ export interface AppDeps {
 
 export const API_PREFIX = '/api';
 
-/** Only a process that is not in production may fall back to the published development key. */
+/** Only a process that is not in production may do without the configured key (tests). */
 function devFeedSecretKey(): string {
   if (process.env.NODE_ENV === 'production') throw new Error('buildApp: feedSecretKey is required in production');
-  return DEV_FEED_SECRET_KEY;
+  return processFeedSecretKey();
 }
 
 /** Fastify takes a hop count at run time but its types do not: the same rule as a function. */

@@ -18,16 +18,17 @@ const services = z
   .pipe(z.array(z.enum(['api', 'caster'])).min(1));
 
 /** 32 random bytes, base64: `openssl rand -base64 32`. */
-const feedSecretKey = z
-  .string()
-  .trim()
-  .refine((v) => Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), {
-    message: 'must be 32 bytes in base64 (openssl rand -base64 32)',
-  });
+export function isFeedSecretKey(value: string): boolean {
+  return Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value);
+}
+
+const feedSecretKey = z.string().trim().refine(isFeedSecretKey, {
+  message: 'must be 32 bytes in base64 (openssl rand -base64 32)',
+});
 
 /**
- * Encrypts upstream feed credentials outside production only. Anyone with this repository can read it, so
- * production refuses to start without its own key.
+ * The key every start without FEED_SECRET_KEY used until issue 31. Anyone with this repository can read it and
+ * sign connection-test logins and RINEX links with it, so no start accepts it (docs/adr/0040-no-published-secret.md).
  */
 export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=';
 
@@ -204,7 +205,8 @@ const configSchema = z.object({
     .default('rtcm-archive'),
 });
 
-export type Config = z.infer<typeof configSchema> & { FEED_SECRET_KEY: string };
+/** FEED_SECRET_KEY is only what is configured; feedSecretKeyOf (feed-secret-key.ts) says which key a start uses. */
+export type Config = z.infer<typeof configSchema>;
 
 /** The archive store a configuration names, defaults applied. */
 export function archiveStoreOf(config: Pick<Config, 'ARCHIVE_STORE' | 'CASTER_BUS_URL'>): 'local' | 'nats' | 'off' {
@@ -233,15 +235,36 @@ function unsafeProductionSettings(config: z.infer<typeof configSchema>): string[
   if (config.SEED_DEMO)
     unsafe.push('SEED_DEMO: creates demo accounts with published passwords; unset it in production');
   if (!config.FEED_SECRET_KEY) unsafe.push('FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
-  if (config.FEED_SECRET_KEY === DEV_FEED_SECRET_KEY) {
-    unsafe.push('FEED_SECRET_KEY: is the built-in development key, published with the code; generate your own');
-  }
   if (paymentProviderOf(config) === 'sandbox') {
     unsafe.push(
       'PAYMENT_PROVIDER: the sandbox (PAYMENT_PROVIDER=sandbox, or no STRIPE_SECRET_KEY) hands out tokens and subscriptions for a test card; configure Stripe in production',
     );
   }
   return unsafe;
+}
+
+/**
+ * The settings that connect this start to real users, money or mail. With any of them the key that signs
+ * connection-test logins and RINEX links must be configured, the same for the API and every caster.
+ */
+function realCredentials(config: z.infer<typeof configSchema>): string[] {
+  return [
+    !config.FIREBASE_PROJECT_ID.startsWith('demo-') && 'FIREBASE_PROJECT_ID',
+    config.GOOGLE_APPLICATION_CREDENTIALS && 'GOOGLE_APPLICATION_CREDENTIALS',
+    config.STRIPE_SECRET_KEY && 'STRIPE_SECRET_KEY',
+    config.STRIPE_WEBHOOK_SECRET && 'STRIPE_WEBHOOK_SECRET',
+    config.SMTP_URL && 'SMTP_URL',
+  ].filter((name): name is string => typeof name === 'string');
+}
+
+/** A published key in FEED_SECRET_KEY, or none where real credentials are configured: what is wrong, or null. */
+function feedSecretKeyProblem(config: z.infer<typeof configSchema>): string | null {
+  if (config.FEED_SECRET_KEY === DEV_FEED_SECRET_KEY) {
+    return 'FEED_SECRET_KEY: is the built-in development key, published with the code; unset it (a development start makes its own) or generate one (openssl rand -base64 32)';
+  }
+  const real = realCredentials(config);
+  if (config.FEED_SECRET_KEY || !real.length || config.NODE_ENV === 'production') return null;
+  return `FEED_SECRET_KEY: required with real credentials (${real.join(', ')}); generate one (openssl rand -base64 32) and give the API and every caster the same`;
 }
 
 /**
@@ -278,7 +301,11 @@ export function loadConfig(env?: NodeJS.ProcessEnv): Config {
       'Invalid configuration:\n  FIREBASE_AUTH_EMULATOR_HOST: the Auth Emulator accepts unsigned tokens; use it only with a demo- project id',
     );
   }
-  const unsafe = config.NODE_ENV === 'production' ? unsafeProductionSettings(config) : [];
+  const keyProblem = feedSecretKeyProblem(config);
+  const unsafe = [
+    ...(config.NODE_ENV === 'production' ? unsafeProductionSettings(config) : []),
+    ...(keyProblem ? [keyProblem] : []),
+  ];
   if (unsafe.length) throw new Error(`Invalid configuration:\n${unsafe.map((line) => `  ${line}`).join('\n')}`);
   if (paymentProviderOf(config) === 'stripe' && !config.STRIPE_SECRET_KEY) {
     throw new Error('Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe');
@@ -299,5 +326,5 @@ export function loadConfig(env?: NodeJS.ProcessEnv): Config {
   if (config.SEED_DEMO && !config.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Invalid configuration:\n  SEED_DEMO: demo accounts are only created in the Auth Emulator');
   }
-  return { ...config, FEED_SECRET_KEY: config.FEED_SECRET_KEY ?? DEV_FEED_SECRET_KEY };
+  return config;
 }

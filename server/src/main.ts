@@ -6,6 +6,7 @@ import { listenForOperators } from './cli/control-socket.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { feedSecretKeyOf } from './feed-secret-key.ts';
 import { firebaseVerifier } from './http/firebase-verifier.ts';
 import { openArchiveStore, startCasterArchive } from './modules/archive/index.ts';
 import { type CasterService, jsonLogger, startCasterService } from './modules/ntrip/index.ts';
@@ -14,7 +15,9 @@ import { reconcileWithAuthEmulator } from './seed/reconcile-emulator.ts';
 
 /** Composition root: config, database, migrations, then the services named in SERVICES. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const feedSecretKey = feedSecretKeyOf(loaded);
+  const config = { ...loaded, FEED_SECRET_KEY: feedSecretKey };
   // firebase-admin reads this variable itself, relative to its own working directory; give it the file checked.
   if (config.GOOGLE_APPLICATION_CREDENTIALS)
     process.env.GOOGLE_APPLICATION_CREDENTIALS = config.GOOGLE_APPLICATION_CREDENTIALS;
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
     for (const line of changes) console.warn(`  ${line}`);
   }
   const demoAccounts = config.SEED_DEMO
-    ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey: config.FEED_SECRET_KEY })
+    ? await seedDemo(handle.db, { projectId: config.FIREBASE_PROJECT_ID, feedSecretKey })
     : [];
   const closers: Array<() => Promise<void>> = [];
   let caster: CasterService | undefined;
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
       db: handle.db,
       port: config.CASTER_PORT,
       host: config.HOST,
-      feedSecretKey: config.FEED_SECRET_KEY,
+      feedSecretKey,
       publicUrl: config.PUBLIC_URL,
       publicHost: config.CASTER_PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname,
       busUrl: config.CASTER_BUS_URL,

@@ -1,6 +1,6 @@
 import type { Feed, Network, Station } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_FEED_SECRET_KEY } from '../src/config.ts';
+import { processFeedSecretKey } from '../src/feed-secret-key.ts';
 import { createFeedCipher } from '../src/modules/catalogue/feed-secrets.ts';
 import { verifyPassword } from '../src/shared/password-hash.ts';
 import { testDatabaseKind } from './support/database.ts';
@@ -95,7 +95,7 @@ describe(`catalogue feeds on ${testDatabaseKind()}`, () => {
 
     const row = await storedFeed(feed.id);
     expect(row.upstream_password_enc).not.toContain('upstream-pass-123');
-    const cipher = createFeedCipher(DEV_FEED_SECRET_KEY);
+    const cipher = createFeedCipher(processFeedSecretKey());
     expect(cipher.decrypt(row.upstream_password_enc ?? '', feed.id)).toBe('upstream-pass-123');
     // Bound to its feed: the same ciphertext copied onto another feed does not open.
     expect(() => cipher.decrypt(row.upstream_password_enc ?? '', station.id)).toThrow();

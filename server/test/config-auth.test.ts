@@ -5,6 +5,9 @@ import { CASTER_NODE_FLAGS } from '@portal/caster';
 import { describe, expect, it } from 'vitest';
 import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
 
+/** A real project needs its own key (feed-secret-key.test.ts). */
+const OWN_KEY = 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=';
+
 describe('identity configuration', () => {
   it('refuses the Auth Emulator with a real project id (it would accept unsigned tokens for that project)', () => {
     expect(() =>
@@ -16,7 +19,9 @@ describe('identity configuration', () => {
     expect(
       loadConfig({ FIREBASE_PROJECT_ID: 'demo-gnss-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }),
     ).toBeTruthy();
-    expect(loadConfig({ FIREBASE_PROJECT_ID: 'acme-portal-prod' }).FIREBASE_PROJECT_ID).toBe('acme-portal-prod');
+    expect(loadConfig({ FIREBASE_PROJECT_ID: 'acme-portal-prod', FEED_SECRET_KEY: OWN_KEY }).FIREBASE_PROJECT_ID).toBe(
+      'acme-portal-prod',
+    );
   });
 });
 
@@ -85,7 +90,7 @@ describe('production configuration', () => {
 });
 
 describe('Google credentials', () => {
-  const base = { FIREBASE_PROJECT_ID: 'acme-portal-prod' };
+  const base = { FIREBASE_PROJECT_ID: 'acme-portal-prod', FEED_SECRET_KEY: OWN_KEY };
 
   it('reads the credentials file at start: a missing or broken file is refused, naming the variable', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-credentials-'));

@@ -71,7 +71,7 @@ async function portalDatabase(): Promise<{
   url.pathname = `/${name}`;
   const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDataDir: 'memory://' });
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: url.toString(), FEED_SECRET_KEY: randomBytes(32).toString('base64') },
     handle,
     async drop() {
       const dropper = new pg.Client({ connectionString: TEST_POSTGRES_URL });

@@ -515,6 +515,7 @@ describe('mail configuration', () => {
       SMTP_URL: 'smtps://portal:secret@mail.example.test:465',
       MAIL_FROM: 'TerraView <noreply@terraview.example>',
       VITE_BRAND: 'terraview',
+      FEED_SECRET_KEY: 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=',
     });
     expect(apiOptionsOf(config).mail).toEqual({
       smtpUrl: 'smtps://portal:secret@mail.example.test:465',

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +90,8 @@ export default async function setup(project: TestProject) {
         LOG_LEVEL: 'warn',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // An SMTP server makes the start a real one, which needs its own key (docs/adr/0040-no-published-secret.md).
+        FEED_SECRET_KEY: randomBytes(32).toString('base64'),
       },
     },
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { feedSecretKeyOf } from '../feed-secret-key.ts';
 import { formatArchiveSelection, selectArchiveHours } from '../modules/archive/archive.selection.ts';
 import { createAccountWithGrant, OperatorError, setPushFeed } from '../modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
@@ -37,7 +38,10 @@ export interface OperatorAnswer {
   err: string[];
 }
 
-type OperatorConfig = Pick<Config, 'CASTER_PUBLIC_HOST' | 'PUBLIC_URL' | 'CASTER_PORT' | 'FEED_SECRET_KEY'>;
+type OperatorConfig = Pick<
+  Config,
+  'CASTER_PUBLIC_HOST' | 'PUBLIC_URL' | 'CASTER_PORT' | 'FEED_SECRET_KEY' | 'DATABASE_URL' | 'PGLITE_DATA_DIR'
+>;
 
 export async function runOperatorCommand(
   db: Database,
@@ -81,7 +85,7 @@ export async function runOperatorCommand(
         const feed = await setPushFeed(
           db,
           { mountpoint: request.mountpoint, password: request.password },
-          config.FEED_SECRET_KEY,
+          feedSecretKeyOf(config),
         );
         return {
           out: [

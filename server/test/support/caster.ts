@@ -1,9 +1,9 @@
-import { DEV_FEED_SECRET_KEY } from '../../src/config.ts';
 import type { Database } from '../../src/db/client.ts';
+import { processFeedSecretKey } from '../../src/feed-secret-key.ts';
 import { type CasterServiceOptions, startCasterService } from '../../src/modules/ntrip/index.ts';
 
-/** The key these tests' casters decrypt feed secrets with; feeds set up for them must use it too. */
-export const TEST_FEED_KEY = DEV_FEED_SECRET_KEY;
+/** The key these tests' casters decrypt feed secrets with: the one an API built without a key uses too. */
+export const TEST_FEED_KEY = processFeedSecretKey();
 export const TEST_PUBLIC_URL = 'http://localhost:8080';
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import { DEV_FEED_SECRET_KEY } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { FeedsTable, StationsTable } from '../../db/schema.ts';
+import { processFeedSecretKey } from '../../feed-secret-key.ts';
 import { hashPassword } from '../../shared/password-hash.ts';
 import { createFeedCipher } from './feed-secrets.ts';
 
@@ -324,7 +324,7 @@ export async function seedDemoCatalogue(
   db: Database,
   options: { feedSecretKey?: string } = {},
 ): Promise<{ networks: number; stations: number }> {
-  const cipher = createFeedCipher(options.feedSecretKey ?? DEV_FEED_SECRET_KEY);
+  const cipher = createFeedCipher(options.feedSecretKey ?? processFeedSecretKey());
   const sourcePasswordHash = await hashPassword(DEMO_SOURCE_PASSWORD);
 
   for (const network of NETWORKS) {
