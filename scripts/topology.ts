@@ -8,6 +8,7 @@ import pg from 'pg';
 import { CASTER_NODE_FLAGS } from '../caster/src/node-flags.ts';
 import { startAuthEmulator } from '../server/src/dev/auth-emulator.ts';
 import { onParentGone, STOP_WITH_PARENT } from '../server/src/dev/stop-with-parent.ts';
+import { keptFeedSecretKey } from '../server/src/feed-secret-key.ts';
 import { buildSpaIfStale, pathFromEnv, root } from './launch.ts';
 
 /**
@@ -380,6 +381,8 @@ onParentGone(() => void stop(1));
 
 try {
   mkdirSync(dir, { recursive: true });
+  // Every node on the one database needs the same secret; PostgreSQL without one is refused (ADR 0040).
+  portalEnv.FEED_SECRET_KEY = process.env.FEED_SECRET_KEY || keptFeedSecretKey(dir);
   writeStatus();
   await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}` }, staticDir);
   console.log(`[topology] starting the Firebase Auth Emulator on 127.0.0.1:${authPort}, PostgreSQL and NATS…`);

@@ -24,8 +24,11 @@ export function processFeedSecretKey(): string {
   return perProcess;
 }
 
-/** The key of a PGlite data directory, made (mode 0600) on its first start and read on every later one. */
-function dataDirectoryKey(dir: string): string {
+/**
+ * The key kept in a directory: a PGlite data directory's, or the loopback topology's (scripts/topology.ts) that its
+ * nodes share. Made (mode 0600) on the first start and read on every later one.
+ */
+export function keptFeedSecretKey(dir: string): string {
   const file = join(dir, FEED_SECRET_KEY_FILE);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
@@ -56,5 +59,5 @@ export function feedSecretKeyOf(config: Pick<Config, 'FEED_SECRET_KEY' | 'DATABA
       'Invalid configuration:\n  FEED_SECRET_KEY: required with DATABASE_URL, the same in the API and every caster (openssl rand -base64 32)',
     );
   }
-  return config.PGLITE_DATA_DIR === 'memory://' ? processFeedSecretKey() : dataDirectoryKey(config.PGLITE_DATA_DIR);
+  return config.PGLITE_DATA_DIR === 'memory://' ? processFeedSecretKey() : keptFeedSecretKey(config.PGLITE_DATA_DIR);
 }
