@@ -381,7 +381,7 @@ onParentGone(() => void stop(1));
 
 try {
   mkdirSync(dir, { recursive: true });
-  // Every node on the one database needs the same secret; PostgreSQL without one is refused (ADR 0040).
+  // Every node on the one database needs the same secret; PostgreSQL without one is refused (ADR 0050).
   portalEnv.FEED_SECRET_KEY = process.env.FEED_SECRET_KEY || keptFeedSecretKey(dir);
   writeStatus();
   await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}` }, staticDir);

@@ -28,7 +28,7 @@ const feedSecretKey = z.string().trim().refine(isFeedSecretKey, {
 
 /**
  * The key every start without FEED_SECRET_KEY used until issue 31. Anyone with this repository can read it and
- * sign connection-test logins and RINEX links with it, so no start accepts it (docs/adr/0040-no-published-secret.md).
+ * sign connection-test logins and RINEX links with it, so no start accepts it (docs/adr/0050-no-published-secret.md).
  */
 export const DEV_FEED_SECRET_KEY = 'ZGV2LW9ubHktZmVlZC1zZWNyZXQta2V5LTMyYnl0ZXM=';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Config, isFeedSecretKey } from './config.ts';
 
 /**
- * FEED_SECRET_KEY when none is configured (docs/adr/0040-no-published-secret.md). The key seals pull-feed
+ * FEED_SECRET_KEY when none is configured (docs/adr/0050-no-published-secret.md). The key seals pull-feed
  * passwords and signs connection-test logins, RINEX links and unsubscribe links, so it must be secret and survive a
  * restart: a development start keeps a random one in its PGlite data directory, readable by its owner only.
  * loadConfig has already refused a start with real credentials and no key.

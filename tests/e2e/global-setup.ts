@@ -90,7 +90,7 @@ export default async function setup(project: TestProject) {
         LOG_LEVEL: 'warn',
         PUBLIC_URL: `http://127.0.0.1:${port}`,
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        // An SMTP server makes the start a real one, which needs its own key (docs/adr/0040-no-published-secret.md).
+        // An SMTP server makes the start a real one, which needs its own key (docs/adr/0050-no-published-secret.md).
         FEED_SECRET_KEY: randomBytes(32).toString('base64'),
       },
     },
