@@ -102,7 +102,7 @@ export class CatalogueCache {
     }
     const stations = [...this.mounts.values()].filter((m) => listedSlugs.has(m.info.network));
     for (const m of stations.sort((a, b) => a.name.localeCompare(b.name))) {
-      records.push(strRecord(m.info, m.integrityNotice));
+      records.push(strRecord(m.info, m.integrityNotice, this.network(m.info.network)?.frame ?? null));
     }
     const chosen = req.ntripVersion === 2 && req.query ? filterRecords(records, req.query) : records;
     return sourcetableResponse(req.ntripVersion, renderSourcetable(chosen));

@@ -104,6 +104,8 @@ export interface CatalogueNetwork {
   webUrl: string;
   /** False for a private network: its mountpoints serve entitled rovers but stay out of the sourcetable. */
   listed: boolean;
+  /** The reference frame its corrections are in, as one line (issue 32); in every STR record's misc field. */
+  frame?: string | null;
   /** The monitor's defaults apply where this leaves a setting out. */
   integrity?: Partial<NetworkIntegritySettings>;
 }

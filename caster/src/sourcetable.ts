@@ -38,8 +38,14 @@ export interface NearMountpoint {
 const field = (value: string | number) => String(value).replace(/[;\r\n]/g, ' ');
 const coord = (value: number) => value.toFixed(2);
 
-/** `notice`: the misc field's text, e.g. that the station is out of the nearest-station choice (issue 33). */
-export function strRecord(m: CatalogueMountpoint, notice: string | null = null): string[] {
+/** The misc field: the network's reference frame and any notice, or 'none'. */
+const misc = (...parts: Array<string | null | undefined>) => parts.filter(Boolean).join(', ') || 'none';
+
+/**
+ * `notice`: the misc field's text, e.g. that the station is out of the nearest-station choice (issue 33); `frame`:
+ * the network's reference frame (issue 32), first in the misc field.
+ */
+export function strRecord(m: CatalogueMountpoint, notice: string | null = null, frame: string | null = null): string[] {
   const s = m.str;
   return [
     'STR',
@@ -60,7 +66,7 @@ export function strRecord(m: CatalogueMountpoint, notice: string | null = null):
     'B',
     'Y',
     String(s.bitrate),
-    notice ?? 'none',
+    misc(frame, notice),
   ].map(field);
 }
 
@@ -84,7 +90,7 @@ export function nearRecord(n: NearMountpoint): string[] {
     'B',
     'Y',
     '0',
-    'none',
+    misc(n.network.frame),
   ].map(field);
 }
 

@@ -106,6 +106,36 @@ export const networkTextsSchema = z.object({
 export const networkTranslationsSchema = z.object({ nl: networkTextsSchema.optional() }).strict();
 export type NetworkTranslations = z.infer<typeof networkTranslationsSchema>;
 
+/** Frame names, realisations and grids: letters, digits, spaces and . / ( ) + - only (they go into sourcetables). */
+const frameText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^[\p{L}\p{N} ./()+-]*$/u, 'letters, digits, spaces and . / ( ) + - only');
+
+/**
+ * The reference frame a network's corrections are in: the coordinates a rover computes are in it, not in a national
+ * grid (RD/NAP is decimetres from ETRS89), so a surveyor needs all four parts.
+ */
+export const referenceFrameSchema = z.object({
+  /** e.g. ETRS89, ITRF. */
+  frame: frameText(40).min(2),
+  /** e.g. ETRF2000, ITRF2014; empty when the frame has one realisation. */
+  realisation: frameText(40),
+  /** Epoch of the coordinates as a decimal year, e.g. 2010.5; null: the epoch of observation. */
+  epoch: z.number().min(1980).max(2100).nullable(),
+  /** The national grid the frame relates to, e.g. RD/NAP; empty when none. */
+  nationalGrid: frameText(80),
+});
+export type ReferenceFrame = z.infer<typeof referenceFrameSchema>;
+
+/** One line for sourcetables, READMEs and cards: "ETRS89 (ETRF2000, epoch 2010.5), related to RD/NAP". */
+export function describeReferenceFrame(f: ReferenceFrame): string {
+  const details = [f.realisation, f.epoch === null ? '' : `epoch ${f.epoch.toFixed(1)}`].filter(Boolean).join(', ');
+  return `${f.frame}${details ? ` (${details})` : ''}${f.nationalGrid ? `, related to ${f.nationalGrid}` : ''}`;
+}
+
 export const networkSchema = z.object({
   id: uuid,
   slug: z.string(),
@@ -117,6 +147,8 @@ export const networkSchema = z.object({
   status: z.enum(networkStatuses),
   isPublic: z.boolean(),
   tokenPricePerDay: z.number().int(),
+  /** Null until an admin sets it. */
+  referenceFrame: referenceFrameSchema.nullable(),
   stationCount: z.number().int(),
   onlineStationCount: z.number().int(),
   /** Derived from the stations; null while the network has none. */
@@ -139,6 +171,7 @@ const networkFields = {
   isPublic: z.boolean(),
   tokenPricePerDay: z.number().int().min(0).max(1_000_000),
   translations: networkTranslationsSchema,
+  referenceFrame: referenceFrameSchema.nullable(),
 };
 
 /** Without a slug the server derives one from the name. */
@@ -152,6 +185,7 @@ export const createNetworkBodySchema = z.object({
   isPublic: networkFields.isPublic.default(true),
   tokenPricePerDay: networkFields.tokenPricePerDay.default(0),
   translations: networkFields.translations.default({}),
+  referenceFrame: networkFields.referenceFrame.default(null),
 });
 export type CreateNetworkBody = z.input<typeof createNetworkBodySchema>;
 
@@ -172,6 +206,8 @@ export const stationSchema = z.object({
   id: uuid,
   networkId: uuid,
   networkSlug: z.string(),
+  /** The network's reference frame: the one the station's corrections are in. */
+  referenceFrame: referenceFrameSchema.nullable(),
   mountpoint: z.string(),
   identifier: z.string(),
   country: z.string(),

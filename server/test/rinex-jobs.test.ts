@@ -48,6 +48,13 @@ beforeAll(async () => {
   // 48 tokens a day: the default RINEX price is 2 tokens per station-hour.
   networkId = (await createNetwork(t.db, { price: 48 })).id;
   await t.db
+    .updateTable('networks')
+    .set({
+      reference_frame: JSON.stringify({ frame: 'ITRF', realisation: 'ITRF2014', epoch: null, nationalGrid: 'JGD2011' }),
+    })
+    .where('id', '=', networkId)
+    .execute();
+  await t.db
     .insertInto('stations')
     .values({
       network_id: networkId,
@@ -269,6 +276,9 @@ describe('buying and downloading a job', () => {
     expect(readme).toContain('HIRO1');
     expect(readme).toMatch(/Network:\s+Network net-/);
     expect(readme).toMatch(/ITRF/);
+    expect(readme).toMatch(
+      /Reference frame:\s+ITRF \(ITRF2014\), related to JGD2011: the frame of the network's corrections/,
+    );
   });
 
   it('downloads with the signed link and no token', async () => {

@@ -1,4 +1,4 @@
-import type { NetworkTranslations } from '@portal/contract';
+import type { NetworkTranslations, ReferenceFrame } from '@portal/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of the tables the migrations create. Each module adds its tables here when it adds a migration. */
@@ -54,6 +54,8 @@ export interface NetworksTable {
   translations: ColumnType<NetworkTranslations, string | undefined, string>;
   /** Days the RTCM archive keeps this network's stations' hours. */
   archive_retention_days: Generated<number>;
+  /** Migration 202611281400: contract referenceFrameSchema, null until an admin sets it. */
+  reference_frame: ColumnType<ReferenceFrame | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }

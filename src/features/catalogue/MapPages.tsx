@@ -3,12 +3,14 @@ import { CardSection } from '../../components/CardSection';
 import { Page } from '../../components/Page';
 import { CoverageView } from './CoverageView';
 import { useNetworks } from './catalogue.hooks';
+import { useReferenceFrameText } from './reference-frame';
 
 /** /marketplace: the networks on offer and where they reach, for anyone. */
 export function MarketplacePage() {
   const { t } = useTranslation();
   const { t: tc } = useTranslation('catalogue');
   const networks = useNetworks('public');
+  const frameText = useReferenceFrameText();
   return (
     <Page name="marketplace" title={t('pages.marketplace.title')} subtitle={t('pages.marketplace.description')}>
       <CoverageView scope="public" />
@@ -22,6 +24,7 @@ export function MarketplacePage() {
             records: {
               region: n.region || '–',
               operator: n.operator || '–',
+              frame: frameText(n.referenceFrame),
               stations: tc('marketplace.stationsOnline', { online: n.onlineStationCount, total: n.stationCount }),
               price: tc('marketplace.pricePerDay', { count: n.tokenPricePerDay }),
             },
@@ -29,6 +32,7 @@ export function MarketplacePage() {
           columns={[
             { key: 'region', header: tc('fields.region') },
             { key: 'operator', header: tc('fields.operator') },
+            { key: 'frame', header: tc('fields.referenceFrame') },
             { key: 'stations', header: tc('fields.stations'), colored: true },
             { key: 'price', header: tc('fields.tokenPricePerDay') },
           ]}

@@ -35,13 +35,21 @@ export function NetworkFormModal({
       nameNl: network?.translations.nl?.name ?? '',
       descriptionNl: network?.translations.nl?.description ?? '',
       regionNl: network?.translations.nl?.region ?? '',
+      frame: network?.referenceFrame?.frame ?? '',
+      realisation: network?.referenceFrame?.realisation ?? '',
+      epoch: network?.referenceFrame?.epoch?.toString() ?? '',
+      nationalGrid: network?.referenceFrame?.nationalGrid ?? '',
     },
     schema: network ? patchNetworkBodySchema : createNetworkBodySchema,
-    toBody: ({ nameNl, descriptionNl, regionNl, ...base }) => ({
+    toBody: ({ nameNl, descriptionNl, regionNl, frame, realisation, epoch, nationalGrid, ...base }) => ({
       ...base,
       slug: base.slug.trim() || undefined,
       tokenPricePerDay: numberOrUndefined(base.tokenPricePerDay),
       translations: { nl: { name: nameNl, description: descriptionNl, region: regionNl } },
+      // Without a frame name the network states none; an empty epoch is the epoch of observation.
+      referenceFrame: frame.trim()
+        ? { frame, realisation, epoch: epoch.trim() ? Number(epoch.replace(',', '.')) : null, nationalGrid }
+        : null,
     }),
     submit: (body) => (network ? updateNetwork(network.id, body) : createNetwork(body as CreateNetworkBody)),
     onSuccess: (saved) => {
@@ -127,6 +135,40 @@ export function NetworkFormModal({
           onChange={(e) => set('regionNl')(e.target.value)}
         />
       </div>
+      <fieldset className="grid gap-4 md:grid-cols-2">
+        <legend className="mb-2 text-sm font-medium text-muted">{t('frame.legend')}</legend>
+        <TextField
+          label={t('fields.frame')}
+          value={values.frame}
+          onChange={(e) => set('frame')(e.target.value)}
+          error={errors['referenceFrame.frame']}
+          hint={t('frame.frameHint')}
+          data-testid="network-frame"
+        />
+        <TextField
+          label={t('fields.realisation')}
+          value={values.realisation}
+          onChange={(e) => set('realisation')(e.target.value)}
+          error={errors['referenceFrame.realisation']}
+          data-testid="network-realisation"
+        />
+        <TextField
+          label={t('fields.epoch')}
+          value={values.epoch}
+          inputMode="decimal"
+          onChange={(e) => set('epoch')(e.target.value)}
+          error={errors['referenceFrame.epoch']}
+          hint={t('frame.epochHint')}
+          data-testid="network-epoch"
+        />
+        <TextField
+          label={t('fields.nationalGrid')}
+          value={values.nationalGrid}
+          onChange={(e) => set('nationalGrid')(e.target.value)}
+          error={errors['referenceFrame.nationalGrid']}
+          data-testid="network-grid"
+        />
+      </fieldset>
       <ToggleSwitch label={t('networks.isPublic')} checked={values.isPublic} onChange={set('isPublic')} />
     </CatalogueFormModal>
   );

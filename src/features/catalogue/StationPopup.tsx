@@ -4,6 +4,7 @@ import { useFormat } from '../../lib/format';
 import { useUser } from '../auth/auth-context';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStation } from './catalogue.hooks';
+import { useReferenceFrameText } from './reference-frame';
 import { StatusBadge } from './StatusBadge';
 
 /** The details a surveyor checks before choosing a mountpoint: where, what it sends, and whether it is live. */
@@ -14,6 +15,7 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
   const station = useStation(scope, id);
   const user = useUser();
   const networks = useNetworks(scope);
+  const frameText = useReferenceFrameText();
   if (station.isPending) return <p className="text-sm text-muted">{t('loading')}</p>;
   if (station.isError) return <p className="text-sm text-status-red">{t('popup.error')}</p>;
   const s = station.data;
@@ -21,6 +23,7 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
   const lastData = s.lastDataAt ? format.moment(s.lastDataAt) : t('popup.never');
   const rows: Array<[string, string]> = [
     [t('fields.network'), network?.name ?? s.networkSlug],
+    [t('fields.referenceFrame'), frameText(s.referenceFrame)],
     [t('fields.identifier'), s.identifier || '–'],
     [
       t('fields.position'),

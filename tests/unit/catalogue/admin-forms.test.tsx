@@ -115,6 +115,46 @@ describe('network form', () => {
   });
 });
 
+describe('network form: reference frame', () => {
+  it('sends the frame, realisation, epoch and national grid an admin typed', async () => {
+    const patched: unknown[] = [];
+    server.use(
+      http.patch(`*/api/admin/networks/${network.id}`, async ({ request }) => {
+        patched.push(await request.json());
+        return HttpResponse.json(network);
+      }),
+    );
+    renderWithProviders(<NetworkFormModal network={network} onClose={() => {}} />);
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Frame:'), 'ETRS89');
+    await u.type(screen.getByLabelText('Realisation:'), 'ETRF2000');
+    await u.type(screen.getByLabelText('Epoch:'), '2010,5');
+    await u.type(screen.getByLabelText('National grid:'), 'RD/NAP');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(patched).toHaveLength(1));
+    expect(patched[0]).toMatchObject({
+      referenceFrame: { frame: 'ETRS89', realisation: 'ETRF2000', epoch: 2010.5, nationalGrid: 'RD/NAP' },
+    });
+  });
+
+  it('shows a grid with a semicolon as invalid before calling the API', async () => {
+    const patched: unknown[] = [];
+    server.use(
+      http.patch(`*/api/admin/networks/${network.id}`, async ({ request }) => {
+        patched.push(await request.json());
+        return HttpResponse.json(network);
+      }),
+    );
+    renderWithProviders(<NetworkFormModal network={network} onClose={() => {}} />);
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Frame:'), 'ETRS89');
+    await u.type(screen.getByLabelText('National grid:'), 'RD;NAP');
+    await u.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByLabelText('National grid:')).toHaveAttribute('aria-invalid', 'true'));
+    expect(patched).toEqual([]);
+  });
+});
+
 describe('feed form', () => {
   it('leaves a stored upstream password alone when the field stays empty', async () => {
     let patch: Record<string, unknown> | undefined;

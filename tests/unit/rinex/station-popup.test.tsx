@@ -22,6 +22,25 @@ describe('the station popup on the coverage map', () => {
     expect(await screen.findByRole('link', { name: 'RINEX' })).toHaveAttribute('href', '/rinex?station=DELF00NLD');
   });
 
+  it("names the network's reference frame, epoch and national grid", async () => {
+    server.use(
+      http.get(`*/api/stations/${STATION_ID}`, () =>
+        HttpResponse.json(
+          station({
+            referenceFrame: { frame: 'ETRS89', realisation: 'ETRF2000', epoch: 2010.5, nationalGrid: 'RD/NAP' },
+          }),
+        ),
+      ),
+    );
+    renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
+    expect(await screen.findByText('ETRS89 ETRF2000 · epoch 2010.5 · related to RD/NAP')).toBeInTheDocument();
+  });
+
+  it('says when the network states no reference frame', async () => {
+    renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
+    expect(await screen.findByText('Not stated by the network')).toBeInTheDocument();
+  });
+
   it('offers nothing to buy to a visitor who is not logged in', async () => {
     renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
     expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();

@@ -49,6 +49,7 @@ export function presentNetwork(row: NetworkSummaryRow, language?: ContentLanguag
     status: row.status,
     isPublic: row.is_public,
     tokenPricePerDay: row.token_price_per_day,
+    referenceFrame: row.reference_frame ?? null,
     stationCount: row.station_count,
     onlineStationCount: row.online_station_count,
     coverage:
@@ -85,6 +86,7 @@ export function presentStation(row: StationWithNetworkRow | Jsonified<StationWit
     id: row.id,
     networkId: row.network_id,
     networkSlug: row.network_slug,
+    referenceFrame: row.network_reference_frame ?? null,
     mountpoint: row.mountpoint,
     identifier: row.identifier,
     country: row.country,

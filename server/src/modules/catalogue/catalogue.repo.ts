@@ -25,7 +25,10 @@ export interface NetworkSummaryRow extends NetworkRow {
   center_lat: number | null;
 }
 
-export type StationWithNetworkRow = StationRow & { network_slug: string };
+export type StationWithNetworkRow = StationRow & {
+  network_slug: string;
+  network_reference_frame: NetworkRow['reference_frame'];
+};
 export type FeedWithMountpointRow = FeedRow & { mountpoint: string };
 
 export interface StationFilter {
@@ -219,7 +222,7 @@ function createCatalogueQueries(db: Database) {
       return jsonRows(
         filteredStations(filter)
           .selectAll('stations')
-          .select('networks.slug as network_slug')
+          .select(['networks.slug as network_slug', 'networks.reference_frame as network_reference_frame'])
           .orderBy('stations.mountpoint')
           .limit(page.limit)
           .offset(page.offset),
@@ -246,7 +249,7 @@ function createCatalogueQueries(db: Database) {
     async findStation(id: string, options: { publicOnly: boolean }): Promise<StationWithNetworkRow | undefined> {
       return filteredStations({ publicOnly: options.publicOnly })
         .selectAll('stations')
-        .select('networks.slug as network_slug')
+        .select(['networks.slug as network_slug', 'networks.reference_frame as network_reference_frame'])
         .where('stations.id', '=', id)
         .executeTakeFirst();
     },
@@ -255,7 +258,7 @@ function createCatalogueQueries(db: Database) {
       if (mountpoints.length === 0) return [];
       return filteredStations({ publicOnly: false })
         .selectAll('stations')
-        .select('networks.slug as network_slug')
+        .select(['networks.slug as network_slug', 'networks.reference_frame as network_reference_frame'])
         .where(
           sql`lower(stations.mountpoint)`,
           'in',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ReferenceFrame } from '@portal/contract';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { FeedsTable, StationsTable } from '../../db/schema.ts';
@@ -18,6 +19,8 @@ interface DemoNetwork {
   operator: string;
   region: string;
   tokenPricePerDay: number;
+  /** The frame its corrections are in (issue 32). */
+  referenceFrame: ReferenceFrame;
   feedKind: 'push' | 'pull';
   /** Towns as `name|latitude|longitude|ISO alpha-3`; each gets a few stations around it. */
   towns: string[];
@@ -36,6 +39,12 @@ const NETWORKS: DemoNetwork[] = [
     operator: 'GNSS Portal B.V.',
     region: 'Netherlands',
     tokenPricePerDay: 10,
+    referenceFrame: {
+      frame: 'ETRS89',
+      realisation: 'ETRF2000',
+      epoch: 2010.5,
+      nationalGrid: 'RD/NAP (RDNAPTRANS 2018)',
+    },
     feedKind: 'push',
     towns: [
       'Amsterdam|52.370|4.895|NLD',
@@ -72,6 +81,7 @@ const NETWORKS: DemoNetwork[] = [
     operator: 'Partner consortium',
     region: 'Central Europe',
     tokenPricePerDay: 14,
+    referenceFrame: { frame: 'ETRS89', realisation: 'ETRF2000', epoch: null, nationalGrid: '' },
     feedKind: 'pull',
     towns: [
       'Berlin|52.520|13.405|DEU',
@@ -129,6 +139,7 @@ const NETWORKS: DemoNetwork[] = [
     operator: 'Nordic Positioning AB',
     region: 'Nordics',
     tokenPricePerDay: 12,
+    referenceFrame: { frame: 'ITRF', realisation: 'ITRF2020', epoch: null, nationalGrid: '' },
     feedKind: 'push',
     towns: [
       'Kobenhavn|55.676|12.568|DNK',
@@ -175,6 +186,7 @@ const NETWORKS: DemoNetwork[] = [
     operator: 'Mediterranean GNSS S.L.',
     region: 'Southern Europe',
     tokenPricePerDay: 9,
+    referenceFrame: { frame: 'ETRS89', realisation: 'ETRF2000', epoch: null, nationalGrid: '' },
     feedKind: 'pull',
     towns: [
       'Madrid|40.417|-3.704|ESP',
@@ -338,8 +350,16 @@ export async function seedDemoCatalogue(
         region: network.region,
         token_price_per_day: network.tokenPricePerDay,
         translations: JSON.stringify({ nl: network.nl }),
+        reference_frame: JSON.stringify(network.referenceFrame),
       })
       .onConflict((oc) => oc.column('slug').doNothing())
+      .execute();
+    // A demo database seeded before frames existed gets them; one an admin has set stays as it is.
+    await db
+      .updateTable('networks')
+      .set({ reference_frame: JSON.stringify(network.referenceFrame) })
+      .where('slug', '=', network.slug)
+      .where('reference_frame', 'is', null)
       .execute();
     const { id } = await db
       .selectFrom('networks')

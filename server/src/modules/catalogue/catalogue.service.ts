@@ -171,6 +171,7 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
           is_public: body.isPublic,
           token_price_per_day: body.tokenPricePerDay,
           translations: JSON.stringify(body.translations),
+          reference_frame: body.referenceFrame && JSON.stringify(body.referenceFrame),
         })
         .catch(rethrowConflict);
       return presentNetwork(summariseNewNetwork(row));
@@ -187,6 +188,8 @@ export function createCatalogueService(deps: { repo: CatalogueRepo }) {
         is_public: body.isPublic,
         token_price_per_day: body.tokenPricePerDay,
         translations: body.translations && JSON.stringify(body.translations),
+        reference_frame:
+          body.referenceFrame === undefined ? undefined : body.referenceFrame && JSON.stringify(body.referenceFrame),
       });
     },
 

@@ -1,4 +1,5 @@
 import type { CasterPorts, PullFeedConfig, RefusalRecord } from '@portal/caster';
+import { describeReferenceFrame } from '@portal/contract';
 import { verifyPassword } from '../../shared/password-hash.ts';
 import { createFeedCipher } from '../catalogue/feed-secrets.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
@@ -33,6 +34,7 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
             operator: n.operator,
             webUrl: marketplace,
             listed: n.is_public,
+            frame: n.reference_frame ? describeReferenceFrame(n.reference_frame) : null,
           })),
           mountpoints: stations.map((s) => ({
             mountpoint: s.mountpoint,

@@ -1,3 +1,4 @@
+import type { ReferenceFrame } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
@@ -35,6 +36,7 @@ export interface SnapshotNetworkRow {
   name: string;
   operator: string;
   is_public: boolean;
+  reference_frame: ReferenceFrame | null;
 }
 
 export interface SnapshotStationRow {
@@ -176,7 +178,7 @@ export function createNtripRepo(db: Database) {
 
     async snapshotNetworks(): Promise<SnapshotNetworkRow[]> {
       const r = await sql<SnapshotNetworkRow>`
-        SELECT id::text AS id, slug, name, operator, is_public FROM networks
+        SELECT id::text AS id, slug, name, operator, is_public, reference_frame FROM networks
         WHERE status <> 'retired' ORDER BY slug`.execute(db);
       return r.rows;
     },

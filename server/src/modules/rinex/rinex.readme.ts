@@ -43,6 +43,7 @@ export function stationReadme(
     `  Name:             ${s.identifier || '-'}`,
     `  Country:          ${s.country}`,
     `  Network:          ${s.networkName}${s.networkOperator ? ` (operated by ${s.networkOperator})` : ''}`,
+    `  Reference frame:  ${s.referenceFrame ? `${s.referenceFrame}: the frame of the network's corrections, as its operator states it` : 'not stated by the network'}`,
     '',
     'Position',
   ];

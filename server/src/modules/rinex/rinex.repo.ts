@@ -1,3 +1,4 @@
+import type { ReferenceFrame } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
@@ -23,6 +24,7 @@ export interface StationRow {
   network_operator: string;
   token_price_per_day: number;
   rinex_price_per_hour: number | null;
+  network_reference_frame: ReferenceFrame | null;
 }
 
 export interface ArchivedHour extends IndexedHour {
@@ -63,7 +65,8 @@ function toJob(row: Record<string, unknown>): JobRow {
 
 const STATION_COLUMNS = sql`s.id, s.mountpoint, s.identifier, s.country, s.latitude, s.longitude, s.receiver, s.antenna,
   s.height_m, s.network_id, n.name AS network_name, n.slug AS network_slug, n.status AS network_status,
-  n.operator AS network_operator, n.token_price_per_day, n.rinex_price_per_hour`;
+  n.operator AS network_operator, n.token_price_per_day, n.rinex_price_per_hour,
+  n.reference_frame AS network_reference_frame`;
 
 export type RinexRepo = ReturnType<typeof createRinexRepo>;
 

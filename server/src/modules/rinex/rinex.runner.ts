@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveStore } from '@portal/caster/archive';
-import { RINEX_RESULT_DAYS } from '@portal/contract';
+import { describeReferenceFrame, RINEX_RESULT_DAYS } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { JobRow, RinexRepo, StationRow } from './rinex.repo.ts';
 import type { RinexResultStore } from './rinex.results.ts';
@@ -113,6 +113,7 @@ export function createRinexRunner(options: RinexRunnerOptions) {
         country: station.country,
         networkName: station.network_name,
         networkOperator: station.network_operator,
+        referenceFrame: station.network_reference_frame && describeReferenceFrame(station.network_reference_frame),
         latitude: Number(station.latitude),
         longitude: Number(station.longitude),
         heightM: station.height_m === null ? null : Number(station.height_m),

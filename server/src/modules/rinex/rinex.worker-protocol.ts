@@ -20,6 +20,8 @@ export interface WorkerJob {
     country: string;
     networkName: string;
     networkOperator: string;
+    /** The network's reference frame as one line; null when its operator has not set it. */
+    referenceFrame: string | null;
     latitude: number;
     longitude: number;
     heightM: number | null;
