@@ -9,7 +9,7 @@ export interface AccessWatchDeps {
   limits: Pick<CasterLimits, 'accessRecheckMs'>;
   clock: Clock;
   logger: Logger;
-  /** The logged-in rovers by account (probes excluded); the caster adds and removes them. */
+  /** The logged-in rovers by account; the caster adds and removes them. */
   roversByAccount: Map<string, Set<Rover>>;
   /** A rover whose network is no longer granted. */
   revoke(rover: Rover): void;

@@ -42,6 +42,11 @@ export interface CasterLimits {
    * its rover is still connected when it is reported.
    */
   firstDataWaitMs: number;
+  /**
+   * A login of the portal's connection test (AuthDecision.probe) is closed this long after it was let in: the test
+   * listens no longer (the portal passes its CONNECTION_TEST_SECONDS), so whatever holds one past it is not the test.
+   */
+  connectionTestMs: number;
 }
 
 export const DEFAULT_LIMITS: CasterLimits = {
@@ -70,4 +75,5 @@ export const DEFAULT_LIMITS: CasterLimits = {
   announceIntervalMs: 2_000,
   refusalFlushMs: 1_000,
   firstDataWaitMs: 8_000,
+  connectionTestMs: 10_000,
 };

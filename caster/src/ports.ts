@@ -14,8 +14,8 @@ export type AuthDecision =
       maxConnections: number;
       until: Date;
       /**
-       * The portal's own connection test logged in (issue 17): it does not count against the account's limit,
-       * and it is not the customer's usage, so it is neither logged as a session nor reported.
+       * The portal's own connection test logged in (issue 17): a rover like the others (the account's limit, its
+       * access, its session log) that the caster closes after limits.connectionTestMs and never reports as silent.
        */
       probe?: boolean;
     }

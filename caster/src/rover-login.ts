@@ -21,7 +21,7 @@ export interface RoverLoginDeps {
   logins: LoginThrottle;
   refusals: RefusalLog;
   identity(): CasterIdentity;
-  /** The logged-in rovers by account on this node (probes excluded). */
+  /** The logged-in rovers by account on this node. */
   roversByAccount: Map<string, Set<Rover>>;
   /** The accounts' connections on this node, rovers being let in included. */
   slots: AccountSlots;
@@ -168,7 +168,6 @@ export async function admitRover(
     slot,
     lease,
   });
-  if (granted.probe) return admitted(null, null);
   const tooMany = () => {
     refused(granted.accountId, 'too_many_connections', {
       limit: granted.maxConnections,

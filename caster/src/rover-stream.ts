@@ -12,7 +12,7 @@ import { admitRover, type RoverLoginDeps } from './rover-login.ts';
 import { RoverFix } from './telemetry/fix.ts';
 
 export interface RoverStreamDeps extends RoverLoginDeps {
-  limits: Pick<CasterLimits, 'roverBacklogBytes' | 'maxRoverLineBytes'>;
+  limits: Pick<CasterLimits, 'roverBacklogBytes' | 'maxRoverLineBytes' | 'connectionTestMs'>;
   rovers: Rovers;
   firstData: Pick<FirstDataWatch, 'add' | 'offline'>;
   /** Whether a source feeds the station, on this node or another. */
@@ -44,16 +44,19 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
     clock.now(),
   );
   rover.userAgent = userAgent;
-  rover.probe = decision.probe === true;
   rover.lease = lease;
-  // The portal's connection test lasts seconds: it takes none of the account's connections and is no session.
-  if (!rover.probe) {
-    rovers.register(rover, ofAccount);
-    // Counted as a registered rover now, in the same step: the login's reservation is no longer needed.
-    slot?.release();
+  rovers.register(rover, ofAccount);
+  // Counted as a registered rover now, in the same step: the login's reservation is no longer needed.
+  slot?.release();
+  deps.access.added(rover);
+  // The portal's connection test takes one of the account's connections and ends with the account's access like any
+  // rover, and by itself when the test is over (docs/adr/0050-no-published-secret.md). It reports its own silence.
+  if (decision.probe) {
+    const cap = clock.setTimeout(() => rovers.end(rover, 'access_revoked'), limits.connectionTestMs);
+    socket.once('close', () => clock.clear(cap));
+  } else {
     if (mount && !deps.online(mount)) deps.firstData.offline(rover);
     deps.firstData.add(rover);
-    deps.access.added(rover);
   }
   socket.write(v === 2 ? v2StreamHeader() : V1_OK);
   const onLine = (line: string) => {

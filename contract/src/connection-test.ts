@@ -23,7 +23,8 @@ export type ConnectionTestBody = z.infer<typeof connectionTestBodySchema>;
 
 /**
  * Why no corrections came, when none did: `no_access` (no grant covers the mountpoint's network), `disabled`,
- * `unknown_mountpoint`, `no_data` (logged in, but nothing in the time: the station sends nothing),
+ * `unknown_mountpoint`, `too_many_connections` (the account's rovers use every connection it allows, and the test
+ * takes one like them), `no_data` (logged in, but nothing in the time: the station sends nothing),
  * `needs_position` (a nearest-station mountpoint tested without a position), `not_rtcm` (bytes without one valid
  * RTCM 3 frame), `caster_unreachable`, `caster_error` (any other answer).
  */
@@ -31,6 +32,7 @@ export const connectionTestReasons = [
   'no_access',
   'disabled',
   'unknown_mountpoint',
+  'too_many_connections',
   'no_data',
   'needs_position',
   'not_rtcm',

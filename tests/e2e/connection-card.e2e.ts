@@ -56,10 +56,15 @@ describe('connection card in Chromium', () => {
     shell.stdout?.on('data', keep);
     shell.stderr?.on('data', keep);
     shells.push(shell);
+    const exited = new Promise<void>((resolve) => shell.once('exit', () => resolve()));
     return {
       file: join(dir, 'corrections.rtcm3'),
       log: () => logs[index],
-      stop: () => killGroup(shell, 'SIGTERM'),
+      /** Resolves once the command is gone, and with it its connection. */
+      stop: () => {
+        killGroup(shell, 'SIGTERM');
+        return exited;
+      },
     };
   };
 
@@ -153,7 +158,8 @@ describe('connection card in Chromium', () => {
     expect(messageTypes(first.file)).toEqual(expect.arrayContaining([1077, 1087]));
 
     step('fixed rover received');
-    // Test connection while the rover holds the account's only connection: the server's test does not need it.
+    // The server's test takes one of the account's connections like a rover (ADR 0050): free the only one first.
+    await first.stop();
     await card.getByRole('button', { name: `Test ${fixed}` }).click();
     const result = card.getByTestId('connection-test-result');
     await result.waitFor({ timeout: 30_000 });
@@ -168,7 +174,6 @@ describe('connection card in Chromium', () => {
     );
     expect(await result.getByTestId('connection-test-satellites').textContent()).toMatch(/GPS \d+/);
     await session.screenshot('connection-card-test-connection');
-    first.stop();
     feeds.pop()?.stop();
 
     step('test connection listed');

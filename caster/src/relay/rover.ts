@@ -23,8 +23,6 @@ export class Rover {
   readonly id = ++roverIds;
   /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/); made at its first line. */
   fix: RoverFix | null = null;
-  /** The portal's connection test (AuthDecision.probe), not a customer's rover. */
-  probe = false;
   /** Its account's connection across the caster nodes, given back when it ends (ADR 0040). */
   lease: { release(): void } | null = null;
   private line = '';

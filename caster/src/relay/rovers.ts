@@ -24,7 +24,7 @@ export interface RoversDeps {
  * connections it takes, and how it ends (its socket closed and its session written).
  */
 export class Rovers {
-  /** The logged-in rovers by account (probes excluded): the connection limit, the access watch, the announcements. */
+  /** The logged-in rovers by account: the connection limit, the access watch, the announcements. */
   readonly byAccount = new Map<string, Set<Rover>>();
   /** NEAR rovers that have no station yet (no position, or no station of the network whose data flows). */
   readonly nearWaiting = new Set<Rover>();
@@ -122,7 +122,6 @@ export class Rovers {
       rover.socket.end();
       rover.socket.destroySoon();
     }
-    if (rover.probe) return;
     this.deps.sessions.record({
       accountId: rover.accountId,
       mountpoint: rover.requested,

@@ -52,6 +52,31 @@ function rover(port: number, mountpoint: string, username: string, password: str
   });
 }
 
+/** The caster's cap on a connection-test login here: a little longer than the API's test (3 s) listens. */
+const CASTER_TEST_MS = 4000;
+
+async function waitFor(done: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A connection-test login with a token signed with the caster's key; resolves once it streams. */
+function probeLogin(port: number, username: string, mountpoint: string): Promise<{ closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.on('error', reject);
+    const auth = Buffer.from(`${username}:${issueProbeToken(TEST_FEED_KEY, username, mountpoint)}`).toString('base64');
+    socket.write(`GET /${mountpoint} HTTP/1.1\r\nNtrip-Version: Ntrip/2.0\r\nAuthorization: Basic ${auth}\r\n\r\n`);
+    socket.once('data', (answer) =>
+      answer.toString('latin1').startsWith('HTTP/1.1 200') ? resolve({ closed }) : reject(new Error(`${answer}`)),
+    );
+  });
+}
+
 describe(`Test connection of an NTRIP account on ${testDatabaseKind()}`, () => {
   let t: TestContext;
   let admin: TestUser;
@@ -74,7 +99,7 @@ describe(`Test connection of an NTRIP account on ${testDatabaseKind()}`, () => {
     mountpoint = `CT${network.slug.slice(-6).toUpperCase()}`;
     await createStation(t.db, network.id, mountpoint);
     await setPushFeed(t.db, { mountpoint, password: SOURCE_PASSWORD }, TEST_FEED_KEY);
-    caster = await startTestCaster(t.db);
+    caster = await startTestCaster(t.db, { limits: { connectionTestMs: CASTER_TEST_MS } });
     address.port = caster.port;
   });
   afterAll(async () => {
@@ -98,11 +123,9 @@ describe(`Test connection of an NTRIP account on ${testDatabaseKind()}`, () => {
       payload: body,
     });
 
-  it('reports the message types, satellites and timing of a real capture being pushed, beside the rover using the only connection', async () => {
-    const { user, account, password } = await accountWithAccess();
+  it('reports the message types, satellites and timing of a real capture being pushed', async () => {
+    const { user, account } = await accountWithAccess();
     const source = await feed(address.port, mountpoint);
-    // The account allows one rover and it is in use: the test must not need, or take, that connection.
-    const own = await rover(address.port, mountpoint, account.username, password);
     try {
       const res = await test(user, account.id, { mountpoint });
       expect(res.statusCode).toBe(200);
@@ -126,17 +149,64 @@ describe(`Test connection of an NTRIP account on ${testDatabaseKind()}`, () => {
       expect(result.stationId).not.toBeNull();
       // The capture is from 2022: its epochs are far behind the clock (modulo the week RTCM does not carry).
       expect(Math.abs(result.observationAgeSeconds ?? 0)).toBeGreaterThan(60);
-
-      const live = await t.app.inject({
-        method: 'GET',
-        url: `/api/ntrip-accounts/${account.id}`,
-        headers: user.headers,
-      });
-      expect(live.json()).toMatchObject({ connectedNow: 1 });
     } finally {
-      own.destroy();
       source.stop();
     }
+  });
+
+  it("takes one of the account's connections like a rover, and is logged as one of its sessions", async () => {
+    const { user, account, password } = await accountWithAccess();
+    const connected = () => caster?.caster.connectionsByAccount([account.id]).get(account.id) ?? 0;
+    // The account allows one rover and it is in use: the test is refused as a second rover would be.
+    const own = await rover(address.port, mountpoint, account.username, password);
+    const refused = await test(user, account.id, { mountpoint });
+    expect(refused.json()).toMatchObject({
+      ok: false,
+      reason: 'too_many_connections',
+      casterAnswer: 'HTTP/1.1 429 Too Many Requests',
+    });
+    own.destroy();
+    await waitFor(() => connected() === 0);
+
+    // While the test holds the only connection, a rover is refused.
+    const running = test(user, account.id, { mountpoint });
+    await waitFor(() => connected() === 1);
+    await expect(rover(address.port, mountpoint, account.username, password)).rejects.toThrow(/^HTTP\/1\.0 429/);
+    expect((await running).json()).toMatchObject({ casterAnswer: 'HTTP/1.1 200 OK' });
+    await waitFor(() => connected() === 0);
+
+    const sessions = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: `/api/ntrip-accounts/${account.id}/sessions`, headers: user.headers })
+      ).json() as { items: Array<{ mountpoint: string; userAgent: string | null }> };
+    await waitFor(async () => (await sessions()).items.length === 2, 15_000);
+    expect((await sessions()).items.map((s) => s.userAgent).sort()).toEqual([
+      'NTRIP GNSSPortalConnectionTest/1.0',
+      'NTRIP test',
+    ]);
+  });
+
+  it('ends a connection-test login by itself when the test is over, and at once when the account is disabled', async () => {
+    const { account } = await accountWithAccess();
+    const port = address.port;
+    // A login signed as the API signs it, held open by whoever has the token rather than by the API's test.
+    const held = await probeLogin(port, account.username, mountpoint);
+    const started = Date.now();
+    await held.closed;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CASTER_TEST_MS - 100);
+    expect(Date.now() - started).toBeLessThan(CASTER_TEST_MS + 2000);
+
+    const again = await probeLogin(port, account.username, mountpoint);
+    const disabledAt = Date.now();
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/ntrip-accounts/${account.id}`,
+      headers: admin.headers,
+      payload: { enabled: false },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await again.closed;
+    expect(Date.now() - disabledAt).toBeLessThan(CASTER_TEST_MS - 1000);
   });
 
   it('says "no access" with the caster\'s own answer when no grant covers the network', async () => {

@@ -161,6 +161,7 @@ function presentOutcome(outcome: CasterOutcome, account: AccountRow): Connection
   if (result.ok) return { ...result, reason: null };
   if (status === 403) return { ...result, reason: account.enabled ? 'no_access' : 'disabled' };
   if (status === 404) return { ...result, reason: 'unknown_mountpoint' };
+  if (status === 429) return { ...result, reason: 'too_many_connections' };
   return { ...result, reason };
 }
 
@@ -563,7 +564,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     /**
      * Issue 17 "Test connection": logs in to the caster as this account on `mountpoint` with a one-time token (the
      * user's password is only stored hashed), listens for up to CONNECTION_TEST_SECONDS and reports what came.
-     * The caster neither counts it against the account's connections nor logs it as a session.
+     * The caster counts it as one of the account's connections and logs it as a session (ADR 0040).
      */
     async testConnection(
       actor: Actor,

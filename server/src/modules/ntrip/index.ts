@@ -1,5 +1,6 @@
 import { type Caster, type CasterLimits, createCaster, DEFAULT_LIMITS, type Logger } from '@portal/caster';
 import type { ArchiveOptions } from '@portal/caster/archive';
+import { CONNECTION_TEST_SECONDS } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { createArchiveRepo } from '../archive/archive.repo.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
@@ -78,7 +79,8 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     nodeId: options.nodeId,
     directWrites: options.directWrites,
     logger: options.logger,
-    limits: options.limits,
+    // The caster ends a connection-test login when the test is over, not at a length of its own.
+    limits: { connectionTestMs: CONNECTION_TEST_SECONDS * 1000, ...options.limits },
     trustedProxies: options.trustedProxies,
     archive: options.archive && { ...options.archive, index: createArchiveRepo(options.db) },
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
