@@ -5,7 +5,8 @@ import { Button } from '../../components/Button';
 import { useCopy } from '../../components/CopyControl';
 import { Icon } from '../../components/Icon';
 import { useFormat } from '../../lib/format';
-import { useMountpoints, useRegeneratePassword } from './accounts.hooks';
+import { useReferenceFrameText } from '../catalogue/reference-frame';
+import { useMountpoints, useNetworks, useRegeneratePassword } from './accounts.hooks';
 import { type Client, ClientSettings, genericValue, presetText } from './ClientSettings';
 import { ConnectionTest } from './ConnectionTest';
 import { CopyValue } from './CopyValue';
@@ -128,6 +129,8 @@ export function ConnectionCard({
   const format = useFormat();
   const relay = relayAddress();
   const mountpoints = useMountpoints(account.id);
+  const networks = useNetworks();
+  const frameText = useReferenceFrameText();
   const [secret, setSecret] = useState(password);
   const [position, setPosition] = useState<RoverPosition>();
   const [picked, setPicked] = useState<string>();
@@ -143,6 +146,8 @@ export function ConnectionCard({
   // A choice that is no longer offered (access ended) falls back to the recommendation.
   const chosen =
     items.find((m) => m.mountpoint === picked) ?? items.find((m) => m.mountpoint === recommended?.mountpoint);
+  // The frame the rover's coordinates come out in: a private network is not listed, so it says nothing of one.
+  const chosenNetwork = chosen && networks.data?.find((n) => n.slug === chosen.networkSlug);
   const settings: ConnectionSettings | undefined = chosen && {
     ...relay,
     username: account.username,
@@ -222,6 +227,11 @@ export function ConnectionCard({
             </section>
           )}
           <MountpointList mountpoints={items} position={position} chosen={chosen?.mountpoint} onChoose={setPicked} />
+          {chosenNetwork && (
+            <p data-testid="card-frame" className="text-sm text-muted">
+              {t('card.frame', { network: chosenNetwork.name, frame: frameText(chosenNetwork.referenceFrame) })}
+            </p>
+          )}
           {settings && <ClientSettings settings={settings} client={client} onClient={setClient} />}
           {settings && (
             <div className="flex flex-wrap gap-2">

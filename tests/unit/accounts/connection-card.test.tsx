@@ -21,7 +21,7 @@ import {
 } from '../../../src/features/accounts/client-presets';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
-import { account, mountpoints, user } from '../support/factories';
+import { account, mountpoints, network, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -31,8 +31,13 @@ afterEach(() => {
 
 const { host, port } = relayAddress();
 
+const RD = { frame: 'ETRS89', realisation: 'ETRF2000', epoch: 2010.5, nationalGrid: 'RD/NAP' };
+
 function setup(password?: string) {
-  server.use(http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: mountpoints })));
+  server.use(
+    http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: mountpoints })),
+    http.get('*/api/networks', () => HttpResponse.json({ items: [network({ referenceFrame: RD })] })),
+  );
   renderWithProviders(<ConnectionCard account={account()} password={password} />, {
     wrapper: (children) => <AuthContext.Provider value={user}>{children}</AuthContext.Provider>,
   });
@@ -46,6 +51,13 @@ async function typePosition(u: ReturnType<typeof userEvent.setup>, lat: string, 
 }
 
 describe('connection card', () => {
+  it("names the reference frame of the chosen mountpoint's network", async () => {
+    setup();
+    expect(await screen.findByTestId('card-frame')).toHaveTextContent(
+      'Coordinates from Netherlands RTK are in: ETRS89 ETRF2000 · epoch 2010.5 · related to RD/NAP',
+    );
+  });
+
   it('puts the password shown once into the ready line, and copies everything with "Copy all"', async () => {
     const u = setup('S3cretPassw0rdXYZabc');
     expect(await screen.findByTestId('str2str-line')).toHaveTextContent(
@@ -248,7 +260,10 @@ describe('connection card', () => {
       mountpoint: `ST${String(i).padStart(2, '0')}NLD0`,
       identifier: i === 7 ? 'Zwolle (a.b)' : `Place ${i}`,
     }));
-    server.use(http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: many })));
+    server.use(
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: many })),
+      http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
+    );
     renderWithProviders(<ConnectionCard account={account()} />, {
       wrapper: (children) => <AuthContext.Provider value={user}>{children}</AuthContext.Provider>,
     });
