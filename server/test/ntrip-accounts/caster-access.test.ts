@@ -135,7 +135,27 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
       maxConnections: 3,
     });
     expect(await repo.authEpoch()).toBeGreaterThan(epochBefore);
-    // A lower limit applies to the next login; the connections open now are not ended.
+    // A lower limit applies to the next login; the connections open now are not ended at once (the caster's access
+    // check, which reads the limit, trims the newest past it: ADR 0040).
     expect(disconnected).not.toContain(account.id);
+    expect((await authorizer.access([account.id], new Date())).get(account.id)?.maxConnections).toBe(3);
+  });
+
+  it('a control character in a username or password is a wrong login, never a database error (issue 31)', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 1);
+    for (const [name, secret] of [
+      [`${account.username}\0`, password],
+      ['\0', 'x'],
+      [account.username, `${password}\0`],
+      [account.username, `\u0001${password}`],
+    ] as const) {
+      expect(await authorizer.authorize(name, secret, near(), new Date())).toEqual({
+        allowed: false,
+        reason: 'bad_credentials',
+      });
+    }
   });
 });
