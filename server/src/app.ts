@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     verifier: deps.verifier,
     users,
     // Bound late: the organisations module is built below, and asked only on a new person's first call.
-    signUp: createSignUpGate(deps.db, (who, token) => organizations.invitedToSignUp(who, token)),
+    signUp: createSignUpGate((who, token, trx) => organizations.invitedToSignUp(who, token, trx)),
   });
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
   const mail = createMailModule(

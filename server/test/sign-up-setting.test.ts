@@ -148,4 +148,31 @@ describe(`sign-up open or invite-only on ${testDatabaseKind()}`, () => {
     expect((await call('GET', '/api/user', expired)).statusCode).toBe(403);
     await call('PATCH', '/api/admin/settings', admin, { inviteLifetimeDays: null, signUp: 'open' });
   });
+
+  it('spends an invite link on the first sign-up it admits: of many newcomers at once exactly one gets in', async () => {
+    await setSignUp('invite-only');
+    const token = await invite(`once-${randomUUID()}@example.test`);
+    const holders = await Promise.all(Array.from({ length: 6 }, () => newcomer({ inviteToken: token })));
+    const answers = await Promise.all(holders.map((h) => call('GET', '/api/user', h)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 403, 403, 403, 403, 403]);
+    const admitted = holders[answers.findIndex((a) => a.statusCode === 200)] as (typeof holders)[number];
+    for (const [i, a] of answers.entries()) {
+      if (a.statusCode === 403) expect(a.json().code).toBe('sign_up_invite_only');
+      expect(await portalUser((holders[i] as (typeof holders)[number]).uid)).toEqual(
+        a.statusCode === 200 ? { id: expect.any(String) } : undefined,
+      );
+    }
+    // The one admitted keeps calling (several first calls at once, as a browser makes), and still may join.
+    const again = await Promise.all([1, 2, 3].map(() => call('GET', '/api/user', admitted)));
+    expect(again.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const joined = await call('POST', '/api/invites/accept', admitted, { token });
+    expect(joined.statusCode).toBe(200);
+    // Before anyone accepts it the link is spent all the same: a later newcomer with it is refused.
+    const other = await invite(`later-${randomUUID()}@example.test`);
+    const first = await newcomer({ inviteToken: other });
+    expect((await call('GET', '/api/user', first)).statusCode).toBe(200);
+    const second = await newcomer({ inviteToken: other });
+    expect((await call('GET', '/api/user', second)).json().code).toBe('sign_up_invite_only');
+    await setSignUp('open');
+  });
 });

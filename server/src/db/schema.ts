@@ -143,6 +143,8 @@ export interface OrganizationInvitesTable {
   /** SHA-256 (hex) of the invite link's secret; null once used, and for invites sent before links existed. */
   token_hash: string | null;
   accepted_by: string | null;
+  /** The newcomer this invite's link let sign up while sign-up is by invitation only; it admits nobody else. */
+  signed_up_user_id: Generated<string | null>;
 }
 
 export interface DemoRequestsTable {

@@ -83,9 +83,9 @@ export function registerAuth(
       if (level === 'optional' && !bearer(request)) return;
       throw unauthenticated();
     }
-    const user = await deps.users.upsertFromIdentity(identity, async () => {
+    const user = await deps.users.upsertFromIdentity(identity, (trx) => {
       const header = request.headers[INVITE_TOKEN_HEADER];
-      await deps.signUp.admit(identity, typeof header === 'string' && header !== '' ? header : undefined);
+      return deps.signUp.admit(identity, typeof header === 'string' && header !== '' ? header : undefined, trx);
     });
     if (user.disabled) throw new AppError(403, 'account_disabled', 'This account has been disabled.');
     request.actor = {

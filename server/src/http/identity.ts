@@ -1,5 +1,7 @@
 // Apart from auth.ts so that the users module can take an identity without depending on the auth hooks that use it.
 
+import type { Database } from '../db/client.ts';
+
 /** What a verified identity token says about its bearer. */
 export interface VerifiedIdentity {
   uid: string;
@@ -19,10 +21,14 @@ export interface IdentityVerifier {
   deleteAccount?(uid: string): Promise<void>;
 }
 
+/** What admitting a newcomer spends, run with their new user's id in the transaction that creates it. */
+export type SignUpClaim = (userId: string) => Promise<void>;
+
 /**
  * Port: whether someone the portal has never seen may become a user, asked on their first authenticated call with
- * the invite link's token their browser holds, if any. Throws the refusal (docs/adr/0033).
+ * the invite link's token their browser holds, if any, inside the transaction `trx` that will create the user.
+ * Throws the refusal (docs/adr/0033); otherwise answers what the admission spends, if anything.
  */
 export interface SignUpGate {
-  admit(identity: VerifiedIdentity, inviteToken: string | undefined): Promise<void>;
+  admit(identity: VerifiedIdentity, inviteToken: string | undefined, trx: Database): Promise<SignUpClaim | undefined>;
 }

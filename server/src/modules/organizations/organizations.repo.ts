@@ -24,6 +24,8 @@ export function createOrganizationsRepo(db: Database) {
     /** `trx` is the same transaction, for other modules' writes in it (the mail an invite queues, the token ledger). */
     transaction: <T>(fn: (tx: OrganizationsQueries, trx: Database) => Promise<T>) =>
       db.transaction().execute((trx) => fn(organizationsQueries(trx), trx)),
+    /** The same queries in a transaction another module opened (the sign-up that creates a user). */
+    within: (trx: Database) => organizationsQueries(trx),
   };
 }
 
@@ -296,13 +298,6 @@ function organizationsQueries(db: Database) {
         )
         .execute();
     },
-    async inviteByToken(tokenHash: string) {
-      return db
-        .selectFrom('organization_invites')
-        .select(['status', 'updated_at'])
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
-    },
     /** Locks the invite a link opens, so two uses of one link are answered one after the other. */
     async lockInviteByToken(tokenHash: string) {
       return db
@@ -312,6 +307,26 @@ function organizationsQueries(db: Database) {
         .where('i.token_hash', '=', tokenHash)
         .forUpdate('i')
         .executeTakeFirst();
+    },
+    /**
+     * Locks the invite a link opens for a sign-up, with the Firebase identity its link already let sign up, if any:
+     * two newcomers with one link are answered one after the other (issue 31).
+     */
+    async lockInviteForSignUp(tokenHash: string) {
+      return db
+        .selectFrom('organization_invites as i')
+        .leftJoin('users as u', 'u.id', 'i.signed_up_user_id')
+        .select(['i.status', 'i.updated_at', 'i.signed_up_user_id', 'u.firebase_uid as signed_up_uid'])
+        .where('i.token_hash', '=', tokenHash)
+        .forUpdate('i')
+        .executeTakeFirst();
+    },
+    async spendInviteSignUp(tokenHash: string, userId: string) {
+      await db
+        .updateTable('organization_invites')
+        .set({ signed_up_user_id: userId })
+        .where('token_hash', '=', tokenHash)
+        .execute();
     },
     /** Only a pending invite is revoked; its link is kept so that opening it says so. */
     async revokeInvite(orgId: string, email: string) {

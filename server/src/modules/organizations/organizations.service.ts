@@ -18,6 +18,7 @@ import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { SignUpClaim } from '../../http/identity.ts';
 import { iso } from '../../http/iso.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
@@ -182,17 +183,30 @@ export function createOrganizationsService({
   return {
     /**
      * The sign-up gate's question (docs/adr/0033): an invite that can still be accepted names this person, by the
-     * link they hold or by their address, which counts only once proven, as for answering an invite.
+     * link they hold or by their address, which counts only once proven, as for answering an invite. A link admits
+     * one newcomer: the first it admits spends it in the transaction `trx` that creates them (issue 31); the same
+     * person's other first calls at once find it spent by themselves.
      */
-    async invitedToSignUp(who: { email: string | null; emailVerified: boolean }, token: string | undefined) {
-      const days = await lifetime();
+    async invitedToSignUp(
+      who: { uid: string; email: string | null; emailVerified: boolean },
+      token: string | undefined,
+      trx: Database,
+    ): Promise<SignUpClaim | undefined> {
+      const tx = repo.within(trx);
+      const days = await lifetime(tx);
       const open = (invite: { status: InviteStatus; updated_at: Date } | undefined) =>
         invite !== undefined &&
         (invite.status === 'pending' || invite.status === 'declined') &&
         !inviteExpired(invite, days, clock());
-      if (token && open(await repo.inviteByToken(hashToken(token)))) return true;
-      if (!who.email || !who.emailVerified) return false;
-      return (await repo.invitesFor(who.email.toLowerCase())).some(open);
+      const tokenHash = token && hashToken(token);
+      const byLink = tokenHash ? await tx.lockInviteForSignUp(tokenHash) : undefined;
+      if (tokenHash && byLink && open(byLink)) {
+        if (byLink.signed_up_user_id === null) return (userId) => tx.spendInviteSignUp(tokenHash, userId);
+        if (byLink.signed_up_uid === who.uid) return async () => {};
+      }
+      if (!who.email || !who.emailVerified) return undefined;
+      // An address the identity provider has proven is the invitee's own: it spends nothing.
+      return (await tx.invitesFor(who.email.toLowerCase())).some(open) ? async () => {} : undefined;
     },
 
     /** The port other modules (billing) ask about membership; undefined means not a member. */

@@ -1,14 +1,18 @@
 import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import type { SignUpGate, VerifiedIdentity } from '../../http/identity.ts';
+import type { SignUpClaim, SignUpGate, VerifiedIdentity } from '../../http/identity.ts';
 import { readSettings } from './settings.repo.ts';
 
-/** Port of the organisations module: whether an open invite (pending or declined, not expired) names this person. */
+/**
+ * Port of the organisations module: whether an open invite (pending or declined, not expired) names this person,
+ * asked in the transaction that creates them; undefined if none, else what admitting them spends.
+ */
 export type InvitedToSignUp = (
-  who: { email: string | null; emailVerified: boolean },
+  who: { uid: string; email: string | null; emailVerified: boolean },
   inviteToken: string | undefined,
-) => Promise<boolean>;
+  trx: Database,
+) => Promise<SignUpClaim | undefined>;
 
 export const signUpInviteOnly = () =>
   new AppError(
@@ -21,15 +25,17 @@ export const signUpInviteOnly = () =>
  * The sign-up setting, read on the first authenticated call of someone new (never for known users), so a change
  * applies to the next sign-up in every API process (docs/adr/0033).
  */
-export function createSignUpGate(db: Database, invited: InvitedToSignUp): SignUpGate {
+export function createSignUpGate(invited: InvitedToSignUp): SignUpGate {
   return {
-    async admit(identity: VerifiedIdentity, inviteToken: string | undefined) {
-      if ((await readSettings(db)).signUp === 'open') return;
+    async admit(identity: VerifiedIdentity, inviteToken: string | undefined, trx: Database) {
+      if ((await readSettings(trx)).signUp === 'open') return undefined;
       const who = {
+        uid: identity.uid,
         email: identity.email ?? null,
         emailVerified: identity.email !== undefined && identity.emailVerified === true,
       };
-      if (await invited(who, inviteToken)) return;
+      const claim = await invited(who, inviteToken, trx);
+      if (claim) return claim;
       throw signUpInviteOnly();
     },
   };

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type { VerifiedIdentity } from '../../http/identity.ts';
+import type { SignUpClaim, VerifiedIdentity } from '../../http/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
 import type {} from '../settings/settings.tables.ts';
 
@@ -33,7 +33,10 @@ export function createUsersRepo(db: Database) {
      * something new, and returns the flags the request needs. A user seen for the first time is created only once
      * `mayCreate` has passed (sign-up, docs/adr/0033); it throws to refuse.
      */
-    async upsertFromIdentity(identity: VerifiedIdentity, mayCreate: () => Promise<void> = async () => {}) {
+    async upsertFromIdentity(
+      identity: VerifiedIdentity,
+      mayCreate: (trx: Database) => Promise<SignUpClaim | undefined> = async () => undefined,
+    ) {
       const known = await db
         .updateTable('users')
         .set({
@@ -54,20 +57,24 @@ export function createUsersRepo(db: Database) {
         .where('firebase_uid', '=', identity.uid)
         .executeTakeFirst();
       if (disabled) return disabled;
-      await mayCreate();
-      // Two first calls at once: the second finds the row the first inserted.
-      const row = await db
-        .insertInto('users')
-        .values({
-          firebase_uid: identity.uid,
-          email: identity.email ?? null,
-          display_name: identity.name ?? null,
-          photo_url: identity.picture ?? null,
-        })
-        .onConflict((oc) => oc.column('firebase_uid').doUpdateSet({ updated_at: sql`now()` }))
-        .returning(identityColumns)
-        .executeTakeFirstOrThrow();
-      return row;
+      // One transaction: what the admission spends (an invite link's one sign-up) is spent with the row it admits.
+      return db.transaction().execute(async (trx) => {
+        const claim = await mayCreate(trx);
+        // Two first calls at once: the second finds the row the first inserted.
+        const row = await trx
+          .insertInto('users')
+          .values({
+            firebase_uid: identity.uid,
+            email: identity.email ?? null,
+            display_name: identity.name ?? null,
+            photo_url: identity.picture ?? null,
+          })
+          .onConflict((oc) => oc.column('firebase_uid').doUpdateSet({ updated_at: sql`now()` }))
+          .returning(identityColumns)
+          .executeTakeFirstOrThrow();
+        await claim?.(row.id);
+        return row;
+      });
     },
 
     /**
