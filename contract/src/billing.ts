@@ -129,6 +129,12 @@ export const adminAssignSubscriptionSchema = z.object({
   days: z.number().int().min(1).max(3660),
 });
 
+/**
+ * The most tokens one balance (a user's or an organisation's) may hold: well within the database's integer column
+ * (2,147,483,647), so every append is checked against it before it is written (issue 31).
+ */
+export const MAX_TOKEN_BALANCE = 1_000_000_000;
+
 /** Spec §3 admin token grant; a negative amount takes tokens back (never below zero). */
 export const adminTokenGrantSchema = z.object({
   userId: z.string().uuid(),

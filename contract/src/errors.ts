@@ -33,6 +33,8 @@ export const errorCodes = [
   'invalid_transition',
   'invalid_signature',
   'not_refundable',
+  // a token balance would pass MAX_TOKEN_BALANCE
+  'out_of_range',
   'refund_failed',
   // the sandbox provider's card form (docs/adr/0031): a refused card, and a session or SetupIntent already used
   'card_declined',

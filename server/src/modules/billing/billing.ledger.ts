@@ -1,3 +1,4 @@
+import { MAX_TOKEN_BALANCE } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { balanceAfter } from './billing.policy.ts';
@@ -23,6 +24,15 @@ export interface LedgerResult {
 
 export const insufficientTokens = (balance: number, needed: number) =>
   new AppError(409, 'insufficient_tokens', `Not enough tokens: ${needed} needed, ${balance} available.`);
+
+const count = new Intl.NumberFormat('en-US');
+export const balanceOutOfRange = (next: number) =>
+  new AppError(
+    400,
+    'out_of_range',
+    `A token balance may hold at most ${count.format(MAX_TOKEN_BALANCE)} tokens; this would make it ${count.format(next)}.`,
+    'tokenAmount',
+  );
 
 export type TokenLedger = ReturnType<typeof createTokenLedger>;
 
@@ -50,6 +60,7 @@ export function createTokenLedger(deps: {
     }
     const next = balanceAfter(balance, entry.delta);
     if (next === undefined) throw insufficientTokens(balance, -entry.delta);
+    if (entry.delta > 0 && next > MAX_TOKEN_BALANCE) throw balanceOutOfRange(next);
     await repo.insertLedgerEntry(
       {
         user_id: entry.userId,

@@ -4,6 +4,7 @@ import {
   type AdminOrganization,
   type InviteActionBody,
   type InviteStatus,
+  MAX_TOKEN_BALANCE,
   type Member,
   type MyInvite,
   type Organization,
@@ -20,6 +21,7 @@ import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SignUpClaim } from '../../http/identity.ts';
 import { iso } from '../../http/iso.ts';
+import { balanceOutOfRange } from '../billing/billing.ledger.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
 import {
@@ -392,6 +394,7 @@ export function createOrganizationsService({
           trx,
         );
         const balanceAfter = Number(org?.token_balance ?? 0) + amount;
+        if (balanceAfter > MAX_TOKEN_BALANCE) throw balanceOutOfRange(balanceAfter);
         await tx.appendTokens({
           orgId,
           kind: 'transfer_in',
