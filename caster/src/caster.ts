@@ -53,7 +53,7 @@ export interface CasterOptions {
    * limits and the login throttle then see the rover, not the balancer. A header from anyone else is refused.
    */
   trustedProxies?: readonly string[];
-  /** The stations' integrity monitor (issue 33, ADR 0040); on unless false (the bench compares both). */
+  /** The stations' integrity monitor (issue 33, ADR 0063); on unless false (the bench compares both). */
   integrity?: boolean;
 }
 

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { decodeStationPosition, getBitU, gpstToUtc, resolveTow, utcToGpst } from '@portal/gnss';
+import {
+  decodeStationPosition,
+  ecefToGeodetic,
+  encodeStationPosition,
+  getBitU,
+  gpstToUtc,
+  resolveTow,
+  utcToGpst,
+} from '@portal/gnss';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epochsOf } from '../src/base/pusher.ts';
-import { type Caster, createCaster, encodeFrame, formatGga, validFrames } from '../src/index.ts';
-import { geodeticOf } from '../src/integrity/monitor.ts';
+import { type Caster, createCaster, formatGga, validFrames } from '../src/index.ts';
 import { Peer, roverRequest } from './support/client.ts';
 import { ManualClock } from './support/clock.ts';
 import { FakePorts } from './support/fakes.ts';
@@ -38,27 +45,11 @@ function epochUtc(frames: Buffer[], near: number): number | null {
   return null;
 }
 
-/** Sets a signed 38-bit field at `bit` of a frame's payload (bits counted after the 3-byte header). */
-function setSigned38(payload: Buffer, bit: number, value: number): void {
-  let v = BigInt(value) & ((1n << 38n) - 1n);
-  for (let i = 37; i >= 0; i--) {
-    const at = bit + i;
-    const byte = at >> 3;
-    const mask = 0x80 >> (at & 7);
-    payload[byte] = v & 1n ? (payload[byte] as number) | mask : (payload[byte] as number) & ~mask;
-    v >>= 1n;
-  }
-}
-
 /** The 1005 frame re-encoded (with its CRC) with the position moved `eastM` metres east. */
 function movedEast(frame: Buffer, eastM: number): Buffer {
   const arp = decodeStationPosition(frame) as [number, number, number];
-  const lon = (geodeticOf(arp).longitude * Math.PI) / 180;
-  const payload = Buffer.from(frame.subarray(3, frame.length - 3));
-  setSigned38(payload, 34, Math.round((arp[0] - eastM * Math.sin(lon)) * 10_000));
-  setSigned38(payload, 74, Math.round((arp[1] + eastM * Math.cos(lon)) * 10_000));
-  setSigned38(payload, 114, Math.round(arp[2] * 10_000));
-  return encodeFrame(payload);
+  const lon = (ecefToGeodetic(arp).longitude * Math.PI) / 180;
+  return encodeStationPosition([arp[0] - eastM * Math.sin(lon), arp[1] + eastM * Math.cos(lon), arp[2]]);
 }
 
 /** The frame with its last CRC byte changed. */
@@ -83,7 +74,7 @@ async function setup(o: Setup) {
   const arp = validFrames(data)
     .filter((f) => typeOf(f) === 1005)
     .map(decodeStationPosition)[0];
-  const at = arp ? geodeticOf(arp) : { latitude: 50, longitude: 10, heightM: 0 };
+  const at = arp ? ecefToGeodetic(arp) : { latitude: 50, longitude: 10, heightM: 0 };
   const ports = new FakePorts().addNetwork('net').addStation('BASE1', 'net', at.latitude, at.longitude);
   if (o.second) ports.addStation('BASE2', 'net', at.latitude + 0.09, at.longitude);
   const [first, second] = ports.stations;

@@ -202,6 +202,54 @@ export const networkRefParamsSchema = z.object({ idOrSlug: z.string().trim().min
 
 export const ecefSchema = z.object({ x: z.number(), y: z.number(), z: z.number() });
 
+// ---------- station integrity (issue 33) ----------
+
+export const integrityStates = ['ok', 'warning', 'failing'] as const;
+export type IntegrityState = (typeof integrityStates)[number];
+export const integrityCodes = [
+  'position_moved',
+  'position_mismatch',
+  'constellation_missing',
+  'message_missing',
+  'late',
+  'crc_errors',
+  'gap',
+] as const;
+export type IntegrityCode = (typeof integrityCodes)[number];
+
+export const integrityReasonSchema = z.object({
+  code: z.enum(integrityCodes),
+  level: z.enum(['warning', 'failing']),
+  /** In plain words, from the caster's monitor. */
+  message: z.string(),
+  since: isoDateTime,
+});
+
+export const stationIntegritySchema = z.object({
+  /** The worst of the reasons; ok without any. */
+  state: z.enum(integrityStates),
+  reasons: z.array(integrityReasonSchema),
+  /** Out of the nearest-station choice: failing, or failed and not yet good for the network's good period. */
+  excluded: z.boolean(),
+  /** An admin keeps the station in the nearest-station choice whatever the monitor finds. */
+  override: z.boolean(),
+  acknowledgedAt: isoDateTime.nullable(),
+});
+export type StationIntegrity = z.infer<typeof stationIntegritySchema>;
+
+/** An admin's decision on a station's integrity; `resurvey` accepts the position the station sends now. */
+export const integrityActionBodySchema = z.object({
+  action: z.enum(['acknowledge', 'override', 'clear_override', 'resurvey']),
+});
+export type IntegrityActionBody = z.infer<typeof integrityActionBodySchema>;
+
+export const networkIntegritySettingsSchema = z.object({
+  movedHorizontalM: z.number().gt(0).max(10),
+  movedVerticalM: z.number().gt(0).max(10),
+  goodPeriodSeconds: z.number().int().min(0).max(86_400),
+});
+export type NetworkIntegritySettings = z.infer<typeof networkIntegritySettingsSchema>;
+
 export const stationSchema = z.object({
   id: uuid,
   networkId: uuid,
@@ -225,6 +273,7 @@ export const stationSchema = z.object({
   bitrate: z.number().int(),
   status: z.enum(stationStatuses),
   lastDataAt: isoDateTime.nullable(),
+  integrity: stationIntegritySchema,
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

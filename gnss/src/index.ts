@@ -10,11 +10,12 @@ export {
   INTERVALS,
   type RtcmSource,
 } from './convert.ts';
+export { type Ecef, ecefToGeodetic, geodeticToEcef, horizontalVertical } from './geodesy.ts';
 export { ObservationDecoder } from './obs/decoder.ts';
 export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
 export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
-export { decodeStationPosition } from './station.ts';
+export { decodeStationPosition, encodeStationPosition } from './station.ts';
 export {
   addSeconds,
   calendarToGpst,

@@ -3,6 +3,7 @@
  * code-phase biases (1230). They fill the RINEX header; a later message of a type replaces an earlier one.
  */
 import { BitReader } from './obs/bit-reader.ts';
+import { encodeFrame } from './transport.ts';
 
 export interface GlonassBiases {
   /** DF421: the receiver's GLONASS code and phase observations are aligned to the same epoch. */
@@ -147,4 +148,29 @@ export function decodeStationPosition(frame: Uint8Array): [number, number, numbe
   const type = payload.length >= 2 ? ((payload[0] as number) << 4) | ((payload[1] as number) >> 4) : 0;
   if (type !== 1005 && type !== 1006) return null;
   return decodeStationMessage(payload, info) ? info.arp : null;
+}
+
+/**
+ * A whole 1005 frame (CRC included) for an antenna reference point in ECEF metres: GPS, GLONASS and Galileo
+ * indicated, a physical reference station. What a base station sends; tests and tools use it to make one.
+ */
+export function encodeStationPosition(arp: [number, number, number], stationId = 0): Buffer {
+  const payload = Buffer.alloc(19);
+  let bit = 0;
+  const put = (value: bigint, bits: number) => {
+    for (let i = bits - 1; i >= 0; i--, bit++) {
+      if ((value >> BigInt(i)) & 1n) payload[bit >> 3] = (payload[bit >> 3] as number) | (0x80 >> (bit & 7));
+    }
+  };
+  const coordinate = (metres: number) => BigInt(Math.round(metres * 10_000)) & ((1n << 38n) - 1n);
+  put(1005n, 12);
+  put(BigInt(stationId), 12);
+  put(0n, 6);
+  put(0b1110n, 4);
+  put(coordinate(arp[0]), 38);
+  put(0n, 2);
+  put(coordinate(arp[1]), 38);
+  put(0n, 2);
+  put(coordinate(arp[2]), 38);
+  return encodeFrame(payload);
 }

@@ -24,7 +24,10 @@ import { spaDocuments } from './http/spa-document.ts';
 import { auditRoutes, createAuditor, createAuditRepo } from './modules/audit/index.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
+import { createCatalogueRepo } from './modules/catalogue/catalogue.repo.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
+import { createIntegrityModule } from './modules/catalogue/integrity.routes.ts';
 import { createDemoRepo } from './modules/demo/demo.repo.ts';
 import { demoRoutes } from './modules/demo/demo.routes.ts';
 import { createDocumentsModule } from './modules/documents/index.ts';
@@ -243,6 +246,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(createSettingsModule(deps.db).routes);
       await api.register(createDocumentsModule(deps.db).routes);
       await api.register(createOperatorModule(deps.db, { live: deps.live }).routes);
+      const stations = createCatalogueService({ repo: createCatalogueRepo(deps.db) });
+      await api.register(createIntegrityModule(deps.db, { catalogue: stations }).routes);
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

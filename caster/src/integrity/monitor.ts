@@ -1,4 +1,14 @@
-import { decodeStationPosition, getBitU, gpstToUtc, resolveGlonassTod, resolveTow, utcToGpst } from '@portal/gnss';
+import {
+  decodeStationPosition,
+  ecefToGeodetic,
+  geodeticToEcef,
+  getBitU,
+  gpstToUtc,
+  horizontalVertical,
+  resolveGlonassTod,
+  resolveTow,
+  utcToGpst,
+} from '@portal/gnss';
 
 import type { IntegrityCode, IntegrityState, NetworkIntegritySettings } from '../ports.ts';
 
@@ -13,7 +23,7 @@ export interface IntegrityReason {
   since: number;
 }
 
-/** What a network's operator may set; the rest are the monitor's fixed rules (ADR 0040). */
+/** What a network's operator may set; the rest are the monitor's fixed rules (ADR 0063). */
 export type IntegritySettings = NetworkIntegritySettings;
 
 export const DEFAULT_INTEGRITY: IntegritySettings = {
@@ -61,60 +71,13 @@ function msmSystem(type: number): number {
   return Math.floor((type - 1071) / 10);
 }
 
-const WGS84_A = 6378137;
-const WGS84_F = 1 / 298.257223563;
-const WGS84_E2 = WGS84_F * (2 - WGS84_F);
-
-/** Latitude and longitude in degrees and ellipsoidal height of an ECEF position (metres). */
-export function geodeticOf(position: [number, number, number]): {
-  latitude: number;
-  longitude: number;
-  heightM: number;
-} {
-  const { lat, lon, h } = geodetic(position);
-  return { latitude: (lat * 180) / Math.PI, longitude: (lon * 180) / Math.PI, heightM: h };
-}
-
-function geodetic([x, y, z]: [number, number, number]): { lat: number; lon: number; h: number } {
-  const lon = Math.atan2(y, x);
-  const p = Math.hypot(x, y);
-  let lat = Math.atan2(z, p * (1 - WGS84_E2));
-  let h = 0;
-  for (let i = 0; i < 6; i++) {
-    const n = WGS84_A / Math.sqrt(1 - WGS84_E2 * Math.sin(lat) ** 2);
-    h = p / Math.cos(lat) - n;
-    lat = Math.atan2(z, p * (1 - (WGS84_E2 * n) / (n + h)));
-  }
-  return { lat, lon, h };
-}
-
-function ecef(latDeg: number, lonDeg: number, h: number): [number, number, number] {
-  const phi = (latDeg * Math.PI) / 180;
-  const lambda = (lonDeg * Math.PI) / 180;
-  const n = WGS84_A / Math.sqrt(1 - WGS84_E2 * Math.sin(phi) ** 2);
-  return [
-    (n + h) * Math.cos(phi) * Math.cos(lambda),
-    (n + h) * Math.cos(phi) * Math.sin(lambda),
-    (n * (1 - WGS84_E2) + h) * Math.sin(phi),
-  ];
-}
-
-/** Horizontal and vertical parts (metres) of the difference b − a, in the local frame at a. */
-function split(a: [number, number, number], b: [number, number, number]): { horizontal: number; vertical: number } {
-  const { lat, lon } = geodetic(a);
-  const d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]] as const;
-  const east = -Math.sin(lon) * d[0] + Math.cos(lon) * d[1];
-  const north = -Math.sin(lat) * Math.cos(lon) * d[0] - Math.sin(lat) * Math.sin(lon) * d[1] + Math.cos(lat) * d[2];
-  const up = Math.cos(lat) * Math.cos(lon) * d[0] + Math.cos(lat) * Math.sin(lon) * d[1] + Math.sin(lat) * d[2];
-  return { horizontal: Math.hypot(east, north), vertical: up };
-}
-
-const cm = (m: number) => `${(m * 100).toFixed(1)} cm`;
+/** Centimetres to a millimetre; a rounded −0.0 reads 0.0. */
+const cm = (m: number) => `${(Math.round(m * 1000) / 10 || 0).toFixed(1)} cm`;
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const utcTime = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
 
 /**
- * The integrity of one station from the frames its source sends (issue 33, ADR 0040). `frame` runs per frame after
+ * The integrity of one station from the frames its source sends (issue 33, ADR 0063). `frame` runs per frame after
  * the frame went to the rovers and only reads a few header bits (a 1005/1006 is decoded whole: one a second or
  * rarer); the checks run in `evaluate`, once a second, off the frame path.
  */
@@ -256,7 +219,7 @@ export class StationMonitor {
     const { position, reference } = this;
     if (!position) return;
     if (reference) {
-      const d = split(reference, position);
+      const d = horizontalVertical(reference, position);
       if (d.horizontal > settings.movedHorizontalM || Math.abs(d.vertical) > settings.movedVerticalM) {
         found.push({
           code: 'position_moved',
@@ -265,8 +228,8 @@ export class StationMonitor {
         });
       }
     }
-    const catalogue = ecef(surveyed.latitude, surveyed.longitude, surveyed.heightM ?? geodetic(position).h);
-    const fromCatalogue = split(catalogue, position);
+    const height = surveyed.heightM ?? ecefToGeodetic(position).heightM;
+    const fromCatalogue = horizontalVertical(geodeticToEcef(surveyed.latitude, surveyed.longitude, height), position);
     const vertical = surveyed.heightM === null ? 0 : fromCatalogue.vertical;
     if (fromCatalogue.horizontal > MISMATCH_HORIZONTAL_M || Math.abs(vertical) > MISMATCH_VERTICAL_M) {
       found.push({

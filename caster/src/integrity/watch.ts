@@ -28,7 +28,7 @@ const level = (reasons: IntegrityReason[]): IntegrityLevel =>
   reasons.some((r) => r.level === 'failing') ? 'failing' : reasons.length > 0 ? 'warning' : 'ok';
 
 /**
- * Runs the stations' integrity checks once a second (issue 33, ADR 0040): a failing station leaves the
+ * Runs the stations' integrity checks once a second (issue 33, ADR 0063): a failing station leaves the
  * nearest-station choice until it was good for its network's good period (or an admin overrides it), and every
  * change goes to the portal through the usage port.
  */

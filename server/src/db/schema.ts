@@ -56,6 +56,9 @@ export interface NetworksTable {
   archive_retention_days: Generated<number>;
   /** Migration 202611281400: contract referenceFrameSchema, null until an admin sets it. */
   reference_frame: ColumnType<ReferenceFrame | null, string | null | undefined, string | null>;
+  integrity_moved_horizontal_m: Generated<number>;
+  integrity_moved_vertical_m: Generated<number>;
+  integrity_good_period_s: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -79,8 +82,39 @@ export interface StationsTable {
   status: Generated<'online' | 'offline'>;
   last_data_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   status_reported_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  integrity_state: Generated<'ok' | 'warning' | 'failing'>;
+  integrity_reasons: ColumnType<IntegrityReasonJson[], string | undefined, string>;
+  integrity_excluded: Generated<boolean>;
+  integrity_position: ColumnType<{ x: number; y: number; z: number } | null, string | null | undefined, string | null>;
+  integrity_override: Generated<boolean>;
+  integrity_acknowledged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  survey_revision: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+}
+
+/** One reason of a station's integrity state as stored (contract stationIntegritySchema, since as ISO). */
+export interface IntegrityReasonJson {
+  code:
+    | 'position_moved'
+    | 'position_mismatch'
+    | 'constellation_missing'
+    | 'message_missing'
+    | 'late'
+    | 'crc_errors'
+    | 'gap';
+  level: 'warning' | 'failing';
+  message: string;
+  since: string;
+}
+
+export interface StationStateChangesTable {
+  id: Generated<number>;
+  station_id: string;
+  at: Generated<Date>;
+  online: boolean;
+  integrity: 'ok' | 'warning' | 'failing';
+  causes: Generated<string>;
 }
 
 export interface FeedsTable {
@@ -255,6 +289,7 @@ export interface DB {
   organization_token_ledger: OrganizationTokenLedgerTable;
   networks: NetworksTable;
   stations: StationsTable;
+  station_state_changes: StationStateChangesTable;
   feeds: FeedsTable;
   demo_requests: DemoRequestsTable;
   ntrip_accounts: NtripAccountsTable;

@@ -95,6 +95,7 @@ export function station(overrides: Partial<Station> = {}): Station {
     bitrate: 0,
     status: 'online',
     lastDataAt: null,
+    integrity: { state: 'ok', reasons: [], excluded: false, override: false, acknowledgedAt: null },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,

@@ -1,4 +1,5 @@
 import type { Feed, Network, Station, StationMarker } from '@portal/contract';
+import { geodeticToEcef } from '@portal/gnss';
 import { iso } from '../../http/iso.ts';
 import type { ContentLanguage } from '../../http/language.ts';
 import type {
@@ -12,21 +13,11 @@ import type {
 
 /** Every catalogue response is built here, so a new column never reaches a client by accident. */
 
-const WGS84_A = 6378137;
-const WGS84_F = 1 / 298.257223563;
-const WGS84_E2 = WGS84_F * (2 - WGS84_F);
-
 /** Earth-centred coordinates of a WGS84 position, rounded to the millimetre. */
 export function toEcef(latitude: number, longitude: number, heightM: number) {
-  const phi = (latitude * Math.PI) / 180;
-  const lambda = (longitude * Math.PI) / 180;
-  const n = WGS84_A / Math.sqrt(1 - WGS84_E2 * Math.sin(phi) ** 2);
   const mm = (v: number) => Math.round(v * 1000) / 1000;
-  return {
-    x: mm((n + heightM) * Math.cos(phi) * Math.cos(lambda)),
-    y: mm((n + heightM) * Math.cos(phi) * Math.sin(lambda)),
-    z: mm((n * (1 - WGS84_E2) + heightM) * Math.sin(phi)),
-  };
+  const [x, y, z] = geodeticToEcef(latitude, longitude, heightM);
+  return { x: mm(x), y: mm(y), z: mm(z) };
 }
 
 /**
@@ -103,6 +94,13 @@ export function presentStation(row: StationWithNetworkRow | Jsonified<StationWit
     bitrate: row.bitrate,
     status: row.status,
     lastDataAt: row.last_data_at === null ? null : iso(row.last_data_at),
+    integrity: {
+      state: row.integrity_state,
+      reasons: row.integrity_reasons.map((r) => ({ code: r.code, level: r.level, message: r.message, since: r.since })),
+      excluded: row.integrity_excluded,
+      override: row.integrity_override,
+      acknowledgedAt: row.integrity_acknowledged_at === null ? null : iso(row.integrity_acknowledged_at),
+    },
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

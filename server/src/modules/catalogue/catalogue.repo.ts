@@ -8,7 +8,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type { DB, FeedsTable, NetworksTable, StationsTable } from '../../db/schema.ts';
+import type { DB, FeedsTable, IntegrityReasonJson, NetworksTable, StationsTable } from '../../db/schema.ts';
 
 export type NetworkRow = Selectable<NetworksTable>;
 export type StationRow = Selectable<StationsTable>;
@@ -308,6 +308,28 @@ function createCatalogueQueries(db: Database) {
           last_data_at = coalesce(${status.lastDataAt}, last_data_at),
           bitrate = CASE WHEN ${status.bitrate}::int > 0 THEN ${status.bitrate}::int ELSE bitrate END,
           status_reported_at = now()
+        WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
+    },
+
+    /** The caster's integrity report on a station (issue 33); the trigger records a change of state for the history. */
+    async reportStationIntegrity(
+      mountpoint: string,
+      report: {
+        state: 'ok' | 'warning' | 'failing';
+        reasons: IntegrityReasonJson[];
+        excluded: boolean;
+        position: { x: number; y: number; z: number } | null;
+      },
+    ): Promise<void> {
+      await sql`
+        UPDATE stations SET integrity_state = ${report.state},
+          integrity_reasons = ${JSON.stringify(report.reasons)}::jsonb,
+          integrity_excluded = ${report.excluded},
+          integrity_position = coalesce(${report.position === null ? null : JSON.stringify(report.position)}::jsonb,
+            integrity_position),
+          -- A new failure needs a new acknowledgement.
+          integrity_acknowledged_at = CASE WHEN ${report.state} = 'failing' AND integrity_state <> 'failing'
+            THEN NULL ELSE integrity_acknowledged_at END
         WHERE lower(mountpoint) = lower(${mountpoint})`.execute(db);
     },
 

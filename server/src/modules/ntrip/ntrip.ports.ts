@@ -35,12 +35,19 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
             webUrl: marketplace,
             listed: n.is_public,
             frame: n.reference_frame ? describeReferenceFrame(n.reference_frame) : null,
+            integrity: {
+              movedHorizontalM: n.integrity_moved_horizontal_m,
+              movedVerticalM: n.integrity_moved_vertical_m,
+              goodPeriodMs: n.integrity_good_period_s * 1000,
+            },
           })),
           mountpoints: stations.map((s) => ({
             mountpoint: s.mountpoint,
             network: s.network_slug,
             latitude: s.latitude,
             longitude: s.longitude,
+            heightM: s.height_m,
+            integrity: { override: s.integrity_override, surveyRevision: s.survey_revision },
             str: {
               identifier: s.identifier,
               format: s.format,
@@ -114,6 +121,16 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
       recordRefusals: options.recordRefusals,
       async stationStatus(updates) {
         for (const u of updates) await repo.reportStationStatus(u.mountpoint, u);
+      },
+      async stationIntegrity(updates) {
+        for (const u of updates) {
+          await repo.reportStationIntegrity(u.mountpoint, {
+            state: u.state,
+            reasons: u.reasons.map((r) => ({ ...r, since: r.since.toISOString() })),
+            excluded: u.excluded,
+            position: u.position,
+          });
+        }
       },
       async feedStatus(update) {
         await repo.recordFeedStatus(update.mountpoint, update.status, update.lastError);

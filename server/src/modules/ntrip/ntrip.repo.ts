@@ -37,6 +37,9 @@ export interface SnapshotNetworkRow {
   operator: string;
   is_public: boolean;
   reference_frame: ReferenceFrame | null;
+  integrity_moved_horizontal_m: number;
+  integrity_moved_vertical_m: number;
+  integrity_good_period_s: number;
 }
 
 export interface SnapshotStationRow {
@@ -44,6 +47,9 @@ export interface SnapshotStationRow {
   network_slug: string;
   latitude: number;
   longitude: number;
+  height_m: number | null;
+  integrity_override: boolean;
+  survey_revision: number;
   identifier: string;
   format: string;
   format_details: string;
@@ -178,14 +184,16 @@ export function createNtripRepo(db: Database) {
 
     async snapshotNetworks(): Promise<SnapshotNetworkRow[]> {
       const r = await sql<SnapshotNetworkRow>`
-        SELECT id::text AS id, slug, name, operator, is_public, reference_frame FROM networks
+        SELECT id::text AS id, slug, name, operator, is_public, reference_frame, integrity_moved_horizontal_m,
+          integrity_moved_vertical_m, integrity_good_period_s FROM networks
         WHERE status <> 'retired' ORDER BY slug`.execute(db);
       return r.rows;
     },
 
     async snapshotStations(): Promise<SnapshotStationRow[]> {
       const r = await sql<SnapshotStationRow>`
-        SELECT s.mountpoint, n.slug AS network_slug, s.latitude, s.longitude, s.identifier, s.format,
+        SELECT s.mountpoint, n.slug AS network_slug, s.latitude, s.longitude, s.height_m, s.integrity_override,
+          s.survey_revision, s.identifier, s.format,
           s.format_details, s.carrier, s.nav_system, s.country, s.receiver, s.bitrate
         FROM stations s JOIN networks n ON n.id = s.network_id
         WHERE n.status <> 'retired' ORDER BY s.mountpoint`.execute(db);
@@ -218,6 +226,13 @@ export function createNtripRepo(db: Database) {
       status: { online: boolean; lastDataAt: Date | null; bitrate: number },
     ): Promise<void> {
       await catalogue.reportStationStatus(mountpoint, status);
+    },
+
+    async reportStationIntegrity(
+      mountpoint: string,
+      report: Parameters<typeof catalogue.reportStationIntegrity>[1],
+    ): Promise<void> {
+      await catalogue.reportStationIntegrity(mountpoint, report);
     },
 
     /** Stations a caster stopped confirming go offline, and their live feeds idle (catalogue.repo.ts). */
