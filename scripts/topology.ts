@@ -221,10 +221,15 @@ async function startPostgres(): Promise<void> {
     mkdirSync(data, { recursive: true, mode: 0o700 });
     if (user) chownSync(data, user.uid, user.gid);
     console.log('[topology] creating a PostgreSQL cluster in', data);
-    execFileSync(pgBin('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions'], {
-      stdio: 'ignore',
-      ...(user ?? {}),
-    });
+    try {
+      execFileSync(pgBin('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        ...(user ?? {}),
+      });
+    } catch (err) {
+      // As root, the postgres user must be able to reach TOPOLOGY_DIR (every folder above it searchable).
+      throw new Error(`initdb failed: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
+    }
   }
   supervise({
     role: 'postgres',
@@ -384,7 +389,10 @@ try {
   // Every node on the one database needs the same secret; PostgreSQL without one is refused (ADR 0050).
   portalEnv.FEED_SECRET_KEY = process.env.FEED_SECRET_KEY || keptFeedSecretKey(dir);
   writeStatus();
-  await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}` }, staticDir);
+  // A STATIC_DIR given is served as it is (a build made elsewhere); dist/ is built when its sources changed.
+  if (!process.env.STATIC_DIR) {
+    await buildSpaIfStale({ VITE_FIREBASE_AUTH_EMULATOR_URL: `http://127.0.0.1:${authPort}` }, staticDir);
+  }
   console.log(`[topology] starting the Firebase Auth Emulator on 127.0.0.1:${authPort}, PostgreSQL and NATS…`);
   const emulatorStarted = startAuthEmulator({ port: authPort, persistDir: join(dir, 'auth') });
   await Promise.all([startPostgres(), startNats()]);

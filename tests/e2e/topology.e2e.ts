@@ -1,0 +1,425 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFrame } from '@portal/caster';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { root } from '../../scripts/launch.ts';
+import { openDatabase } from '../../server/src/db/client.ts';
+import { emulatorClient } from '../../server/src/dev/auth-emulator.ts';
+import { freePort } from '../../server/src/dev/free-port.ts';
+import { createAccountWithGrant } from '../../server/src/modules/ntrip/ntrip.admin.ts';
+import { DEMO_USER } from './support/auth';
+import { type NpmProcess, spawnNpm, waitForOutput } from './support/npm-process';
+import { DEMO_SOURCE_PASSWORD } from './support/ntrip';
+
+/**
+ * The README's "Run it at scale" lines as printed: the whole deployment of deploy/ on loopback (HAProxy, two API
+ * nodes, three caster nodes, a NATS cluster of three, PostgreSQL), then the failures docs/deployment.md describes,
+ * one after another, with rovers connected through HAProxy all along. The base station pushes to caster-1; the
+ * rovers on the other nodes receive its frames over NATS. Its own ports, loopback network (TOPOLOGY_NET) and data
+ * folder, so it never meets a topology a developer runs.
+ */
+
+const ROVERS = Number(process.env.TOPOLOGY_ROVERS ?? 150);
+const MOUNT = 'AMST00NLD0';
+/** The base sends a frame every 100 ms: a gap of more than 10 s is 100 frames missed. */
+const FRAME_MS = 100;
+const START_MS = 420_000;
+
+interface Entry {
+  role: string;
+  name: string;
+  address: string;
+  pid: number;
+}
+
+/** The fenced sh block of the README's "Run it at scale" section, one command a line. */
+function readmeCommands(): string[][] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Run it at scale'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => l.split(/\s+/));
+}
+
+/** An RTCM 3 frame (message 1077's number) whose payload carries its sequence number. */
+function frame(seq: number): Buffer {
+  const payload = Buffer.alloc(40);
+  payload[0] = 0x43;
+  payload[1] = 0x50;
+  payload.writeUInt32BE(seq, 4);
+  return encodeFrame(payload);
+}
+const seqOf = (f: Buffer) => f.readUInt32BE(3 + 4);
+
+/** The base station: logs in to one caster node as the station's source and sends a numbered frame every 100 ms. */
+class Base {
+  readonly sent = new Map<number, Buffer>();
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private socket: net.Socket | undefined;
+
+  async start(host: string, port: number): Promise<void> {
+    const socket = net.connect({ host, port });
+    socket.on('error', () => {});
+    socket.write(`SOURCE ${DEMO_SOURCE_PASSWORD} /${MOUNT}\r\nSource-Agent: NTRIP topology-e2e\r\n\r\n`);
+    const answer = await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+    expect(answer).toMatch(/^ICY 200 OK/);
+    this.socket = socket;
+    this.timer = setInterval(() => {
+      const f = frame(++this.seq);
+      this.sent.set(this.seq, f);
+      socket.write(f);
+    }, FRAME_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.socket?.destroy();
+  }
+}
+
+/**
+ * A rover through HAProxy (NTRIP 1) that reconnects half a second after its connection ends, as field devices do.
+ * It keeps when each frame arrived and checks each against what the base sent, byte for byte.
+ */
+class Rover {
+  frames: Array<{ seq: number; at: number }> = [];
+  disconnects: number[] = [];
+  mismatches = 0;
+  private socket: net.Socket | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly port: number,
+    private readonly credentials: string,
+    private readonly base: Base,
+    private readonly localAddress?: string,
+  ) {}
+
+  connect(): Promise<void> {
+    return new Promise((resolve) => {
+      const socket = net.connect({ host: '127.0.0.1', port: this.port, localAddress: this.localAddress });
+      this.socket = socket;
+      let head = true;
+      let pending = Buffer.alloc(0);
+      socket.on('error', () => {});
+      socket.on('connect', () =>
+        socket.write(
+          `GET /${MOUNT} HTTP/1.0\r\nUser-Agent: NTRIP topology-e2e\r\nAuthorization: Basic ${this.credentials}\r\n\r\n`,
+        ),
+      );
+      socket.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        if (head) {
+          // The caster answers a NTRIP 1 rover `ICY 200 OK` and a blank line, a refusal with its reason.
+          const end = pending.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          if (!pending.subarray(0, end).toString().startsWith('ICY 200 OK')) return socket.destroy();
+          head = false;
+          pending = pending.subarray(end + 4);
+          resolve();
+        }
+        while (pending.length >= 3 && pending[0] === 0xd3) {
+          const total = 6 + ((((pending[1] as number) & 0x03) << 8) | (pending[2] as number));
+          if (pending.length < total) break;
+          const f = pending.subarray(0, total);
+          const seq = seqOf(f);
+          if (!this.base.sent.get(seq)?.equals(f)) this.mismatches++;
+          this.frames.push({ seq, at: Date.now() });
+          pending = pending.subarray(total);
+        }
+      });
+      socket.on('close', () => {
+        resolve();
+        if (this.stopped) return;
+        this.disconnects.push(Date.now());
+        setTimeout(() => void this.connect(), 500);
+      });
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.socket?.destroy();
+  }
+
+  /** Whether frames arrived after `since`. */
+  receivingSince(since: number): boolean {
+    return (this.frames.at(-1)?.at ?? 0) > since;
+  }
+
+  /** The longest time without a frame between `from` and `to`. */
+  longestGap(from: number, to: number): number {
+    let last = from;
+    let longest = 0;
+    for (const { at } of this.frames) {
+      if (at < from) continue;
+      if (at > to) break;
+      longest = Math.max(longest, at - last);
+      last = at;
+    }
+    return Math.max(longest, Math.min(to, Date.now()) - last);
+  }
+
+  /** Frames between two that arrived in [from, to] that never came (a sequence number skipped). */
+  missedBetween(from: number, to: number): number {
+    const seqs = this.frames.filter((f) => f.at >= from && f.at <= to).map((f) => f.seq);
+    let missed = 0;
+    for (let i = 1; i < seqs.length; i++) missed += Math.max(0, (seqs[i] as number) - (seqs[i - 1] as number) - 1);
+    return missed;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, what: () => string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await sleep(100);
+  }
+}
+
+/** A GET through the balancer from another loopback address, as a client elsewhere on the network. */
+function getFrom(localAddress: string, port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, localAddress }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS cluster, PostgreSQL (issue 34)', () => {
+  const commands = readmeCommands();
+  const net8 = 100 + (process.pid % 150);
+  let dir: string;
+  let env: Record<string, string>;
+  let topology: NpmProcess;
+  let portalPort: number;
+  let ntripPort: number;
+  let authPort: number;
+  let status: Entry[];
+  const base = new Base();
+  const rovers: Rover[] = [];
+  let credentials: string;
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+
+  const run = (args: string[]) =>
+    execFileSync('npm', args, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const pidOf = (name: string) => {
+    status = JSON.parse(run(['run', '-s', 'topology', '--', 'status'])) as Entry[];
+    const entry = status.find((e) => e.name === name);
+    if (!entry) throw new Error(`no ${name} in ${JSON.stringify(status)}`);
+    return entry.pid;
+  };
+
+  beforeAll(async () => {
+    expect(commands[0]).toEqual(['npm', 'run', 'topology']);
+    dir = mkdtempSync(join(tmpdir(), 'portal-topology-'));
+    // As root the topology runs PostgreSQL as the postgres user, who must reach its folder in here.
+    chmodSync(dir, 0o755);
+    [portalPort, ntripPort, authPort] = [await freePort(), await freePort(), await freePort()];
+    env = {
+      PORT: String(portalPort),
+      CASTER_PORT: String(ntripPort),
+      AUTH_EMULATOR_PORT: String(authPort),
+      TOPOLOGY_DIR: dir,
+      TOPOLOGY_NET: String(net8),
+      STATIC_DIR: inject('spaDir'),
+      CASTER_DRAIN_SECONDS: '4',
+    };
+    const [cmd, ...args] = commands[0] as string[];
+    expect(cmd).toBe('npm');
+    topology = spawnNpm(args, env);
+    await waitForOutput(topology, 'Topology ready', START_MS);
+    db = await openDatabase({
+      databaseUrl: `postgres://postgres@127.${net8}.3.1:5432/portal`,
+      pgliteDataDir: 'memory://',
+    });
+    await createAccountWithGrant(db.db, {
+      email: DEMO_USER.email,
+      username: 'fleet',
+      password: 'fleet-password',
+      network: 'dutch-rtk',
+      days: 1,
+    });
+    await sql`UPDATE ntrip_accounts SET max_connections = 1000 WHERE username = 'fleet'`.execute(db.db);
+    credentials = Buffer.from('fleet:fleet-password').toString('base64');
+  }, START_MS + 60_000);
+
+  afterAll(async () => {
+    for (const rover of rovers) rover.stop();
+    base.stop();
+    await db?.close();
+    if (topology && topology.child.exitCode === null) {
+      process.kill(topology.child.pid as number, 'SIGINT');
+      await Promise.race([topology.exited, sleep(60_000)]);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('status lists every process with its role, address and pid', () => {
+    const printed = JSON.parse(run(commands[1]?.slice(1) ?? [])) as Entry[];
+    status = printed;
+    expect(printed.map((e) => e.role).sort()).toEqual(
+      ['api', 'api', 'caster', 'caster', 'caster', 'haproxy', 'nats', 'nats', 'nats', 'postgres'].sort(),
+    );
+    for (const entry of printed) {
+      expect(entry.address).toMatch(/^127\.\d+\.\d+\.\d+:\d+$/);
+      expect(() => process.kill(entry.pid, 0)).not.toThrow();
+    }
+    const casters = printed.filter((e) => e.role === 'caster').map((e) => e.address);
+    expect(new Set(casters).size).toBe(3);
+  });
+
+  it('rovers through HAProxy on every node get the base’s frames byte for byte, pushed to caster-1', async () => {
+    const caster1 = status.find((e) => e.name === 'caster-1')?.address.split(':')[0] as string;
+    await base.start(caster1, ntripPort);
+    for (let i = 0; i < ROVERS; i++) {
+      const rover = new Rover(ntripPort, credentials, base);
+      rovers.push(rover);
+      await rover.connect();
+    }
+    const since = Date.now();
+    await until(
+      () => rovers.every((r) => r.receivingSince(since + 1000)),
+      () => 'every rover receiving',
+      30_000,
+    );
+    expect(rovers.reduce((n, r) => n + r.mismatches, 0)).toBe(0);
+    expect(rovers.every((r) => r.disconnects.length === 0)).toBe(true);
+  });
+
+  it('the caster and the API see the client’s own address, not the balancer’s', async () => {
+    const guest = new Rover(ntripPort, Buffer.from('fleet:wrong-password').toString('base64'), base, '127.0.9.9');
+    void guest.connect();
+    await sleep(1500);
+    guest.stop();
+    const refusals = async () =>
+      (await sql<{ remote_address: string }>`SELECT remote_address FROM ntrip_refusals`.execute(db.db)).rows.map(
+        (r) => r.remote_address,
+      );
+    const deadline = Date.now() + 20_000;
+    while (!(await refusals()).includes('127.0.9.9') && Date.now() < deadline) await sleep(250);
+    expect(await refusals()).toContain('127.0.9.9');
+    expect(await refusals()).not.toContain('127.0.0.1');
+
+    expect(await getFrom('127.0.9.9', portalPort, '/api/meta?from=topology-e2e')).toBe(200);
+    await until(
+      () =>
+        /\[api-\d\] .*"url":"\/api\/meta\?from=topology-e2e".*"remoteAddress":"127\.0\.9\.9"/.test(topology.output()),
+      () => 'the API to log the request under the client address',
+      10_000,
+    );
+  });
+
+  it('kill -9 of a caster node: its rovers get frames again within 10 s, the others miss none', async () => {
+    const killedAt = Date.now();
+    process.kill(pidOf('caster-3'), 'SIGKILL');
+    await sleep(1000);
+    const moved = rovers.filter((r) => r.disconnects.some((t) => t >= killedAt));
+    const stayed = rovers.filter((r) => !moved.includes(r));
+    // leastconn spread the rovers over the three nodes: about a third were on the one killed.
+    expect(moved.length).toBeGreaterThan(ROVERS / 6);
+    expect(moved.length).toBeLessThan(ROVERS / 2);
+    await until(
+      () => moved.every((r) => r.receivingSince((r.disconnects.at(-1) as number) + 1)),
+      () =>
+        `${moved.filter((r) => !r.receivingSince((r.disconnects.at(-1) as number) + 1)).length} rovers to reconnect`,
+      15_000,
+    );
+    const end = Date.now();
+    for (const rover of moved) expect(rover.longestGap(killedAt, end)).toBeLessThan(10_000);
+    for (const rover of stayed) expect(rover.missedBetween(killedAt - 1000, end)).toBe(0);
+    expect(rovers.reduce((n, r) => n + r.mismatches, 0)).toBe(0);
+    // The node is started again, as systemd would.
+    await until(
+      () => pidOf('caster-3') !== 0 && status.length === 10,
+      () => 'caster-3 back',
+      60_000,
+    );
+  });
+
+  it('kill -9 of an API node during a sequence of SPA calls: none fails beyond one retry', async () => {
+    const { idToken } = await emulatorClient(`127.0.0.1:${authPort}`).signIn(DEMO_USER.email, DEMO_USER.password);
+    const call = async (path: string) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${portalPort}${path}`, {
+            headers: { authorization: `Bearer ${idToken}` },
+            signal: AbortSignal.timeout(15_000),
+          });
+          if (res.status < 500) return res.status;
+          if (attempt === 2) return res.status;
+        } catch (err) {
+          if (attempt === 2) throw err;
+        }
+      }
+    };
+    const results: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      if (i === 10) process.kill(pidOf('api-1'), 'SIGKILL');
+      results.push(await call(i % 2 ? '/api/user' : '/api/ntrip-accounts'));
+      await sleep(100);
+    }
+    expect(results.filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it('one NATS node stopped: relaying across the casters continues', async () => {
+    const stoppedAt = Date.now();
+    process.kill(pidOf('nats-1'), 'SIGKILL');
+    await sleep(8000);
+    const end = Date.now();
+    for (const rover of rovers) {
+      expect(rover.receivingSince(end - 1000)).toBe(true);
+      expect(rover.longestGap(stoppedAt, end)).toBeLessThan(5000);
+    }
+  });
+
+  it('PostgreSQL restarted: admitted rovers keep receiving, and new logins work again once it is back', async () => {
+    const restartedAt = Date.now();
+    process.kill(pidOf('postgres'), 'SIGINT');
+    await sleep(6000);
+    const end = Date.now();
+    for (const rover of rovers) expect(rover.missedBetween(restartedAt, end)).toBe(0);
+    // Refused (503) while the database is away, it tries again every half second, as a field device does.
+    const late = new Rover(ntripPort, credentials, base);
+    void late.connect();
+    await until(
+      () => late.receivingSince(0),
+      () => 'a new login once PostgreSQL is back',
+      30_000,
+    ).finally(() => late.stop());
+  });
+
+  it('drain of a caster node: its rovers reconnect elsewhere, none without corrections for more than 10 s', async () => {
+    const drainedAt = Date.now();
+    const pid = pidOf('caster-2');
+    run(commands[2]?.slice(1) ?? []);
+    await until(
+      () => pidOf('caster-2') !== pid,
+      () => 'caster-2 to end its drain and start again',
+      30_000,
+    );
+    const moved = rovers.filter((r) => r.disconnects.some((t) => t >= drainedAt));
+    expect(moved.length).toBeGreaterThan(0);
+    await sleep(2000);
+    const end = Date.now();
+    for (const rover of rovers) expect(rover.longestGap(drainedAt, end)).toBeLessThan(10_000);
+    // Spread over the drain time, not all at once.
+    const times = moved.map((r) => r.disconnects.find((t) => t >= drainedAt) as number);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(1500);
+    expect(rovers.reduce((n, r) => n + r.mismatches, 0)).toBe(0);
+  });
+});
