@@ -150,9 +150,10 @@ describe('the caster behind a balancer', () => {
     );
     await served.until((p) => p.text().startsWith('ICY 200 OK'), 'the login');
     served.close();
-    await until(() => ports.sessions.length === 1 && ports.refusals.length === 1, 'the session and the refusal');
-    expect(ports.sessions[0]?.remoteAddress).toBe('203.0.113.7');
-    expect(ports.refusals[0]?.remoteAddress).toBe('203.0.113.7');
+    await until(() => ports.sessions.length > 0 && ports.refusals.length > 0, 'the session and the refusal');
+    expect(new Set([...ports.sessions, ...ports.refusals].map((r) => r.remoteAddress))).toEqual(
+      new Set(['203.0.113.7']),
+    );
   });
 
   it('throttles the rover that guessed, not every rover behind the balancer', async () => {
