@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminSubscriptionSchema, ledgerEntrySchema, subscriptionSchema } from './billing.ts';
-import { invoiceSummarySchema } from './invoicing.ts';
+import { billingDetailsSchema, invoiceSummarySchema } from './invoicing.ts';
 import { ntripAccountSchema } from './ntrip-accounts.ts';
 import { memberSchema, orgInviteSchema } from './organizations.ts';
 import { adminUserSchema, teamSchema } from './user.ts';
@@ -17,6 +17,8 @@ export const adminCustomerSchema = z.object({
   ntripAccounts: z.array(ntripAccountSchema),
   /** Their invoices and credit notes, newest first. */
   invoices: z.array(invoiceSummarySchema),
+  /** Their own billing details (null: none given); an admin confirms the VAT number here when no registry can. */
+  billingDetails: billingDetailsSchema.nullable(),
 });
 export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 

@@ -143,8 +143,8 @@ export const adminTokenGrantSchema = z.object({
     .int()
     .refine((n) => n !== 0, 'must not be 0')
     .refine((n) => Math.abs(n) <= 10_000_000, 'too large'),
-  /** Why: shown to the customer in their token history and kept in the audit log. */
-  reason: z.string().trim().min(3).max(200),
+  /** Why: shown to the customer in their token history and kept in the audit log; optional as in the spec's body. */
+  reason: z.string().trim().min(3).max(200).optional(),
 });
 export type AdminTokenGrant = z.infer<typeof adminTokenGrantSchema>;
 export const tokenBalanceSchema = z.object({ userId: z.string(), tokenAmount: z.number().int() });

@@ -36,6 +36,9 @@ export const errorCodes = [
   // a token balance would pass MAX_TOKEN_BALANCE
   'out_of_range',
   'refund_failed',
+  // payments closed until the seller's details and tax rates are set; a VAT number changed under an admin's check
+  'payments_not_configured',
+  'vat_number_changed',
   // the sandbox provider's card form (docs/adr/0031): a refused card, and a session or SetupIntent already used
   'card_declined',
   'invalid_card',

@@ -179,7 +179,10 @@ export const billingDetailsSchema = z.object({
   city: z.string(),
   country: z.string(),
   vatNumber: z.string().nullable(),
-  /** Always false: the format was checked, no registry was asked. */
+  /**
+   * The number was confirmed by a VAT registry or by an admin who checked it (docs/adr/0040); only then is a sale to
+   * another EU member state reverse-charged. A changed number is unverified again.
+   */
   vatVerified: z.boolean(),
   invoiceEmail: z.string().nullable(),
   updatedAt: z.string(),
@@ -236,6 +239,42 @@ export const taxSettingsInputSchema = taxSettingsSchema.superRefine((value, ctx)
     ctx.addIssue({ code: 'custom', path: ['seller', 'postalCode'], message: 'Not a postal code of this country.' });
   }
 });
+
+/** The seller's details an invoice cannot do without (docs/adr/0040). */
+export const SELLER_REQUIRED_FIELDS = [
+  'legalName',
+  'addressLine1',
+  'postalCode',
+  'city',
+  'vatNumber',
+  'email',
+] as const;
+export type SellerRequiredField = (typeof SELLER_REQUIRED_FIELDS)[number];
+
+/**
+ * What is missing before a payment may be taken: seller fields left empty and the countries sold to without a rate
+ * (the seller's own and, for a seller in the EU, every member state). Empty lists: payments are open.
+ */
+export const taxSetupSchema = z.object({
+  ready: z.boolean(),
+  sellerFieldsMissing: z.array(z.enum(SELLER_REQUIRED_FIELDS)),
+  ratesMissing: z.array(z.string()),
+});
+export type TaxSetup = z.infer<typeof taxSetupSchema>;
+
+/** `PUT /admin/billing-details/vat-verification`: an admin confirms (or withdraws) a customer's VAT number. */
+export const vatVerificationBodySchema = z
+  .object({
+    userId: z.uuid().optional(),
+    organizationId: z.uuid().optional(),
+    /** The number the admin checked; a number changed meanwhile is not verified by this call (409). */
+    vatNumber: z.string().trim().min(2).max(30),
+    verified: z.boolean(),
+  })
+  .refine((b) => (b.userId === undefined) !== (b.organizationId === undefined), {
+    message: 'Name either userId or organizationId.',
+  });
+export type VatVerificationBody = z.infer<typeof vatVerificationBodySchema>;
 
 /** `GET /billing/tax-info`: what a price label needs to say. */
 export const taxInfoSchema = z.object({ pricesIncludeTax: z.boolean() });
@@ -322,7 +361,11 @@ export const webhookHealthSchema = z.object({
 });
 export type WebhookHealth = z.infer<typeof webhookHealthSchema>;
 
-export const adminPaymentsSchema = z.object({ payments: z.array(adminPaymentSchema), health: webhookHealthSchema });
+export const adminPaymentsSchema = z.object({
+  payments: z.array(adminPaymentSchema),
+  health: webhookHealthSchema,
+  taxSetup: taxSetupSchema,
+});
 export type AdminPayments = z.infer<typeof adminPaymentsSchema>;
 
 export const paymentParamsSchema = z.object({ paymentId: z.uuid() });

@@ -26,6 +26,7 @@ export function apiOptionsOf(
       stripeSecretKey: config.STRIPE_SECRET_KEY,
       stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
       publicUrl: config.PUBLIC_URL,
+      requireTaxSetup: config.NODE_ENV === 'production',
     },
     anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
     signedInRequestsPerMinute: config.RATE_LIMIT_SIGNED_IN_PER_MINUTE,

@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           organizations: organizations.teamsOfUser,
           ntripAccounts: ntripAccounts.service.accountsOfCustomer,
           invoices: (userId) => billing.invoicing.listInvoices({ userId }),
+          billingDetails: (userId) => billing.invoicing.detailsOf(userId),
         }),
       );
       await api.register(auditRoutes(createAuditRepo(deps.db)));

@@ -75,7 +75,21 @@ describe('billing a business can run on, in Chromium (sandbox provider)', () => 
     await details.locator('input[name=vatNumber]').fill('DE 123 456 789');
     await details.getByRole('button', { name: 'Save' }).click();
     await details.getByRole('status').getByText('Billing details saved.').waitFor();
-    await details.getByText('Format checked; not verified with the tax authorities.').waitFor();
+    await details.getByText('Not verified yet: VAT is charged until we have checked the number.').waitFor();
+
+    // No VAT registry is reachable: the admin checks the number and marks it verified on the customer's page; only
+    // then is the sale reverse charged.
+    const found = await apiAs(admin, `/admin/users?search=${encodeURIComponent(account.email)}&limit=1&offset=0`);
+    const customerId = (found.body as { items: { id: string }[] }).items[0]?.id;
+    await admin.goto(`/admin/users/${customerId}`);
+    await admin.page.getByTestId('customer-billing-details').getByText('not verified').waitFor();
+    await admin.page.getByRole('button', { name: 'Mark VAT number verified' }).click();
+    await admin.page
+      .getByTestId('customer-billing-details')
+      .getByText(/^verified/)
+      .waitFor();
+    await customer.page.reload();
+    await details.getByText('Verified: VAT on our invoices is reverse charged.').waitFor();
 
     // A second tab of the portal is open on the dashboard while the purchase happens elsewhere.
     const second = await customer.context.newPage();

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { seedDemoProducts } from '../modules/billing/billing.seed.ts';
+import { seedDemoProducts, seedDemoSeller } from '../modules/billing/index.ts';
 import { seedDemoCatalogue } from '../modules/catalogue/catalogue.seed.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 import { emulatorAuth } from './reconcile-emulator.ts';
@@ -14,7 +14,8 @@ export const DEMO_PASSWORDS: ReadonlyMap<string, string> = new Map(DEMO_ACCOUNTS
 
 /**
  * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows, the
- * network catalogue and the products. Only ever run against the emulator; the config refuses it otherwise.
+ * network catalogue, the products, and the seller with the EU's VAT rates. Only ever run against the emulator; the
+ * config refuses it otherwise.
  * Runs after reconcileWithAuthEmulator, which gives existing rows their accounts back.
  */
 export async function seedDemo(
@@ -35,5 +36,6 @@ export async function seedDemo(
   }
   await seedDemoCatalogue(db, { feedSecretKey: options.feedSecretKey });
   await seedDemoProducts(db);
+  await seedDemoSeller(db);
   return DEMO_ACCOUNTS;
 }

@@ -192,7 +192,7 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
     ).toBe(404);
   });
 
-  it('tax per country: NL consumer pays Dutch VAT inside the price, a German business is reverse charged', async () => {
+  it('tax per country: NL consumer pays Dutch VAT inside the price, a German business is reverse charged once its VAT number is verified', async () => {
     const consumer = await t.buildUser();
     await setDetails(consumer, { addressLine1: 'Straat 1', postalCode: '1234 AB', city: 'Utrecht', country: 'NL' });
     await buyTokens(consumer);
@@ -206,11 +206,34 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
       }),
     ]);
 
-    // `buyer` is a German company with a VAT number; the seller is Dutch.
+    // `buyer` is a German company with a VAT number; the seller is Dutch. No registry confirmed the number, so it
+    // is charged German VAT like a consumer until an admin verifies it.
     await buyTokens(buyer);
     expect(await invoicesOf(buyer)).toEqual([
-      expect.objectContaining({ netAmount: 1210, taxAmount: 0, totalAmount: 1210, reverseCharge: true }),
+      expect.objectContaining({ netAmount: 1017, taxAmount: 193, totalAmount: 1210, reverseCharge: false }),
     ]);
+    const verify = (body: object) =>
+      call({ method: 'PUT', url: '/api/admin/billing-details/vat-verification', payload: body }, admin);
+    expect((await verify({ userId: buyer.userId, vatNumber: 'DE999999999', verified: true })).json().code).toBe(
+      'vat_number_changed',
+    );
+    expect(
+      (await call({ method: 'PUT', url: '/api/admin/billing-details/vat-verification', payload: {} }, buyer))
+        .statusCode,
+    ).toBe(403);
+    const verified = await verify({ userId: buyer.userId, vatNumber: 'DE123456789', verified: true });
+    expect(verified.json().details).toMatchObject({ vatNumber: 'DE123456789', vatVerified: true });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id'])
+      .where('action', '=', 'billing.vat_verified')
+      .where('target_id', '=', buyer.userId)
+      .execute();
+    expect(audit).toEqual([{ action: 'billing.vat_verified', actor_user_id: admin.userId }]);
+    await buyTokens(buyer);
+    expect((await invoicesOf(buyer))[0]).toEqual(
+      expect.objectContaining({ netAmount: 1210, taxAmount: 0, totalAmount: 1210, reverseCharge: true }),
+    );
 
     const german = await t.buildUser();
     await setDetails(german, { addressLine1: 'Weg 3', postalCode: '80331', city: 'München', country: 'DE' });

@@ -184,6 +184,29 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
     expect(zero.statusCode).toBe(400);
   });
 
+  it("PUT /admin/tokens takes the spec's body { userId, tokenAmount }; a reason is recorded only when given", async () => {
+    const bare = await call(
+      { method: 'PUT', url: '/api/admin/tokens', payload: { userId: stranger.userId, tokenAmount: 7 } },
+      admin,
+    );
+    expect(bare.statusCode).toBe(200);
+    const before = bare.json().tokenAmount;
+    const reasoned = await call(
+      {
+        method: 'PUT',
+        url: '/api/admin/tokens',
+        payload: { userId: stranger.userId, tokenAmount: 3, reason: 'Goodwill after outage' },
+      },
+      admin,
+    );
+    expect(reasoned.json()).toEqual({ userId: stranger.userId, tokenAmount: before + 3 });
+    const history = (await call({ method: 'GET', url: '/api/tokens/history' }, stranger)).json();
+    expect(history.entries.slice(0, 2).map((e: { delta: number; note: string | null }) => [e.delta, e.note])).toEqual([
+      [3, 'Goodwill after outage'],
+      [7, null],
+    ]);
+  });
+
   it('the Stripe webhook does not exist while the sandbox is the provider', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,7 +1,13 @@
-import { type AdminPayment, type AdminPaymentQuery, refundInputSchema, type WebhookHealth } from '@portal/contract';
+import {
+  type AdminPayment,
+  type AdminPaymentQuery,
+  refundInputSchema,
+  type TaxSetup,
+  type WebhookHealth,
+} from '@portal/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
+import { Button, ButtonLink } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
 import { Checkbox, SelectField, TextField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
@@ -112,6 +118,33 @@ function Health({ health }: { health: WebhookHealth }) {
   );
 }
 
+/** While the seller or a rate is missing, production takes no payment: the banner says what to set (docs/adr/0040). */
+function TaxSetupBanner({ setup }: { setup: TaxSetup }) {
+  const { t } = useTranslation('billing');
+  if (setup.ready) return null;
+  return (
+    <div role="alert" data-testid="tax-setup-banner" className="rounded-2xl border border-status-red/60 bg-panel p-4">
+      <p className="font-semibold text-ink">{t('paymentsAdmin.setupTitle')}</p>
+      <p className="mt-1 text-sm text-muted">{t('paymentsAdmin.setupIntro')}</p>
+      <ul className="mt-2 list-disc pl-5 text-sm text-ink">
+        {setup.sellerFieldsMissing.length > 0 && (
+          <li>
+            {t('paymentsAdmin.setupSeller', {
+              fields: setup.sellerFieldsMissing.map((field) => t(`tax.seller.${field}`)).join(', '),
+            })}
+          </li>
+        )}
+        {setup.ratesMissing.length > 0 && (
+          <li>{t('paymentsAdmin.setupRates', { countries: setup.ratesMissing.join(', ') })}</li>
+        )}
+      </ul>
+      <ButtonLink className="mt-3" variant="secondary" to="/admin/settings/tax-management">
+        {t('paymentsAdmin.setupFix')}
+      </ButtonLink>
+    </div>
+  );
+}
+
 /** /admin/settings/payments: the provider and its webhook's health, every payment, filters, CSV, refunds. */
 export function AdminPaymentsPage() {
   const { t } = useTranslation('billing');
@@ -132,6 +165,7 @@ export function AdminPaymentsPage() {
 
   return (
     <Page name="admin-settings-payments" title={t('paymentsAdmin.title')} subtitle={t('paymentsAdmin.subtitle')}>
+      {payments.data && <TaxSetupBanner setup={payments.data.taxSetup} />}
       {payments.data && <Health health={payments.data.health} />}
       <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <SelectField

@@ -130,7 +130,7 @@ function DetailsForm({
       {field('vatNumber', {
         hint:
           stored?.vatNumber && stored.vatNumber === fields.vatNumber
-            ? t('details.vatUnverified')
+            ? t(stored.vatVerified ? 'details.vatVerified' : 'details.vatUnverified')
             : t('details.vatHint'),
       })}
       {!readOnly && (

@@ -19,7 +19,7 @@ import { useGrantTokens } from '../billing/billing.hooks';
 import { downloadInvoicePdf } from '../billing/invoicing.api';
 import { AdminNtripAccountCard } from './AdminNtripAccountCard';
 import { CreateNtripAccountDialog } from './CreateNtripAccountDialog';
-import { customerKey, useCustomer, usePatchAdminUser } from './users.hooks';
+import { customerKey, useCustomer, usePatchAdminUser, useSetVatVerified } from './users.hooks';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -158,6 +158,66 @@ function FlagActions({ customer }: { customer: AdminCustomer }) {
   );
 }
 
+/**
+ * The customer's billing details; without a VAT registry an admin confirms the number after checking it (VIES, the
+ * trade register), and only a confirmed number is reverse-charged (docs/adr/0040).
+ */
+function BillingDetailsSection({ customer }: { customer: AdminCustomer }) {
+  const { t } = useTranslation('users');
+  const setVerified = useSetVatVerified();
+  const details = customer.billingDetails;
+  return (
+    <Section
+      title={t('customer.billing.title')}
+      actions={
+        details?.vatNumber && (
+          <Button
+            size="sm"
+            variant={details.vatVerified ? 'secondary' : 'primary'}
+            disabled={setVerified.isPending}
+            data-testid="vat-verify"
+            onClick={() =>
+              setVerified.mutate({
+                userId: customer.user.id,
+                vatNumber: details.vatNumber ?? '',
+                verified: !details.vatVerified,
+              })
+            }
+          >
+            {details.vatVerified ? t('customer.billing.unverify') : t('customer.billing.verify')}
+          </Button>
+        )
+      }
+    >
+      {!details ? (
+        <Empty>{t('customer.billing.none')}</Empty>
+      ) : (
+        <div className="flex flex-col gap-1 text-sm" data-testid="customer-billing-details">
+          {details.companyName && <span className="text-ink">{details.companyName}</span>}
+          <span className="text-muted">
+            {[details.addressLine1, details.addressLine2, `${details.postalCode} ${details.city}`, details.country]
+              .filter(Boolean)
+              .join(', ')}
+          </span>
+          {details.vatNumber && (
+            <span className="text-ink">
+              {t('customer.billing.vat', { number: details.vatNumber })}{' '}
+              <span className={details.vatVerified ? 'text-status-green' : 'text-status-yellow'}>
+                {details.vatVerified ? t('customer.billing.verified') : t('customer.billing.unverified')}
+              </span>
+            </span>
+          )}
+          {setVerified.isError && (
+            <p role="alert" className="text-status-red">
+              {t('customer.billing.failed')}
+            </p>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}
+
 /** /admin/users/{id}: one customer in one place, with the operator's everyday actions (issue 20). */
 export function CustomerPage() {
   const { userId = '' } = useParams();
@@ -283,6 +343,8 @@ export function CustomerPage() {
               </ul>
             )}
           </Section>
+
+          <BillingDetailsSection customer={data} />
 
           <Section title={t('customer.invoices.title')}>
             {data.invoices.length === 0 ? (

@@ -7,6 +7,8 @@ import {
   adminCustomerSchema,
   adminUserSchema,
   adminUsersPageSchema,
+  type BillingDetails,
+  billingDetailsAnswerSchema,
   type NtripAccountWithPassword,
   ntripAccountWithPasswordSchema,
 } from '@portal/contract';
@@ -38,4 +40,14 @@ export async function resetNtripPassword(accountId: string): Promise<NtripAccoun
 
 export async function deleteNtripAccount(accountId: string): Promise<void> {
   await api.delete(`/admin/ntrip-accounts/${accountId}`);
+}
+
+/** An admin confirms (or withdraws) the customer's VAT number they checked; audited on the server. */
+export async function setVatVerified(body: {
+  userId: string;
+  vatNumber: string;
+  verified: boolean;
+}): Promise<BillingDetails | null> {
+  return billingDetailsAnswerSchema.parse((await api.put('/admin/billing-details/vat-verification', body)).data)
+    .details;
 }

@@ -7,6 +7,7 @@ import {
   fetchCustomer,
   patchAdminUser,
   resetNtripPassword,
+  setVatVerified,
 } from './users.api';
 
 export function useAdminUsers(query: { search?: string; limit: number; offset: number }) {
@@ -51,3 +52,4 @@ function useCustomerMutation<A, R>(fn: (arg: A) => Promise<R>) {
 export const useCreateNtripAccountFor = () => useCustomerMutation(createNtripAccountFor);
 export const useResetNtripPassword = () => useCustomerMutation(resetNtripPassword);
 export const useDeleteNtripAccount = () => useCustomerMutation(deleteNtripAccount);
+export const useSetVatVerified = () => useCustomerMutation(setVatVerified);

@@ -63,6 +63,8 @@ const invoice = {
   buyerCountry: 'NL',
 };
 
+let taxSetup = { ready: true, sellerFieldsMissing: [] as string[], ratesMissing: [] as string[] };
+
 beforeEach(() =>
   server.use(
     // The page's title and description: none stored, so the defaults.
@@ -81,6 +83,7 @@ beforeEach(() =>
           lastEventType: null,
           failedEvents: 2,
         },
+        taxSetup,
       });
     }),
     http.post('*/api/admin/payments/:id/refund', async ({ request, params }) => {
@@ -123,9 +126,26 @@ afterAll(() => {
 });
 
 describe('/admin/settings/payments', () => {
+  it('warns while the seller or a rate is missing, naming them, and links to tax management', async () => {
+    taxSetup = { ready: false, sellerFieldsMissing: ['legalName', 'vatNumber'], ratesMissing: ['DE', 'FR'] };
+    try {
+      renderWithProviders(<AdminPaymentsPage />);
+      const banner = await screen.findByTestId('tax-setup-banner');
+      expect(banner).toHaveTextContent('Seller details missing: Legal name, VAT number.');
+      expect(banner).toHaveTextContent('VAT rates missing for: DE, FR.');
+      expect(within(banner).getByRole('link', { name: 'Open tax management' })).toHaveAttribute(
+        'href',
+        '/admin/settings/tax-management',
+      );
+    } finally {
+      taxSetup = { ready: true, sellerFieldsMissing: [], ratesMissing: [] };
+    }
+  });
+
   it("shows the provider's health and the payments, and refunds one after the admin confirms the amount", async () => {
     renderWithProviders(<AdminPaymentsPage />);
     const health = await screen.findByTestId('provider-health');
+    expect(screen.queryByTestId('tax-setup-banner')).toBeNull();
     expect(health).toHaveTextContent('Stripe');
     expect(health).toHaveTextContent('Set / Missing');
     expect(health).toHaveTextContent('None yet');

@@ -30,7 +30,20 @@ const customer = {
   organizations: [],
   ntripAccounts: [account()],
   invoices: [],
+  billingDetails: {
+    companyName: 'Landmeters Vlaanderen BV',
+    addressLine1: 'Meir 10',
+    addressLine2: null,
+    postalCode: '2000',
+    city: 'Antwerpen',
+    country: 'BE',
+    vatNumber: 'BE0123456789',
+    vatVerified: false,
+    invoiceEmail: null,
+    updatedAt: '2026-11-02T10:00:00Z',
+  },
 };
+const verifications: unknown[] = [];
 
 beforeEach(() =>
   server.use(
@@ -38,6 +51,10 @@ beforeEach(() =>
     http.patch('*/api/admin/users/:id', async ({ request }) => {
       patches.push(await request.json());
       return HttpResponse.json({ ...customer.user, isAdmin: true });
+    }),
+    http.put('*/api/admin/billing-details/vat-verification', async ({ request }) => {
+      verifications.push(await request.json());
+      return HttpResponse.json({ details: { ...customer.billingDetails, vatVerified: true } });
     }),
     http.put('*/api/admin/tokens', async ({ request }) => {
       grants.push(await request.json());
@@ -57,6 +74,7 @@ beforeEach(() =>
   ),
 );
 afterEach(() => {
+  verifications.length = 0;
   patches.length = 0;
   created.length = 0;
   grants.length = 0;
@@ -116,5 +134,12 @@ describe('the customer page', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Create account' }));
     expect(await within(dialog).findByTestId('ntrip-password')).toHaveTextContent('once-only-secret');
     expect(created).toEqual([{ ownerUserId: ID, label: 'Drone' }]);
+  });
+  it('shows the VAT number as unverified and lets the admin mark the number they checked as verified', async () => {
+    const u = renderPage();
+    const details = await screen.findByTestId('customer-billing-details');
+    expect(details).toHaveTextContent('VAT number BE0123456789: not verified (charged VAT like a consumer)');
+    await u.click(screen.getByRole('button', { name: 'Mark VAT number verified' }));
+    await waitFor(() => expect(verifications).toEqual([{ userId: ID, vatNumber: 'BE0123456789', verified: true }]));
   });
 });

@@ -10,6 +10,7 @@ import type {
   Refund,
   RefundInput,
   Subscription,
+  TaxSetup,
   TokenHistory,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
@@ -57,6 +58,8 @@ export interface BillingServiceDeps {
   log?: BillingLog;
   /** Receipts and failed-renewal mails, queued in the transaction that records the payment (mail module). */
   notices?: BillingNotices;
+  /** Production: no checkout opens before the seller's details and tax rates are set (docs/adr/0040). */
+  requireTaxSetup?: boolean;
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
@@ -68,6 +71,19 @@ const invalidTransition = (status: string, action: string) =>
   new AppError(409, 'invalid_transition', `A subscription that is ${status.replace('_', ' ')} cannot be ${action}.`);
 
 /** The provider's answer decides the state, so without one nothing here changes and the caller may retry. */
+/** The message an operator (and a customer who tried to buy) reads while payments are closed. */
+export function paymentsNotConfigured(setup: TaxSetup): AppError {
+  const missing = [
+    ...(setup.sellerFieldsMissing.length ? [`seller ${setup.sellerFieldsMissing.join(', ')}`] : []),
+    ...(setup.ratesMissing.length ? [`VAT rates for ${setup.ratesMissing.join(', ')}`] : []),
+  ];
+  return new AppError(
+    409,
+    'payments_not_configured',
+    `Payments are not open yet: the seller's legal details and the VAT rates of the countries sold to must be set under Admin → Settings → Tax management first (missing: ${missing.join('; ')}).`,
+  );
+}
+
 export const providerUnavailable = (
   message = 'The payment provider could not be reached. Nothing was changed; please try again later.',
 ) => new AppError(502, 'payment_provider_unavailable', message);
@@ -251,6 +267,10 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       if (orgId !== undefined && !canBuyForOrganization(await memberRole(actor, orgId))) {
         throw forbidden('Only owners and admins of the organisation may buy for it.');
+      }
+      if (deps.requireTaxSetup) {
+        const setup = await invoicing.taxSetup();
+        if (!setup.ready) throw paymentsNotConfigured(setup);
       }
       const product = await repo.findProductByPriceId(priceId);
       if (!forSale(product, actor) || product.kind !== kind) throw productNotFound();
@@ -471,7 +491,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     /** Admin grant or take-back: the ledger entry and its audit entry in one transaction; never below zero (409). */
     async grantTokens(
       actor: Actor,
-      grant: { userId: string; tokenAmount: number; reason: string },
+      grant: { userId: string; tokenAmount: number; reason?: string | undefined },
       who: AuditWho,
     ): Promise<number> {
       const { userId, tokenAmount, reason } = grant;
@@ -487,7 +507,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           target: { type: 'user', id: userId },
           // The ledger appends under the balance row's lock, so this is exactly the balance it started from.
           before: { tokenAmount: result.balance - tokenAmount },
-          after: { tokenAmount: result.balance, delta: tokenAmount, reason },
+          after: { tokenAmount: result.balance, delta: tokenAmount, reason: reason ?? null },
         });
         return result.balance;
       });

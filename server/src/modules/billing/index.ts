@@ -18,10 +18,13 @@ import type { PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
 import { createStripeClient, createStripeProvider } from './providers/stripe.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
+import type { VatVerifier } from './vat-verifier.ts';
 
 export { createTokenLedger, insufficientTokens, type TokenLedger } from './billing.ledger.ts';
 export { seedDemoProducts } from './billing.seed.ts';
-export { providerUnavailable } from './billing.service.ts';
+export { paymentsNotConfigured, providerUnavailable } from './billing.service.ts';
+export { seedDemoSeller } from './tax.seed.ts';
+export type { VatVerifier } from './vat-verifier.ts';
 
 export interface BillingOptions {
   /** `sandbox` (default, offline) or `stripe` (needs a secret key or an injected client). */
@@ -39,6 +42,10 @@ export interface BillingOptions {
   balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
+  /** Production: checkouts are refused until the seller's details and tax rates are set (docs/adr/0040). */
+  requireTaxSetup?: boolean;
+  /** Where customers' VAT numbers are confirmed; none by default (an admin confirms them). */
+  vatVerifier?: VatVerifier;
 }
 
 export interface BillingModule {
@@ -74,6 +81,7 @@ export function createBillingModule(
     keys: { secretKey: Boolean(options.stripeSecretKey), webhookSecret: Boolean(options.stripeWebhookSecret) },
     clock: options.clock,
     log: options.log,
+    ...(options.vatVerifier && { vatVerifier: options.vatVerifier }),
   });
   const service = createBillingService({
     repo,
@@ -86,6 +94,7 @@ export function createBillingModule(
     clock: options.clock,
     log: options.log,
     notices: options.notices,
+    requireTaxSetup: options.requireTaxSetup ?? false,
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));

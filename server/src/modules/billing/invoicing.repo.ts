@@ -54,6 +54,26 @@ export function createInvoicingRepo(db: Database) {
         .executeTakeFirstOrThrow();
     },
 
+    /** Records a confirmed VAT number (null: withdraws the confirmation). */
+    async setVatVerification(
+      owner: DetailsOwner,
+      verification: { number: string; at: Date; source: 'registry' | 'admin'; by: string | null } | null,
+      trx: Database,
+    ) {
+      const [column, id] = ownerColumn(owner);
+      return trx
+        .updateTable('billing_details')
+        .set({
+          vat_verified_number: verification?.number ?? null,
+          vat_verified_at: verification?.at ?? null,
+          vat_verified_source: verification?.source ?? null,
+          vat_verified_by: verification?.by ?? null,
+        })
+        .where(column, '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
     // --- tax settings ---
     async taxSettings(trx = db) {
       return trx.selectFrom('tax_settings').selectAll().executeTakeFirstOrThrow();

@@ -13,6 +13,8 @@ import {
   taxInfoSchema,
   taxSettingsInputSchema,
   taxSettingsSchema,
+  taxSetupSchema,
+  vatVerificationBodySchema,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
@@ -129,6 +131,33 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
     );
 
     app.get(
+      '/admin/settings/tax/setup',
+      { config: { auth: 'admin' }, schema: { tags, response: { 200: taxSetupSchema } } },
+      async () => invoicing.taxSetup(),
+    );
+
+    app.put(
+      '/admin/billing-details/vat-verification',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, body: vatVerificationBodySchema, response: { 200: billingDetailsAnswerSchema } },
+      },
+      async (request) => {
+        const { userId, organizationId, verified } = request.body;
+        const details = await invoicing.setVatVerified(actorOf(request), request.body, async (trx, after) => {
+          await recordAudit(trx, {
+            ...auditWho(request),
+            action: verified ? 'billing.vat_verified' : 'billing.vat_unverified',
+            target: userId ? { type: 'user', id: userId } : { type: 'organization', id: organizationId ?? '' },
+            before: null,
+            after: { vatNumber: after.vatNumber, vatVerified: after.vatVerified },
+          });
+        });
+        return { details };
+      },
+    );
+
+    app.get(
       '/admin/payments',
       { config: { auth: 'admin' }, schema: { tags, querystring: adminPaymentQuerySchema } },
       async (request, reply) => {
@@ -140,7 +169,8 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
             .header('content-disposition', `attachment; filename="payments-${today()}.csv"`)
             .send(invoicing.paymentsCsv(payments));
         }
-        return adminPaymentsSchema.parse({ payments, health: await invoicing.health() });
+        const [health, taxSetup] = await Promise.all([invoicing.health(), invoicing.taxSetup()]);
+        return adminPaymentsSchema.parse({ payments, health, taxSetup });
       },
     );
     app.post(

@@ -4,17 +4,22 @@ import {
   type BillingDetails,
   type BillingDetailsInput,
   billingDetailsInputSchema,
+  EU_COUNTRIES,
   type InvoiceSummary,
   isEuCountry,
   normalizeVatNumber,
   type OrganizationRole,
   type Refund,
+  SELLER_REQUIRED_FIELDS,
+  type SellerRequiredField,
   type TaxSettings,
+  type TaxSetup,
+  type VatVerificationBody,
   type WebhookHealth,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/iso.ts';
 import { createOrganizationsRepo } from '../organizations/organizations.repo.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
@@ -25,6 +30,7 @@ import type { DetailsOwner, InvoicingRepo } from './invoicing.repo.ts';
 import type { InvoiceLine, InvoiceParty } from './invoicing.tables.ts';
 import type { CustomerDetails, PaymentProvider } from './providers/provider.ts';
 import { quoteTax, splitGross, type TaxQuote, type TaxRules, taxTreatment } from './tax.policy.ts';
+import { noVatRegistry, type VatVerifier } from './vat-verifier.ts';
 
 export interface InvoicingDeps {
   repo: InvoicingRepo;
@@ -34,6 +40,8 @@ export interface InvoicingDeps {
   roleOf(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
   /** Stripe keys as configured, for the payments page's health panel. */
   keys: { secretKey: boolean; webhookSecret: boolean };
+  /** Where VAT numbers are confirmed; none by default (admins confirm them, docs/adr/0040). */
+  vatVerifier?: VatVerifier;
   clock?: () => Date;
   log?: { warn(obj: object, msg: string): void };
 }
@@ -48,7 +56,7 @@ const organizationNotFound = () => notFound('Organisation');
 const dayStart = (date: string | undefined, plusDays = 0) =>
   date ? new Date(Date.parse(`${date}T00:00:00Z`) + plusDays * 86_400_000) : undefined;
 
-export function toDetails(row: {
+interface DetailsRow {
   company_name: string | null;
   address_line1: string;
   address_line2: string | null;
@@ -58,7 +66,45 @@ export function toDetails(row: {
   vat_number: string | null;
   invoice_email: string | null;
   updated_at: Date;
-}): BillingDetails {
+  vat_verified_number: string | null;
+}
+
+/** A VAT number counts as verified only while it is the very number that was confirmed. */
+const vatVerifiedOf = (row: Pick<DetailsRow, 'vat_number' | 'vat_verified_number'>) =>
+  row.vat_number !== null && row.vat_verified_number === row.vat_number;
+
+/**
+ * What is missing before a payment may be taken: the seller's details an invoice needs, and a rate for every country
+ * sold to (the seller's own and, from the EU, every member state: consumers there pay their own country's VAT).
+ */
+export function taxSetupOf(
+  settings: {
+    seller_legal_name: string;
+    seller_address_line1: string;
+    seller_postal_code: string;
+    seller_city: string;
+    seller_country: string;
+    seller_vat_number: string | null;
+    seller_email: string | null;
+  },
+  rates: readonly { country: string }[],
+): TaxSetup {
+  const values: Record<SellerRequiredField, string | null> = {
+    legalName: settings.seller_legal_name,
+    addressLine1: settings.seller_address_line1,
+    postalCode: settings.seller_postal_code,
+    city: settings.seller_city,
+    vatNumber: settings.seller_vat_number,
+    email: settings.seller_email,
+  };
+  const sellerFieldsMissing = SELLER_REQUIRED_FIELDS.filter((field) => !values[field]?.trim());
+  const rated = new Set(rates.map((r) => r.country));
+  const soldTo = new Set([settings.seller_country, ...(isEuCountry(settings.seller_country) ? EU_COUNTRIES : [])]);
+  const ratesMissing = [...soldTo].filter((country) => !rated.has(country)).sort();
+  return { ready: sellerFieldsMissing.length === 0 && ratesMissing.length === 0, sellerFieldsMissing, ratesMissing };
+}
+
+export function toDetails(row: DetailsRow): BillingDetails {
   return {
     companyName: row.company_name,
     addressLine1: row.address_line1,
@@ -67,7 +113,7 @@ export function toDetails(row: {
     city: row.city,
     country: row.country,
     vatNumber: row.vat_number,
-    vatVerified: false,
+    vatVerified: vatVerifiedOf(row),
     invoiceEmail: row.invoice_email,
     updatedAt: iso(row.updated_at),
   };
@@ -91,6 +137,7 @@ const decimal = (minor: number) => (minor / 100).toFixed(2);
  */
 export function createInvoicing(deps: InvoicingDeps) {
   const { repo, billingRepo, ledger, provider } = deps;
+  const vatVerifier = deps.vatVerifier ?? noVatRegistry;
   const clock = deps.clock ?? (() => new Date());
   const log = deps.log ?? { warn: () => {} };
 
@@ -137,7 +184,14 @@ export function createInvoicing(deps: InvoicingDeps) {
       vatNumber: details?.vat_number ?? null,
       email: details?.invoice_email ?? user?.email ?? null,
     };
-    return { party, taxBuyer: { country: details?.country ?? null, vatNumber: details?.vat_number ?? null } };
+    return {
+      party,
+      taxBuyer: {
+        country: details?.country ?? null,
+        vatNumber: details?.vat_number ?? null,
+        vatVerified: details ? vatVerifiedOf(details) : false,
+      },
+    };
   }
 
   async function issue(
@@ -203,6 +257,16 @@ export function createInvoicing(deps: InvoicingDeps) {
     return { rateBp: payment.tax_rate_bp ?? 0, reverseCharge: payment.reverse_charge ?? false };
   }
 
+  /** A registry that fails leaves the number unverified; the customer is charged VAT, never refused. */
+  async function askRegistry(country: string, vat: string) {
+    try {
+      return await vatVerifier.verify(country, vat);
+    } catch (err) {
+      log.warn({ err, registry: vatVerifier.name }, 'VAT registry failed');
+      return 'unavailable' as const;
+    }
+  }
+
   async function ownDetailsOwner(actor: Actor, orgId: string | undefined, write: boolean): Promise<DetailsOwner> {
     if (orgId === undefined) return { userId: actor.userId };
     const role = await deps.roleOf(orgId, actor.userId);
@@ -218,6 +282,12 @@ export function createInvoicing(deps: InvoicingDeps) {
       const { taxRules, settings } = await rules();
       const { taxBuyer } = await buyer(userId, organizationId);
       return { ...quoteTax(taxRules, taxBuyer, price), automaticTax: settings.stripe_automatic_tax };
+    },
+
+    /** What the seller still has to set before payments open (docs/adr/0040). */
+    async taxSetup(): Promise<TaxSetup> {
+      const [settings, rates] = await Promise.all([repo.taxSettings(), repo.taxRates()]);
+      return taxSetupOf(settings, rates);
     },
 
     async pricesIncludeTax(): Promise<boolean> {
@@ -435,7 +505,15 @@ export function createInvoicing(deps: InvoicingDeps) {
           }
         }
       }
+      const verdict = vat && isEuCountry(parsed.country) ? await askRegistry(parsed.country, vat) : 'unavailable';
       const row = await repo.saveDetails(owner, {
+        ...(verdict === 'valid' && {
+          vat_verified_number: vat,
+          vat_verified_at: clock(),
+          vat_verified_source: 'registry' as const,
+          vat_verified_by: null,
+        }),
+        ...(verdict === 'invalid' && { vat_verified_number: null, vat_verified_at: null, vat_verified_source: null }),
         company_name: parsed.companyName,
         address_line1: parsed.addressLine1,
         address_line2: parsed.addressLine2,
@@ -446,6 +524,43 @@ export function createInvoicing(deps: InvoicingDeps) {
         invoice_email: parsed.invoiceEmail,
       });
       return { details: toDetails(row) };
+    },
+
+    /** A customer's own billing details as the back office shows them. */
+    async detailsOf(userId: string): Promise<BillingDetails | null> {
+      const row = await repo.findDetails({ userId });
+      return row ? toDetails(row) : null;
+    },
+
+    /**
+     * An admin confirms (or withdraws) a customer's VAT number after checking it, when no registry can be asked.
+     * Only the number the admin saw: if the customer changed it meanwhile, nothing changes (409). `onChanged` runs in
+     * the same transaction (the audit entry).
+     */
+    async setVatVerified(
+      actor: Actor,
+      body: VatVerificationBody,
+      onChanged: (trx: Trx, details: BillingDetails) => Promise<void>,
+    ): Promise<BillingDetails> {
+      const owner: DetailsOwner = body.userId ? { userId: body.userId } : { organizationId: body.organizationId ?? '' };
+      return billingRepo.transaction(async (trx) => {
+        const current = await repo.findDetails(owner, trx);
+        if (!current) throw notFound('Billing details');
+        if (!current.vat_number || current.vat_number !== body.vatNumber.replace(/[\s.-]/g, '').toUpperCase()) {
+          throw conflict(
+            'vat_number_changed',
+            'The VAT number is no longer the one you checked; reload and check again.',
+          );
+        }
+        const row = await repo.setVatVerification(
+          owner,
+          body.verified ? { number: current.vat_number, at: clock(), source: 'admin', by: actor.userId } : null,
+          trx,
+        );
+        const details = toDetails(row);
+        await onChanged(trx, details);
+        return details;
+      });
     },
 
     /** The payer's details as the provider's customer takes them when it is created. */

@@ -12,6 +12,8 @@ export interface TaxRules {
 export interface TaxBuyer {
   country: string | null;
   vatNumber: string | null;
+  /** The VAT number was confirmed (a registry or an admin); a number only well-formed is charged VAT. */
+  vatVerified: boolean;
 }
 
 export interface TaxQuote {
@@ -25,9 +27,10 @@ export interface TaxQuote {
 }
 
 /**
- * The rate for a buyer: an EU business with a VAT number in another member state than the seller pays no tax
- * here (reverse charge, the buyer accounts for it); everyone else pays the rate of their country, or of the
- * seller's country when they gave none. A country without a configured rate is not taxed (sales outside the
+ * The rate for a buyer: an EU business with a verified VAT number in another member state than the seller pays no
+ * tax here (reverse charge, the buyer accounts for it); everyone else pays the rate of their country, or of the
+ * seller's country when they gave none. An unverified number is charged like a consumer: the seller owes the VAT
+ * when a number turns out to be false. A country without a configured rate is not taxed (sales outside the
  * seller's tax area).
  */
 export function taxTreatment(
@@ -38,6 +41,7 @@ export function taxTreatment(
   if (
     rules.reverseCharge &&
     buyer.vatNumber &&
+    buyer.vatVerified &&
     isEuCountry(country) &&
     isEuCountry(rules.sellerCountry) &&
     country !== rules.sellerCountry

@@ -37,6 +37,7 @@ export interface CustomerSources {
   organizations(userId: string): Promise<AdminCustomer['organizations']>;
   ntripAccounts(userId: string): Promise<AdminCustomer['ntripAccounts']>;
   invoices(userId: string): Promise<AdminCustomer['invoices']>;
+  billingDetails(userId: string): Promise<AdminCustomer['billingDetails']>;
 }
 
 /** The admin back office's users: search, one customer's page, and the admin and disabled flags of other users. */
@@ -52,11 +53,12 @@ export function adminUsersRoutes(users: UsersRepo, sources: CustomerSources): Fa
         const { userId } = request.params;
         const row = await users.findAdminView(userId);
         if (!row) throw notFound('User');
-        const [billing, organizations, ntripAccounts, invoices] = await Promise.all([
+        const [billing, organizations, ntripAccounts, invoices, billingDetails] = await Promise.all([
           sources.billing(userId, ADMIN_CUSTOMER_LEDGER_ENTRIES),
           sources.organizations(userId),
           sources.ntripAccounts(userId),
           sources.invoices(userId),
+          sources.billingDetails(userId),
         ]);
         return {
           user: { ...present(row), termsAcceptedAt: row.terms_accepted_at ? iso(row.terms_accepted_at) : null },
@@ -64,6 +66,7 @@ export function adminUsersRoutes(users: UsersRepo, sources: CustomerSources): Fa
           organizations,
           ntripAccounts,
           invoices,
+          billingDetails,
         };
       },
     );
