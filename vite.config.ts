@@ -4,7 +4,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { resolveBrand } from './contract/src/brand/brands.ts';
-import { type Brand, brandSchema } from './contract/src/brand/schema.ts';
+import { type Brand, brandSchema, externalHttpsUrlSchema } from './contract/src/brand/schema.ts';
 import { buildBasemap } from './src/features/catalogue/basemap-geometry.ts';
 import { spaContentSecurityPolicy } from './src/lib/content-security-policy.ts';
 
@@ -78,6 +78,8 @@ function offlineBasemap(): Plugin {
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), '');
   const brand = brandSchema.parse(resolveBrand(env.VITE_BRAND));
+  // The documentation link on /help, when set, must be a page that can exist (as a brand's own terms link).
+  if (env.VITE_DOCS_URL) externalHttpsUrlSchema.parse(env.VITE_DOCS_URL);
   const apiTarget = env.DEV_API_TARGET ?? 'http://localhost:8080';
   return {
     plugins: [

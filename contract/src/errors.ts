@@ -27,6 +27,7 @@ export const errorCodes = [
   'payment_provider_unavailable',
   'internal',
   'terms_not_accepted',
+  'terms_changed',
   // billing
   'already_subscribed',
   'product_not_found',

@@ -23,7 +23,14 @@ export const userInfoSchema = z.object({
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
 /** `POST /user/terms`: only an explicit acceptance is a body; declining is logging out, never a call. */
-export const acceptTermsBodySchema = z.strictObject({ accepted: z.literal(true) });
+/**
+ * `POST /user/terms`. `version`: the published version the user was shown; when a newer one was published meanwhile
+ * the answer is 409 terms_changed and nothing is recorded. Without it, the version current at the call.
+ */
+export const acceptTermsBodySchema = z.strictObject({
+  accepted: z.literal(true),
+  version: z.number().int().min(1).optional(),
+});
 export type AcceptTermsBody = z.infer<typeof acceptTermsBodySchema>;
 
 /** `POST /user/terms` answers when the caller accepted: now, or the earlier moment when already accepted. */

@@ -4,7 +4,10 @@ import type { IconName } from '../components/Icon';
 export const ACCOUNT_PAGE_URL = '/settings';
 /** The organisations page: the user's organisations, their members, invitations, tokens and subscriptions. */
 export const ORGANIZATIONS_URL = '/settings/organization';
-export const DOCS_URL = import.meta.env.VITE_DOCS_URL || 'https://docs.meridian-rtk.example';
+/** The portal's help page: the brand's support contact and the legal documents. */
+export const HELP_URL = '/help';
+/** The brand's documentation outside the portal, when the build names one (checked by vite.config.ts). */
+export const DOCS_URL = import.meta.env.VITE_DOCS_URL || '';
 
 export const ADMIN_SETTINGS_PAGE_NAMES = [
   'payments',

@@ -71,6 +71,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', element: <DashboardPage /> },
           { path: 'marketplace', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', element: lazyPage(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
+          { path: 'help', element: lazyPage(() => import('../features/legal/HelpPage'), 'HelpPage') },
           {
             path: 'legal/:kind',
             element: lazyPage(() => import('../features/legal/LegalDocumentPage'), 'LegalDocumentPage'),

@@ -50,8 +50,9 @@ describe('app shell in Chromium', () => {
     await header.getByRole('button', { name: 'Log in' }).waitFor();
     expect(await header.getByRole('link', { name: /Meridian RTK home/ }).getAttribute('href')).toBe('/');
     expect(await header.getByRole('link', { name: 'Network coverage' }).getAttribute('href')).toBe('/marketplace');
-    // The terms link of the default brand opens in a new tab.
+    // The terms link of the default brand opens the portal's published terms in a new tab.
     expect(await s.page.getByRole('link', { name: 'Terms and conditions' }).getAttribute('target')).toBe('_blank');
+    expect(await s.page.getByRole('link', { name: 'Terms and conditions' }).getAttribute('href')).toBe('/legal/terms');
     expect(s.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
 
     // /login, /signup and /register open the login modal over the public dashboard; Escape closes it.
@@ -63,6 +64,24 @@ describe('app shell in Chromium', () => {
       await s.page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }
+
+    // The sign-up box's terms link opens the published terms (the demo's version 1) in a new tab.
+    await s.goto('/signup');
+    const signUpForm = s.page.getByTestId('signup-form');
+    const [termsTab] = await Promise.all([
+      s.context.waitForEvent('page'),
+      signUpForm.getByRole('link', { name: /terms and conditions/i }).click(),
+    ]);
+    await termsTab.getByRole('heading', { level: 1, name: 'Terms and conditions' }).waitFor();
+    await termsTab.getByText(/^Version 1 of /).waitFor();
+    await termsTab.getByText('Meridian RTK B.V.', { exact: false }).first().waitFor();
+    await termsTab.close();
+
+    // Help in the menu goes to the help page, with the brand's support contact.
+    await s.goto('/dashboard');
+    await s.page.locator('#side-menu').getByRole('link', { name: 'Help' }).click();
+    await s.page.waitForURL('**/help');
+    await s.page.getByTestId('help-support').getByRole('link', { name: 'support@meridian-rtk.example' }).waitFor();
     await s.context.close();
   });
 
@@ -144,7 +163,7 @@ describe('app shell in Chromium', () => {
     expect(await menu.getByTestId('mobile-username').textContent()).toBe('RTK User');
     await menu.getByText(account.email).waitFor();
     const help = menu.getByRole('link', { name: /Need Help\?/ });
-    expect(await help.getAttribute('target')).toBe('_blank');
+    expect(await help.getAttribute('href')).toBe('/help');
     await menu.getByRole('button', { name: 'Log out' }).waitFor();
     await s.screenshot('mobile-menu-375');
     // A route change closes the menu.

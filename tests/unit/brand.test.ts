@@ -1,5 +1,5 @@
 import { BRAND_KEYS, resolveBrand, UnknownBrandError } from '@portal/contract/brand';
-import { brandSchema } from '@portal/contract/brand-schema';
+import { brandSchema, externalHttpsUrlSchema } from '@portal/contract/brand-schema';
 import { describe, expect, it } from 'vitest';
 import { brandCssVariables } from '../../src/lib/brand/index';
 
@@ -12,7 +12,9 @@ describe('brands', () => {
   it('the default brand shows promotions, uses dark mode, links terms and has accent #4afc2d', () => {
     const brand = resolveBrand('default');
     expect(brand).toMatchObject({ showPromotionCTAs: true, isRebranded: false, darkModePrimaryColor: '#4afc2d' });
-    expect(brand.termsLink).toMatch(/^https:/);
+    // No page of its own: its terms are the portal's published ones at /legal/terms.
+    expect(brand.termsLink).toBe('');
+    expect(brand.support.email).toMatch(/@/);
     expect(brand.gtmContainerId).toMatch(/^GTM-/);
   });
 
@@ -28,6 +30,24 @@ describe('brands', () => {
     expect(() => resolveBrand('nope')).toThrow(UnknownBrandError);
     expect(() => resolveBrand('nope')).toThrow(`Allowed values: ${BRAND_KEYS.join(', ')}.`);
     expect(BRAND_KEYS).toEqual(['default', 'terraview']);
+  });
+
+  it("a brand's own terms link must be a real https page; a placeholder fails the build", () => {
+    const terms = (termsLink: string) => brandSchema.safeParse({ ...resolveBrand('default'), termsLink }).success;
+    expect(terms('https://www.meridian-rtk.nl/voorwaarden')).toBe(true);
+    expect(terms('')).toBe(true);
+    for (const bad of [
+      'http://www.meridian-rtk.nl/voorwaarden',
+      'https://meridian-rtk.example/terms-and-conditions',
+      'https://example.com/terms',
+      'https://portal.test/terms',
+      'https://localhost/terms',
+      'not a url',
+    ]) {
+      expect(terms(bad), bad).toBe(false);
+    }
+    expect(externalHttpsUrlSchema.safeParse('https://docs.meridian-rtk.example').success).toBe(false);
+    expect(brandSchema.safeParse({ ...resolveBrand('default'), support: {} }).success).toBe(false);
   });
 
   it('holds only brands the build accepts (vite.config.ts validates; the browser does not)', () => {

@@ -95,7 +95,7 @@ describe('route trees', () => {
     await user.click(await screen.findByRole('button', { name: 'Open menu' }));
     expect(await screen.findByTestId('mobile-username')).toHaveTextContent('RTK User');
     expect(screen.getAllByText('ada@example.test').length).toBeGreaterThan(0);
-    expect(screen.getByRole('link', { name: /Need Help\?/ })).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('link', { name: /Need Help\?/ })).toHaveAttribute('href', '/help');
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
   });
 });

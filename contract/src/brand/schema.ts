@@ -12,6 +12,31 @@ export const paymentWidgetColorsSchema = z.object({
   colorBorder: hexColor,
 });
 
+/** Top-level domains that never resolve (RFC 2606, RFC 6761): a link there is a placeholder, not a page. */
+const RESERVED_TLDS = ['example', 'test', 'invalid', 'localhost', 'local'];
+
+/**
+ * An address of the brand's own outside the portal: https, on a host that can exist. Checked when the SPA is built
+ * (vite.config.ts), so a placeholder address never reaches users.
+ */
+export const externalHttpsUrlSchema = z.url().refine(isRealHttpsUrl, {
+  message: 'must be an https address on a real domain (not example, test, invalid or localhost)',
+});
+
+function isRealHttpsUrl(value: string): boolean {
+  const host = /^https:\/\/([^/?#:@]+)(?::\d+)?(?:[/?#]|$)/i.exec(value)?.[1]?.toLowerCase();
+  if (!host) return false;
+  const labels = host.split('.');
+  const tld = labels.at(-1) ?? '';
+  const exampleDomain = labels.at(-2) === 'example' && ['com', 'net', 'org'].includes(tld);
+  return labels.length >= 2 && !RESERVED_TLDS.includes(tld) && !exampleDomain;
+}
+
+/** How customers reach the brand's support, shown on /help: an e-mail address, a page, or both. */
+export const supportContactSchema = z
+  .object({ email: z.email().optional(), url: externalHttpsUrlSchema.optional() })
+  .refine((s) => s.email !== undefined || s.url !== undefined, { message: 'needs an e-mail address or a URL' });
+
 /** Every field a brand has (spec §1). Brands are data: validated here, turned into CSS variables at start. */
 export const brandSchema = z.object({
   key: z.string().regex(/^[a-z][a-z0-9-]*$/),
@@ -19,8 +44,12 @@ export const brandSchema = z.object({
   name: z.string().min(1),
   /** Short name (e.g. the company), used where the full name does not fit. */
   secondName: z.string().min(1),
-  /** Terms and conditions address; opened in a new tab. Empty when the brand has none. */
-  termsLink: z.union([z.url(), z.literal('')]),
+  /**
+   * The brand's own terms and conditions outside the portal; opened in a new tab. Empty: the portal's own published
+   * terms at /legal/terms.
+   */
+  termsLink: z.union([externalHttpsUrlSchema, z.literal('')]),
+  support: supportContactSchema,
   iconLogo: publicPath,
   favicon: publicPath,
   textLogo: publicPath,

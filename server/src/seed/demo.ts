@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 import { seedDemoProducts, seedDemoSeller } from '../modules/billing/index.ts';
 import { seedDemoCatalogue } from '../modules/catalogue/catalogue.seed.ts';
+import { seedDemoDocuments } from '../modules/documents/index.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 import { emulatorAuth } from './reconcile-emulator.ts';
 
@@ -14,7 +15,7 @@ export const DEMO_PASSWORDS: ReadonlyMap<string, string> = new Map(DEMO_ACCOUNTS
 
 /**
  * Idempotent demo data for `npm start`: the demo accounts in the Auth Emulator with their users rows, the
- * network catalogue, the products, and the seller with the EU's VAT rates. Only ever run against the emulator; the
+ * network catalogue, the products, the seller with the EU's VAT rates, and the legal documents. Only ever run against the emulator; the
  * config refuses it otherwise.
  * Runs after reconcileWithAuthEmulator, which gives existing rows their accounts back.
  */
@@ -24,6 +25,8 @@ export async function seedDemo(
 ): Promise<typeof DEMO_ACCOUNTS> {
   const auth = emulatorAuth(options.projectId);
   const users = createUsersRepo(db);
+  // Before the accounts accept: they accept the version that is published.
+  await seedDemoDocuments(db);
   for (const account of DEMO_ACCOUNTS) {
     const existing = await auth.getUserByEmail(account.email).catch(() => undefined);
     const record =

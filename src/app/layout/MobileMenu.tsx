@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
 import { brand } from '../../lib/brand';
-import { adminMenu, DOCS_URL, personalMenu } from '../navigation';
+import { adminMenu, HELP_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { ProfileSwitcher } from './ProfileSwitcher';
 import { useLogout, useProfileType } from './shell-hooks';
@@ -18,7 +18,7 @@ const OrganizationSwitcher = lazy(async () => ({
 
 /**
  * The hamburger menu at 768px and less (spec §2): photo or icon, username (fallback 'RTK User'), e-mail,
- * navigation, 'Need Help?' (docs, new tab), Log out, or Log in (→ /login) when logged out.
+ * navigation, 'Need Help?' (the help page), Log out, or Log in (→ /login) when logged out.
  */
 export function MobileMenu({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -73,16 +73,13 @@ export function MobileMenu({ onClose }: { onClose: () => void }) {
       </nav>
       <div className="flex flex-col gap-2 border-t border-line px-4 py-4">
         {!brand.isRebranded && (
-          <a
-            href={DOCS_URL}
-            target="_blank"
-            rel="noopener noreferrer"
+          <Link
+            to={HELP_URL}
             className="flex h-10 items-center gap-2 rounded-lg px-2 text-sm font-medium text-muted hover:bg-hover hover:text-ink"
           >
             <Icon name="help" size={18} />
             {t('layout.needHelp')}
-            <Icon name="external" size={14} className="ml-auto" />
-          </a>
+          </Link>
         )}
         {user ? (
           <Button variant="secondary" onClick={() => void logout()}>

@@ -7,8 +7,9 @@ import { Icon } from '../../components/Icon';
 import { useUser } from '../../features/auth/auth-context';
 import { useOpenLogin } from '../../features/auth/login-modal-context';
 import { WhiteLabelLink } from '../../features/demo/WhiteLabelLink';
+import { legalHref } from '../../features/legal/legal-links';
 import { brand } from '../../lib/brand';
-import { ACCOUNT_PAGE_URL, adminMenu, DOCS_URL, ORGANIZATIONS_URL, personalMenu } from '../navigation';
+import { ACCOUNT_PAGE_URL, adminMenu, HELP_URL, ORGANIZATIONS_URL, personalMenu } from '../navigation';
 import { MenuEntries } from './MenuEntries';
 import { profileLabelKey, useLogout, useProfileType } from './shell-hooks';
 
@@ -175,20 +176,21 @@ function FooterLinks() {
   }
   return (
     <div className="flex flex-wrap gap-x-4 gap-y-1 px-1 text-xs">
-      <a
-        href={DOCS_URL}
-        target="_blank"
-        rel="noopener noreferrer"
-        className="inline-flex items-center gap-1 text-muted hover:text-ink"
-      >
+      <Link to={HELP_URL} className="inline-flex items-center gap-1 text-muted hover:text-ink">
         <Icon name="help" size={14} />
         {t('layout.help')}
-      </a>
-      {brand.termsLink && (
-        <a href={brand.termsLink} target="_blank" rel="noopener noreferrer" className="text-muted hover:text-ink">
-          {t('layout.terms')}
+      </Link>
+      {(['terms', 'privacy', 'dpa'] as const).map((kind) => (
+        <a
+          key={kind}
+          href={legalHref(kind)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="text-muted hover:text-ink"
+        >
+          {t(`layout.legal.${kind}`)}
         </a>
-      )}
+      ))}
     </div>
   );
 }

@@ -1,17 +1,20 @@
 import { Trans, useTranslation } from 'react-i18next';
-import { brand } from '../../lib/brand';
+import { termsHref } from '../legal/legal-links';
 
 /**
- * "I accept the terms and conditions", linking in a new tab to `href` (the published version) or else to the brand's
- * terms when the brand has them.
+ * "I accept the terms and conditions", linking in a new tab to the terms: the portal's published version, or the
+ * brand's own page when it has one.
  */
-export function TermsLabel({ href = brand.termsLink }: { href?: string }) {
+export function TermsLabel() {
   const { t } = useTranslation('auth');
-  const termsLink = href ? (
-    // biome-ignore lint/a11y/useAnchorContent: Trans puts the link text in
-    <a href={href} target="_blank" rel="noreferrer" className="text-accent underline" />
-  ) : (
-    <span />
+  return (
+    <Trans
+      t={t}
+      i18nKey="auth.register.acceptTerms"
+      components={{
+        // biome-ignore lint/a11y/useAnchorContent: Trans puts the link text in
+        1: <a href={termsHref} target="_blank" rel="noreferrer" className="text-accent underline" />,
+      }}
+    />
   );
-  return <Trans t={t} i18nKey="auth.register.acceptTerms" components={{ 1: termsLink }} />;
 }

@@ -1,4 +1,3 @@
-import { legalDocumentPath } from '@portal/contract/legal-paths';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
@@ -32,8 +31,7 @@ function TermsDialog({ accept, onLogout }: { accept: AcceptTerms; onLogout: () =
           data-autofocus
           checked={ticked}
           onChange={(e) => setTicked(e.target.checked)}
-          // A published version is the portal's own page; before the first, the brand's terms link.
-          label={<TermsLabel href={version ? legalDocumentPath('terms') : undefined} />}
+          label={<TermsLabel />}
         />
         {accept.isError && (
           <p role="alert" className="text-sm text-status-red">
@@ -47,7 +45,7 @@ function TermsDialog({ accept, onLogout }: { accept: AcceptTerms; onLogout: () =
           <Button
             data-testid="terms-dialog-continue"
             disabled={!ticked || accept.isPending}
-            onClick={() => accept.mutate()}
+            onClick={() => accept.mutate(version)}
           >
             {t('auth.terms.continue')}
           </Button>

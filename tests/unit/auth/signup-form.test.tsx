@@ -115,11 +115,11 @@ describe('SignUpForm: submit button', () => {
     expect(f.submit).toBeEnabled();
   });
 
-  it('links the terms box to the brand terms, in a new tab', () => {
+  it("links the terms box to the portal's published terms, in a new tab", () => {
     setup();
     const link = screen.getByRole('link', { name: /terms and conditions/i });
     expect(link).toHaveAttribute('target', '_blank');
-    expect(link.getAttribute('href')).toMatch(/^https?:\/\//);
+    expect(link).toHaveAttribute('href', '/legal/terms');
   });
 });
 

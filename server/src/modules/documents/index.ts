@@ -3,6 +3,8 @@ import { createDocumentsRepo } from './documents.repo.ts';
 import { documentsRoutes } from './documents.routes.ts';
 import { createDocumentsService } from './documents.service.ts';
 
+export { seedDemoDocuments } from './documents.seed.ts';
+
 export function createDocumentsModule(db: Database) {
   const service = createDocumentsService({ repo: createDocumentsRepo(db) });
   return { service, routes: documentsRoutes(service) };

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { conflict } from '../../http/errors.ts';
 import type { SignUpClaim, VerifiedIdentity } from '../../http/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
 import type {} from '../settings/settings.tables.ts';
@@ -82,7 +83,7 @@ export function createUsersRepo(db: Database) {
      * in force), keeping the first moment: accepting again (a retry, a second tab) answers the moment recorded.
      * Who accepted which version is kept in terms_acceptances.
      */
-    async acceptTerms(userId: string) {
+    async acceptTerms(userId: string, shown?: number) {
       return db.transaction().execute(async (trx) => {
         const current = await trx
           .selectFrom('legal_documents')
@@ -92,6 +93,12 @@ export function createUsersRepo(db: Database) {
           .limit(1)
           .executeTakeFirst();
         const version = current?.version ?? null;
+        if (shown !== undefined && shown !== version) {
+          throw conflict(
+            'terms_changed',
+            `The terms changed: version ${version ?? 'none'} is in force now. Read it and accept again.`,
+          );
+        }
         const row = await trx
           .updateTable('users')
           .set({

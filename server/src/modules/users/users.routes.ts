@@ -45,7 +45,9 @@ export function usersRoutes(deps: {
         config: { auth: 'user' },
         schema: { tags: ['user'], body: acceptTermsBodySchema, response: { 200: termsAcceptanceSchema } },
       },
-      async (request) => ({ termsAcceptedAt: iso(await deps.users.acceptTerms(actorOf(request).userId)) }),
+      async (request) => ({
+        termsAcceptedAt: iso(await deps.users.acceptTerms(actorOf(request).userId, request.body.version)),
+      }),
     );
 
     const account = deps.account;
