@@ -180,7 +180,7 @@ export const billingDetailsSchema = z.object({
   country: z.string(),
   vatNumber: z.string().nullable(),
   /**
-   * The number was confirmed by a VAT registry or by an admin who checked it (docs/adr/0050); only then is a sale to
+   * The number was confirmed by a VAT registry or by an admin who checked it (docs/adr/0061); only then is a sale to
    * another EU member state reverse-charged. A changed number is unverified again.
    */
   vatVerified: z.boolean(),
@@ -240,7 +240,7 @@ export const taxSettingsInputSchema = taxSettingsSchema.superRefine((value, ctx)
   }
 });
 
-/** The seller's details an invoice cannot do without (docs/adr/0050). */
+/** The seller's details an invoice cannot do without (docs/adr/0061). */
 export const SELLER_REQUIRED_FIELDS = [
   'legalName',
   'addressLine1',

@@ -118,7 +118,7 @@ function Health({ health }: { health: WebhookHealth }) {
   );
 }
 
-/** While the seller or a rate is missing, production takes no payment: the banner says what to set (docs/adr/0050). */
+/** While the seller or a rate is missing, production takes no payment: the banner says what to set (docs/adr/0061). */
 function TaxSetupBanner({ setup }: { setup: TaxSetup }) {
   const { t } = useTranslation('billing');
   if (setup.ready) return null;

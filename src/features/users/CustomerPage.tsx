@@ -160,7 +160,7 @@ function FlagActions({ customer }: { customer: AdminCustomer }) {
 
 /**
  * The customer's billing details; without a VAT registry an admin confirms the number after checking it (VIES, the
- * trade register), and only a confirmed number is reverse-charged (docs/adr/0050).
+ * trade register), and only a confirmed number is reverse-charged (docs/adr/0061).
  */
 function BillingDetailsSection({ customer }: { customer: AdminCustomer }) {
   const { t } = useTranslation('users');

@@ -58,7 +58,7 @@ export interface BillingServiceDeps {
   log?: BillingLog;
   /** Receipts and failed-renewal mails, queued in the transaction that records the payment (mail module). */
   notices?: BillingNotices;
-  /** Production: no checkout opens before the seller's details and tax rates are set (docs/adr/0050). */
+  /** Production: no checkout opens before the seller's details and tax rates are set (docs/adr/0061). */
   requireTaxSetup?: boolean;
 }
 

@@ -42,7 +42,7 @@ export interface BillingOptions {
   balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
-  /** Production: checkouts are refused until the seller's details and tax rates are set (docs/adr/0050). */
+  /** Production: checkouts are refused until the seller's details and tax rates are set (docs/adr/0061). */
   requireTaxSetup?: boolean;
   /** Where customers' VAT numbers are confirmed; none by default (an admin confirms them). */
   vatVerifier?: VatVerifier;

@@ -40,7 +40,7 @@ export interface InvoicingDeps {
   roleOf(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
   /** Stripe keys as configured, for the payments page's health panel. */
   keys: { secretKey: boolean; webhookSecret: boolean };
-  /** Where VAT numbers are confirmed; none by default (admins confirm them, docs/adr/0050). */
+  /** Where VAT numbers are confirmed; none by default (admins confirm them, docs/adr/0061). */
   vatVerifier?: VatVerifier;
   clock?: () => Date;
   log?: { warn(obj: object, msg: string): void };
@@ -284,7 +284,7 @@ export function createInvoicing(deps: InvoicingDeps) {
       return { ...quoteTax(taxRules, taxBuyer, price), automaticTax: settings.stripe_automatic_tax };
     },
 
-    /** What the seller still has to set before payments open (docs/adr/0050). */
+    /** What the seller still has to set before payments open (docs/adr/0061). */
     async taxSetup(): Promise<TaxSetup> {
       const [settings, rates] = await Promise.all([repo.taxSettings(), repo.taxRates()]);
       return taxSetupOf(settings, rates);

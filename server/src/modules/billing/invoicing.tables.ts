@@ -17,7 +17,7 @@ export interface BillingDetailsTable {
   vat_number: string | null;
   invoice_email: string | null;
   updated_at: Timestamp;
-  /** Migration 202611281400: the number a registry or an admin confirmed; verified while it equals vat_number. */
+  /** Migration 202611281445: the number a registry or an admin confirmed; verified while it equals vat_number. */
   vat_verified_number: ColumnType<string | null, string | null | undefined, string | null>;
   vat_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   vat_verified_source: ColumnType<'registry' | 'admin' | null, 'registry' | 'admin' | null | undefined>;

@@ -1,6 +1,6 @@
 /**
  * Confirms a VAT number with a registry (the EU's VIES, HMRC, …). Pluggable: the portal ships none that reaches the
- * internet, so without one every number stays unverified until an admin confirms it by hand (docs/adr/0050).
+ * internet, so without one every number stays unverified until an admin confirms it by hand (docs/adr/0061).
  */
 export interface VatVerifier {
   readonly name: string;
