@@ -370,6 +370,30 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
     expect(history.json().entries.map((e: { delta: number }) => e.delta)).toEqual([-20, -80, 100]);
   });
 
+  it('simultaneous identical refunds answer a refund made or 409, never 500, each refund recorded once', async () => {
+    const buyer = await t.buildUser();
+    await buyTokens(buyer);
+    const payment = (await paymentsAsAdmin(`?q=${encodeURIComponent(buyer.email)}`)).payments[0];
+    if (!payment) throw new Error('no payment');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call({ method: 'POST', url: `/api/admin/payments/${payment.id}/refund`, payload: { amount: 605 } }, admin),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(
+      statuses.every((s) => s === 201 || s === 409 || s === 400),
+      statuses.join(),
+    ).toBe(true);
+    // Requests that find the first refund recorded ask for another half; those racing it answer the same refund.
+    const made = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json().id));
+    expect(made.size).toBeGreaterThan(0);
+    expect((await paymentsAsAdmin(`?q=${encodeURIComponent(buyer.email)}`)).payments).toEqual([
+      expect.objectContaining({ id: payment.id, refundedAmount: 605 * made.size }),
+    ]);
+    expect((await invoicesOf(buyer)).filter((i) => i.kind === 'credit_note')).toHaveLength(made.size);
+  });
+
   it('refund and dispute events replayed are credited once; the payments page shows the webhook health', async () => {
     const payer = await t.buildUser();
     await buyTokens(payer);

@@ -347,10 +347,12 @@ export function createInvoicing(deps: InvoicingDeps) {
         createdBy: string | null;
       },
     ) {
-      const known = await repo.findRefund(provider.name, input.providerRefundId, trx);
-      if (known) return known;
       const payment = await repo.lockPayment(input.paymentId, trx);
       if (!payment) throw notFound('Payment');
+      // Asked under the payment's lock: simultaneous identical refunds (one provider refund, one idempotency key)
+      // wait here for the first and then find what it recorded (issue 31), instead of inserting it again.
+      const known = await repo.findRefund(provider.name, input.providerRefundId, trx);
+      if (known) return known;
       const refundedAfter = Math.min(payment.amount, payment.refunded_amount + input.amount);
       const amount = refundedAfter - payment.refunded_amount;
       if (amount <= 0) {
