@@ -316,7 +316,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
     expect(await smtp.to(user.email, 3, 500)).toHaveLength(2);
   });
 
-  it('mails access ending within 3 days and access that ended, once each, to those who want it', async () => {
+  it('mails access ending soon (3 days, or the last quarter of a shorter period) and access that ended, once each, to those who want it', async () => {
     const admin = await t.buildAdmin();
     const networkId = await createNetwork(t.db, 'Wadden RTK');
     const { monthly } = await standardProducts(t, admin, [networkId]);
@@ -353,13 +353,25 @@ describe(`mail on ${testDatabaseKind()}`, () => {
         current_period_end: new Date(now + 86_400_000),
       })
       .execute();
+    // Two days bought, 12 hours left: in its last quarter, so it ends soon.
     await t.db
       .insertInto('access_grants')
       .values({
         owner_user_id: user.userId,
         network_id: networkId,
-        valid_from: new Date(now - 86_400_000),
-        valid_until: new Date(now + 86_400_000),
+        valid_from: new Date(now - 36 * 3_600_000),
+        valid_until: new Date(now + 12 * 3_600_000),
+        source: 'tokens',
+      })
+      .execute();
+    // One day bought 7 minutes ago (issue 32: it was told "ends soon" then): not yet in its last quarter.
+    await t.db
+      .insertInto('access_grants')
+      .values({
+        owner_user_id: user.userId,
+        network_id: await createNetwork(t.db, 'Eems RTK'),
+        valid_from: new Date(now - 7 * 60_000),
+        valid_until: new Date(now + 86_400_000 - 7 * 60_000),
         source: 'tokens',
       })
       .execute();

@@ -40,7 +40,7 @@ export function TabSwitch<V extends string>({
     <div
       role="tablist"
       aria-label={label}
-      className={`inline-flex rounded-xl border border-line bg-panel p-1 ${className}`}
+      className={`inline-flex max-w-full flex-wrap rounded-xl border border-line bg-panel p-1 ${className}`}
     >
       {options.map((option, index) => {
         const active = option.value === selected;

@@ -35,7 +35,6 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
   afterAll(() => t.close());
 
   const userCalls = (): Call[] => [
-    { method: 'GET', url: '/api/tokenProducts' },
     { method: 'POST', url: `/api/checkout/subscription?priceId=${products.monthly.priceId}` },
     { method: 'POST', url: `/api/checkout/product?priceId=${products.tokens.priceId}` },
     { method: 'GET', url: `/api/checkout?checkoutSessionId=${checkoutSessionId}` },
@@ -83,7 +82,7 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
     }
   });
 
-  it('anyone reads the subscription pricing tables; preview products only admins', async () => {
+  it('anyone reads the subscription and token pricing tables; preview products only admins', async () => {
     await createProduct(t, admin, {
       kind: 'subscription',
       name: 'Coming soon',
@@ -98,13 +97,16 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
     expect(anonymous.json()).toEqual([{ name: 'RTK', data: [expect.objectContaining({ name: 'RTK Monthly' })] }]);
     const asAdmin = await call({ method: 'GET', url: '/api/stripe/subscription-pricing-tables' }, admin);
     expect(asAdmin.json()[0].data.map((p: { name: string }) => p.name)).toEqual(['Coming soon', 'RTK Monthly']);
-    const tokens = await call({ method: 'GET', url: '/api/tokenProducts' }, stranger);
-    expect(tokens.json()).toEqual([
-      {
-        name: 'Tokens',
-        data: [expect.objectContaining({ type: 'Token', creditsAmount: 100, amount: 1000, currency: 'EUR' })],
-      },
-    ]);
+    for (const caller of [stranger, undefined]) {
+      const tokens = await call({ method: 'GET', url: '/api/tokenProducts' }, caller);
+      expect(tokens.statusCode).toBe(200);
+      expect(tokens.json()).toEqual([
+        {
+          name: 'Tokens',
+          data: [expect.objectContaining({ type: 'Token', creditsAmount: 100, amount: 1000, currency: 'EUR' })],
+        },
+      ]);
+    }
   });
 
   it("another user can neither read the owner's checkout session nor touch the owner's subscription", async () => {

@@ -80,10 +80,15 @@ export function Header({
       </button>
       <Link
         to="/"
-        className="flex shrink-0 items-center rounded-md"
+        // The logo gives way on a phone (375 px), where a signed-in header's balance pushed the page sideways.
+        className="flex min-w-0 items-center rounded-md"
         aria-label={t('header.home', { product: brand.name })}
       >
-        <img src={brand.textLogo} alt={brand.name} className="h-7 w-auto md:h-8" />
+        <img
+          src={brand.textLogo}
+          alt={brand.name}
+          className="h-7 w-auto max-w-full object-contain object-left md:h-8"
+        />
       </Link>
 
       <div className="ml-auto flex items-center gap-2 md:gap-3">

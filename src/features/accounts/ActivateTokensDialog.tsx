@@ -14,15 +14,27 @@ import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { useTokenMoney } from '../billing/token-money';
 import { useTokenBalance } from '../billing/useTokenBalance';
 import { useActiveOrganization } from '../organizations/active-organization';
-import { useAccounts, useActivateTokens, useNetworks } from './accounts.hooks';
+import {
+  useAccounts,
+  useActivateTokens,
+  useLastReportedPosition,
+  useNetworks,
+  useRememberedPosition,
+} from './accounts.hooks';
 import { FormDialogFooter } from './FormDialogFooter';
 import { bboxContains } from './position';
 
-/** What the dialog knows about where the user will work: a position, or the network of a chosen station. */
+/**
+ * What the dialog knows about where the user will work: a position (given, or the last GGA a rover of the account
+ * sent), or the network of a chosen station.
+ */
 export interface ActivationSuggestion {
   position?: { latitude: number; longitude: number };
+  /** The position is the account's last reported GGA, not one the user gave. */
+  reported?: boolean;
   networkId?: string;
 }
 
@@ -33,7 +45,7 @@ export interface ActivationSuggestion {
 export function suggestNetwork(
   networks: Network[],
   suggest: ActivationSuggestion,
-): { network: Network; why: 'station' | 'position' } | undefined {
+): { network: Network; why: 'station' | 'position' | 'reported' } | undefined {
   const named = suggest.networkId && networks.find((n) => n.id === suggest.networkId);
   if (named) return { network: named, why: 'station' };
   const at = suggest.position;
@@ -45,7 +57,7 @@ export function suggestNetwork(
   const covering = networks
     .filter((n) => n.coverage && bboxContains(n.coverage.bbox, at))
     .sort((a, b) => area(a) - area(b));
-  return covering[0] && { network: covering[0], why: 'position' };
+  return covering[0] && { network: covering[0], why: suggest.reported ? 'reported' : 'position' };
 }
 
 type Outcome =
@@ -56,7 +68,9 @@ type Outcome =
 /**
  * Token activation (spec §3): account, network, days; the price (network's tokens per day × days), the balance
  * after and the date access ends (new days follow the account's current access to that network) are shown before
- * confirming. The network covering the user's position, or of the station they chose, is offered first. Too few
+ * confirming. The network of the station the user chose, or covering the position they gave (in the dialog or in the
+ * account's card) or the account's rover last sent, is offered first; without any, the cheapest (issue 32: it was the
+ * first of the list, the most expensive in the demo). Too few
  * tokens (402, or 409 from older servers) offers to buy tokens; with an organisation chosen in the switcher, the
  * balance is the organisation's, and tokens reach it only by being moved from a member's own (docs/adr/0026).
  */
@@ -83,22 +97,36 @@ export function ActivateTokensDialog({
     ? { to: `/settings/organization?org=${org.id}`, label: t('activate.moveTokens') }
     : { to: '/credits', label: t('activate.buyTokens') };
   const activate = useActivateTokens();
+  const { money } = useTokenMoney();
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [located, setLocated] = useState(suggest.position);
   const [locating, setLocating] = useState<'idle' | 'busy' | 'failed'>('idle');
 
   const activatable = useMemo(
-    () => (networks.data ?? []).filter((n) => n.status !== 'retired' && n.tokenPricePerDay > 0),
+    () =>
+      (networks.data ?? [])
+        .filter((n) => n.status !== 'retired' && n.tokenPricePerDay > 0)
+        .sort((a, b) => a.tokenPricePerDay - b.tokenPricePerDay || a.name.localeCompare(b.name)),
     [networks.data],
   );
-  const suggested = suggestNetwork(activatable, { networkId: suggest.networkId, position: located });
-  const ordered = suggested ? [suggested.network, ...activatable.filter((n) => n !== suggested.network)] : activatable;
   const accountList = accounts.data ?? [];
+  // Outside the form: the account's positions choose the network the form offers first.
+  const [accountChoice, setAccountChoice] = useState(accountId ?? '');
+  const account = accountList.find((a) => a.id === accountChoice) ?? accountList[0];
+  const reported = useLastReportedPosition(account?.id);
+  const [typed] = useRememberedPosition(account?.id);
+  const given = located ?? typed;
+  const suggested = suggestNetwork(activatable, {
+    networkId: suggest.networkId,
+    position: given ?? reported,
+    reported: !given && !!reported,
+  });
+  const ordered = suggested ? [suggested.network, ...activatable.filter((n) => n !== suggested.network)] : activatable;
   const form = useZodForm({
     initialValues: { accountId: accountId ?? '', feedNetworkId: '', days: '1' },
     schema: tokenActivationBodySchema,
     toBody: (v) => ({
-      accountId: (accountList.find((a) => a.id === v.accountId) ?? accountList[0])?.id,
+      accountId: account?.id,
       feedNetworkId: (activatable.find((n) => n.id === v.feedNetworkId) ?? ordered[0])?.id,
       days: Number.parseInt(v.days, 10),
     }),
@@ -120,7 +148,6 @@ export function ActivateTokensDialog({
     },
     onSuccess: (result) => setOutcome({ kind: 'done', result }),
   });
-  const account = accountList.find((a) => a.id === form.values.accountId) ?? accountList[0];
   const network = activatable.find((n) => n.id === form.values.feedNetworkId) ?? ordered[0];
   const locate = () => {
     if (!('geolocation' in navigator)) return setLocating('failed');
@@ -205,7 +232,10 @@ export function ActivateTokensDialog({
         <SelectField
           label={t('activate.account')}
           value={account?.id ?? ''}
-          onChange={(e) => form.set('accountId')(e.target.value)}
+          onChange={(e) => {
+            setAccountChoice(e.target.value);
+            form.set('accountId')(e.target.value);
+          }}
           options={accountList.map((a) => ({ value: a.id, label: `${a.label} (${a.username})` }))}
         />
       )}
@@ -218,7 +248,11 @@ export function ActivateTokensDialog({
           onChange={(e) => form.set('feedNetworkId')(e.target.value)}
           options={ordered.map((n) => ({
             value: n.id,
-            label: `${n.name} · ${t('activate.pricePerDay', { price: n.tokenPricePerDay })}`,
+            label: `${n.name} · ${
+              money(n.tokenPricePerDay)
+                ? t('activate.pricePerDayMoney', { price: n.tokenPricePerDay, money: money(n.tokenPricePerDay) })
+                : t('activate.pricePerDay', { price: n.tokenPricePerDay })
+            }`,
           }))}
         />
       )}
@@ -227,7 +261,7 @@ export function ActivateTokensDialog({
           {t(`activate.suggested.${suggested.why}`, { network: suggested.network.name })}
         </p>
       )}
-      {!located && !suggest.networkId && activatable.length > 1 && (
+      {!given && !suggest.networkId && activatable.length > 1 && (
         <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
           <Button size="sm" variant="ghost" onClick={locate} disabled={locating === 'busy'}>
             {t('activate.suggestByLocation')}
@@ -249,7 +283,11 @@ export function ActivateTokensDialog({
       <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-raised/50 p-3 text-sm">
         <dt className="text-muted">{t('activate.price')}</dt>
         <dd className="text-right font-semibold text-ink tabular-nums" data-testid="activation-price">
-          {price === undefined ? '—' : t('activate.tokens', { count: price })}
+          {price === undefined
+            ? '—'
+            : money(price)
+              ? t('activate.tokensMoney', { count: price, money: money(price) })
+              : t('activate.tokens', { count: price })}
         </dd>
         <dt className="text-muted">
           {org ? t('activate.organizationBalance', { name: org.name }) : t('activate.balance')}

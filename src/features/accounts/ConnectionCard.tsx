@@ -6,7 +6,13 @@ import { useCopy } from '../../components/CopyControl';
 import { Icon } from '../../components/Icon';
 import { useFormat } from '../../lib/format';
 import { useReferenceFrameText } from '../catalogue/reference-frame';
-import { useMountpoints, useNetworks, useRegeneratePassword } from './accounts.hooks';
+import {
+  useLastReportedPosition,
+  useMountpoints,
+  useNetworks,
+  useRegeneratePassword,
+  useRememberedPosition,
+} from './accounts.hooks';
 import { type Client, ClientSettings, genericValue, presetText } from './ClientSettings';
 import { ConnectionTest } from './ConnectionTest';
 import { CopyValue } from './CopyValue';
@@ -132,7 +138,8 @@ export function ConnectionCard({
   const networks = useNetworks();
   const frameText = useReferenceFrameText();
   const [secret, setSecret] = useState(password);
-  const [position, setPosition] = useState<RoverPosition>();
+  const [position, setPosition] = useRememberedPosition(account.id);
+  const reported = useLastReportedPosition(account.id);
   const [picked, setPicked] = useState<string>();
   const [client, setClient] = useState<Client>('str2str');
 
@@ -143,9 +150,10 @@ export function ConnectionCard({
     [items],
   );
   const recommended = recommendMountpoint(items, position);
+  // With no station online nothing is recommended; the settings still show one, for a rover set up in advance.
+  const fallback = recommended ?? recommendMountpoint(items, position, { offline: true });
   // A choice that is no longer offered (access ended) falls back to the recommendation.
-  const chosen =
-    items.find((m) => m.mountpoint === picked) ?? items.find((m) => m.mountpoint === recommended?.mountpoint);
+  const chosen = items.find((m) => m.mountpoint === picked) ?? items.find((m) => m.mountpoint === fallback?.mountpoint);
   // The frame the rover's coordinates come out in: a private network is not listed, so it says nothing of one.
   const chosenNetwork = chosen && networks.data?.find((n) => n.slug === chosen.networkSlug);
   const settings: ConnectionSettings | undefined = chosen && {
@@ -191,7 +199,7 @@ export function ConnectionCard({
 
       {mountpoints.isSuccess && (
         // Also without access: the position picks the network to activate.
-        <PositionPicker stations={stations} position={position} onChange={setPosition} />
+        <PositionPicker stations={stations} position={position} reported={reported} onChange={setPosition} />
       )}
       {mountpoints.isSuccess && items.length === 0 ? (
         <div
@@ -207,6 +215,14 @@ export function ConnectionCard({
         </div>
       ) : (
         <>
+          {!recommended && stations.length > 0 && (
+            <p
+              data-testid="none-online"
+              className="rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink"
+            >
+              {t('card.noneOnline')}
+            </p>
+          )}
           {recommended && (
             <section className="flex flex-col gap-1 rounded-xl border border-accent/40 bg-accent/5 p-3">
               <CopyValue

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/form';
 import { Preloader } from '../../components/Preloader';
+import { useFormat } from '../../lib/format';
 import { parsePosition, type RoverPosition, type StationMountpoint } from './position';
 
 const PositionMap = lazy(async () => ({ default: (await import('./PositionMap')).PositionMap }));
@@ -10,19 +11,24 @@ const PositionMap = lazy(async () => ({ default: (await import('./PositionMap'))
 type Locating = 'idle' | 'busy' | 'denied' | 'failed' | 'unsupported';
 
 /**
- * The rover's position, typed, picked on a map, or from the browser's geolocation, which is asked only when the
- * user presses the button. Reports a position only when all of it is valid.
+ * The rover's position, typed, picked on a map, taken from the last position a rover of the account sent the caster,
+ * or from the browser's geolocation, which is asked only when the user presses the button. Reports a position only
+ * when all of it is valid.
  */
 export function PositionPicker({
   stations,
   position,
+  reported,
   onChange,
 }: {
   stations: StationMountpoint[];
   position: RoverPosition | undefined;
+  /** The last GGA the caster saw from the account's rovers, and when. */
+  reported?: { latitude: number; longitude: number; at: string };
   onChange: (position: RoverPosition | undefined) => void;
 }) {
   const { t } = useTranslation('accounts');
+  const format = useFormat();
   const [latitude, setLatitude] = useState(position ? String(position.latitude) : '');
   const [longitude, setLongitude] = useState(position ? String(position.longitude) : '');
   const [height, setHeight] = useState(position ? String(position.height) : '');
@@ -98,6 +104,19 @@ export function PositionPicker({
         <Button size="sm" variant="secondary" onClick={() => setShowMap((v) => !v)} aria-expanded={showMap}>
           {showMap ? t('card.position.hideMap') : t('card.position.pickOnMap')}
         </Button>
+        {reported && (position?.latitude !== reported.latitude || position.longitude !== reported.longitude) && (
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => update(fixed(reported.latitude, 7), fixed(reported.longitude, 7), height)}
+          >
+            {t('card.position.useReported', {
+              latitude: reported.latitude.toFixed(4),
+              longitude: reported.longitude.toFixed(4),
+              date: format.dateTime(reported.at),
+            })}
+          </Button>
+        )}
         {typed && (
           <Button size="sm" variant="ghost" onClick={() => update('', '', '')}>
             {t('card.position.clear')}

@@ -1,12 +1,14 @@
-import type {
-  AdminMaxConnectionsBody,
-  AdminNtripAccountQuery,
-  ConnectionTestBody,
-  ManualGrantBody,
-  TokenActivationBody,
-  UpdateNtripAccountBody,
+import {
+  type AdminMaxConnectionsBody,
+  type AdminNtripAccountQuery,
+  type ConnectionTestBody,
+  DEFAULT_SESSION_PAGE,
+  type ManualGrantBody,
+  type TokenActivationBody,
+  type UpdateNtripAccountBody,
 } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useUser } from '../auth/auth-context';
 import { invalidateTokenBalances } from '../billing/billing.keys';
 import { fetchNetworks } from '../catalogue/catalogue.api';
@@ -27,6 +29,7 @@ import {
   testConnection,
   updateAccount,
 } from './accounts.api';
+import type { RoverPosition } from './position';
 
 export const accountKeys = {
   all: ['ntrip-accounts'] as const,
@@ -60,6 +63,44 @@ export function useSessions(id: string, page: number, pageSize: number, admin = 
     queryFn: () => fetchSessions(id, page, pageSize, admin),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * Where the user said the rover is, per account, for as long as the page is open (issue 32): the card is drawn anew
+ * for each tab and each reopening of the dialog, and a position typed once stays for the str2str line and the
+ * activation. Kept in the query cache, never fetched nor stored: a reload or a log-out starts empty.
+ */
+export function useRememberedPosition(
+  id: string | undefined,
+): [RoverPosition | undefined, (position: RoverPosition | undefined) => void] {
+  const client = useQueryClient();
+  const queryKey = ['rover-position', id ?? ''] as const;
+  const { data } = useQuery<RoverPosition | null>({
+    queryKey,
+    queryFn: () => null,
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+  const remember = useCallback(
+    (position: RoverPosition | undefined) => client.setQueryData(['rover-position', id ?? ''], position ?? null),
+    [client, id],
+  );
+  return [data ?? undefined, remember];
+}
+
+/**
+ * The position (GGA) a rover of the account last reported to the caster, from its newest sessions (the first page of
+ * the connection log, which the usage tab shows too); undefined when none sent one.
+ */
+export function useLastReportedPosition(id: string | undefined) {
+  const sessions = useQuery({
+    queryKey: [...accountKeys.sessions(id ?? '', 1, DEFAULT_SESSION_PAGE), false],
+    queryFn: () => fetchSessions(id ?? '', 1, DEFAULT_SESSION_PAGE),
+    enabled: !!id,
+  });
+  const session = sessions.data?.items.find((s) => s.lastPosition);
+  return session?.lastPosition ? { ...session.lastPosition, at: session.endedAt ?? session.startedAt } : undefined;
 }
 
 /** The public networks (`GET /networks`), the catalogue's query; a minute is fresh enough for choosing one. */

@@ -64,18 +64,21 @@ export type Recommendation =
 /**
  * With a position, the nearest-station mountpoint of the network whose online station is nearest (the caster
  * serves that station); without one, a fixed station (the first online one), because a nearest-station
- * mountpoint sends nothing until it has a position.
+ * mountpoint sends nothing until it has a position. Only online stations are recommended: with none online there is
+ * no recommendation (issue 32: the card said "the caster serves AMST00NLD0" while AMST00NLD0 sent nothing);
+ * `{ offline: true }` then picks among all stations, for settings the rover can keep until a station is back.
  */
 export function recommendMountpoint(
   mountpoints: AccountMountpoint[],
   position: RoverPosition | undefined,
+  { offline = false } = {},
 ): Recommendation | undefined {
-  const stations = mountpoints.filter(isStation);
-  const online = stations.filter((s) => s.online);
+  const all = mountpoints.filter(isStation);
+  const stations = offline ? all : all.filter((s) => s.online);
   if (position) {
     let best: StationMountpoint | undefined;
     let bestKm = Number.POSITIVE_INFINITY;
-    for (const s of online.length > 0 ? online : stations) {
+    for (const s of stations) {
       const km = distanceKm(position, s);
       if (km < bestKm) {
         best = s;
@@ -85,7 +88,7 @@ export function recommendMountpoint(
     const near = best && mountpoints.find((m) => m.kind === 'near' && m.networkSlug === best.networkSlug);
     if (best && near) return { kind: 'near', mountpoint: near.mountpoint, station: best, distanceKm: bestKm };
   }
-  const station = online[0] ?? stations[0];
+  const station = stations[0];
   return station && { kind: 'station', mountpoint: station.mountpoint, station };
 }
 

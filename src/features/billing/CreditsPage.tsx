@@ -6,11 +6,44 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
+import { useNetworks } from '../catalogue/catalogue.hooks';
 import { useTokenHistory, useTokenProducts } from './billing.hooks';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
+import { useTokenMoney } from './token-money';
 
-/** /credits: the token balance, its history (the ledger) and token packs to buy. */
+/** The tokens the page says the worth of: the smallest pack of the demo, a round number. */
+const EXAMPLE_TOKENS = 100;
+
+/** What a hundred tokens cost and buy: days of access on each network (issue 32). */
+function WhatTokensBuy() {
+  const { t } = useTranslation('billing');
+  const networks = useNetworks('public');
+  const { money } = useTokenMoney();
+  const priced = (networks.data ?? []).filter((n) => n.status !== 'retired' && n.tokenPricePerDay > 0);
+  const inMoney = money(EXAMPLE_TOKENS);
+  if (priced.length === 0 || !inMoney) return null;
+  return (
+    <section className="flex flex-col gap-2 rounded-2xl border border-line bg-panel p-4" data-testid="what-tokens-buy">
+      <h2 className="text-base font-semibold text-ink">
+        {t('credits.whatTheyBuy', { count: EXAMPLE_TOKENS, money: inMoney })}
+      </h2>
+      <ul className="flex flex-col gap-1 text-sm text-muted">
+        {priced.map((n) => (
+          <li key={n.id}>
+            {t('credits.daysOn', {
+              count: Math.floor(EXAMPLE_TOKENS / n.tokenPricePerDay),
+              network: n.name,
+              perDay: n.tokenPricePerDay,
+            })}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** /credits: the token balance, its history (the ledger), what tokens buy and token packs to buy. */
 export function CreditsPage() {
   const { t } = useTranslation('billing');
   const history = useTokenHistory();
@@ -65,6 +98,7 @@ export function CreditsPage() {
           />
         </>
       )}
+      <WhatTokensBuy />
       <section className="flex flex-col gap-4">
         <h2 className="text-base font-semibold text-ink">{t('credits.packs')}</h2>
         {products.isPending ? (

@@ -18,7 +18,6 @@ import {
   fetchSubscriptionPricingTables,
   fetchSubscriptions,
   fetchTokenHistory,
-  fetchTokenProducts,
   grantTokens,
   removePaymentMethod,
   resumeSubscription,
@@ -26,6 +25,8 @@ import {
   updateProduct,
 } from './billing.api';
 import { billingKeys, invalidateTokenBalances } from './billing.keys';
+
+export { useTokenProducts } from './token-money';
 
 /** Everything that changes when something was bought, cancelled or granted (for `orgId`: its list too). */
 export function useRefreshBilling(orgId?: string) {
@@ -43,16 +44,6 @@ export function useRefreshBilling(orgId?: string) {
 
 export function useSubscriptionPricingTables() {
   return useQuery({ queryKey: billingKeys.pricing, queryFn: fetchSubscriptionPricingTables, staleTime: 60_000 });
-}
-
-export function useTokenProducts() {
-  const user = useUser();
-  return useQuery({
-    queryKey: billingKeys.tokenProducts,
-    queryFn: fetchTokenProducts,
-    enabled: !!user,
-    staleTime: 60_000,
-  });
 }
 
 export function useSubscriptions() {

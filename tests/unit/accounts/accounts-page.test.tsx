@@ -7,7 +7,7 @@ import { ModalProvider } from '../../../src/components/modal';
 import { AccountsPage } from '../../../src/features/accounts/AccountsPage';
 import { relayAddress } from '../../../src/features/accounts/relay';
 import { AuthContext } from '../../../src/features/auth/auth-context';
-import { account, mountpoints, NETWORK_ID, network, user } from '../support/factories';
+import { account, mountpoints, NETWORK_ID, network, tokenTables, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -19,6 +19,11 @@ function setup(handlers: Parameters<typeof server.use> = [], route = '/accounts'
       HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
     ),
     ...handlers,
+    // After the test's own: the activation and the card read the newest sessions for the last position (GGA).
+    http.get('*/api/ntrip-accounts/:id/sessions', () =>
+      HttpResponse.json({ items: [], total: 0, limit: 20, offset: 0 }),
+    ),
+    http.get('*/api/tokenProducts', () => HttpResponse.json(tokenTables)),
   );
   renderWithProviders(<AccountsPage />, {
     route,
@@ -129,6 +134,28 @@ describe('/accounts', () => {
     expect(within(dialog).getByText(/NTRIP 1.0 and NTRIP 2.0/)).toBeInTheDocument();
   });
 
+  it('keeps the typed position for the account across tabs and a reopened dialog', async () => {
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: mountpoints })),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    await within(dialog).findByTestId('str2str-line');
+    await u.type(within(dialog).getByLabelText('Latitude (°):'), '52.0');
+    await u.type(within(dialog).getByLabelText('Longitude (°):'), '4.37');
+    const withPosition = '/NL-RTK_NEAR -p 52.0000000 4.3700000 0.0 -n 5000';
+    expect(within(dialog).getByTestId('str2str-line')).toHaveTextContent(withPosition);
+    await u.click(within(dialog).getByRole('tab', { name: 'Manage' }));
+    await u.click(within(dialog).getByRole('tab', { name: 'Connection' }));
+    expect(await within(dialog).findByTestId('str2str-line')).toHaveTextContent(withPosition);
+    expect(within(dialog).getByLabelText('Latitude (°):')).toHaveValue('52');
+    await u.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    expect(await within(dialog).findByTestId('str2str-line')).toHaveTextContent(withPosition);
+  });
+
   it('deletes an account only after confirmation', async () => {
     let deleted = false;
     const u = setup([
@@ -204,7 +231,10 @@ describe('token activation', () => {
     const days = within(dialog).getByLabelText('Days:');
     await u.clear(days);
     await u.type(days, '2');
-    expect(within(dialog).getByTestId('activation-price')).toHaveTextContent('20 tokens');
+    expect(within(dialog).getByTestId('activation-price')).toHaveTextContent('20 tokens (€1.60–€2.00)');
+    expect(
+      within(dialog).getByRole('option', { name: /Netherlands RTK · 10 tokens \(€0\.80–€1\.00\) per day/ }),
+    ).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByTestId('activation-balance-after')).toHaveTextContent('5 tokens'));
     await u.click(within(dialog).getByRole('button', { name: 'Activate for 20 tokens' }));
     expect(await screen.findByRole('dialog', { name: 'Activated' })).toBeInTheDocument();

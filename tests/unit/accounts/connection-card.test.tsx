@@ -32,10 +32,12 @@ afterEach(() => {
 const { host, port } = relayAddress();
 
 const RD = { frame: 'ETRS89', realisation: 'ETRF2000', epoch: 2010.5, nationalGrid: 'RD/NAP' };
+const noSessions = { items: [], total: 0, limit: 20, offset: 0 };
 
-function setup(password?: string) {
+function setup(password?: string, { items = mountpoints, sessions = noSessions as object } = {}) {
   server.use(
-    http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: mountpoints })),
+    http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items })),
+    http.get('*/api/ntrip-accounts/:id/sessions', () => HttpResponse.json(sessions)),
     http.get('*/api/networks', () => HttpResponse.json({ items: [network({ referenceFrame: RD })] })),
   );
   renderWithProviders(<ConnectionCard account={account()} password={password} />, {
@@ -114,6 +116,51 @@ describe('connection card', () => {
     expect(screen.getByTestId('str2str-line')).toHaveTextContent(
       `str2str -in ntrip://rtk-abcd2345:<password>@${host}:${port}/DLFT00NLD0 -out file://corrections.rtcm3`,
     );
+  });
+
+  it('recommends no station when none is online, and never says the caster serves an offline one', async () => {
+    const u = setup(undefined, { items: mountpoints.map((m) => ({ ...m, online: false })) });
+    expect(await screen.findByTestId('none-online')).toHaveTextContent(
+      'None of the stations you may use is sending corrections right now',
+    );
+    expect(screen.queryByTestId('recommended-mountpoint')).not.toBeInTheDocument();
+    await typePosition(u, '52.0', '4.37');
+    expect(screen.queryByTestId('recommended-mountpoint')).not.toBeInTheDocument();
+    expect(screen.queryByText(/the caster serves/)).not.toBeInTheDocument();
+    // The settings stay ready for when the station is back: the nearest-station mountpoint with the position.
+    expect(screen.getByTestId('str2str-line')).toHaveTextContent('/NL-RTK_NEAR -p 52.0000000 4.3700000 0.0');
+  });
+
+  it('with only a far station online, recommends that one, not the nearer offline one', async () => {
+    const u = setup(undefined, {
+      items: mountpoints.map((m) => (m.mountpoint === 'DLFT00NLD0' ? { ...m, online: false } : m)),
+    });
+    await screen.findByTestId('str2str-line');
+    await typePosition(u, '52.0', '4.37');
+    expect(screen.getByText(/serves GRON00NLD0 \(Groningen\)/)).toBeInTheDocument();
+  });
+
+  it('offers the last position a rover of the account sent (GGA), filled in on request', async () => {
+    const session = {
+      id: '1',
+      mountpoint: 'NL-RTK_NEAR',
+      remoteAddress: '127.0.0.1',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      endedAt: '2026-11-20T11:00:00.000Z',
+      durationSeconds: 3600,
+      bytesSent: 1000,
+      endReason: 'client_closed',
+      lastPosition: { latitude: 53.2101, longitude: 6.5602 },
+    };
+    const u = setup(undefined, { sessions: { ...noSessions, items: [session], total: 1 } });
+    await screen.findByTestId('str2str-line');
+    expect(screen.getByLabelText('Latitude (°):')).toHaveValue('');
+    await u.click(
+      await screen.findByRole('button', { name: /Use the position your rover last sent \(53\.2101, 6\.5602/ }),
+    );
+    expect(screen.getByLabelText('Latitude (°):')).toHaveValue('53.2101');
+    expect(screen.getByTestId('str2str-line')).toHaveTextContent('/NL-RTK_NEAR -p 53.2101000 6.5602000 0.0 -n 5000');
+    expect(screen.queryByRole('button', { name: /Use the position your rover last sent/ })).not.toBeInTheDocument();
   });
 
   it("asks the browser's geolocation only when the button is pressed", async () => {
@@ -263,6 +310,7 @@ describe('connection card', () => {
     server.use(
       http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: many })),
       http.get('*/api/networks', () => HttpResponse.json({ items: [network()] })),
+      http.get('*/api/ntrip-accounts/:id/sessions', () => HttpResponse.json(noSessions)),
     );
     renderWithProviders(<ConnectionCard account={account()} />, {
       wrapper: (children) => <AuthContext.Provider value={user}>{children}</AuthContext.Provider>,

@@ -9,7 +9,7 @@ import { suggestNetwork } from '../../../src/features/accounts/ActivateTokensDia
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { CheckoutPage } from '../../../src/features/billing/CheckoutPage';
 import { setActiveOrganization } from '../../../src/features/organizations/active-organization';
-import { account, NETWORK_ID, network, OTHER_NETWORK_ID, user } from '../support/factories';
+import { account, NETWORK_ID, network, OTHER_NETWORK_ID, tokenTables, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -17,20 +17,23 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** Two activatable networks: the Dutch one (first by default) and a Belgian one. */
+/** Two activatable networks: the Dutch one (the cheaper, offered when nothing says where the user is) and a Belgian one. */
 const networks = [
   network({ coverage: { bbox: [3.3, 50.7, 7.2, 53.6], center: [5.3, 52.1] } }),
   network({
     id: OTHER_NETWORK_ID,
     slug: 'be-rtk',
     name: 'Belgium RTK',
-    tokenPricePerDay: 8,
+    tokenPricePerDay: 12,
     coverage: { bbox: [2.5, 49.5, 6.4, 51.5], center: [4.4, 50.6] },
   }),
 ];
 
-function setup(accounts: unknown, route = '/accounts') {
+const noSessions = { items: [], total: 0, limit: 20, offset: 0 };
+
+function setup(accounts: unknown, route = '/accounts', sessions: object = noSessions) {
   server.use(
+    http.get('*/api/ntrip-accounts/:id/sessions', () => HttpResponse.json(sessions)),
     http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 100 })),
     http.get('*/api/networks', () => HttpResponse.json({ items: networks })),
     http.get('*/api/meta/pages/:page', () =>
@@ -38,6 +41,7 @@ function setup(accounts: unknown, route = '/accounts') {
     ),
     http.get('*/api/ntrip-accounts', () => HttpResponse.json(ntripAccountListSchema.parse(accounts))),
     http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
+    http.get('*/api/tokenProducts', () => HttpResponse.json(tokenTables)),
   );
   renderWithProviders(<AccountsPage />, {
     route,
@@ -118,10 +122,40 @@ describe('next steps', () => {
     expect(within(dialog).getByTestId('activation-suggested')).toHaveTextContent('Belgium RTK covers your position.');
   });
 
+  it('without a position offers the cheapest network, not the first of the list', async () => {
+    server.use(http.get('*/api/networks', () => HttpResponse.json({ items: [...networks].reverse() })));
+    setup({ items: [account({ grants: [] })] }, '/accounts?activate=1');
+    const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
+    await waitFor(() => expect(within(dialog).getByLabelText('Network:')).toHaveValue(NETWORK_ID));
+    expect(within(dialog).queryByTestId('activation-suggested')).not.toBeInTheDocument();
+  });
+
+  it('offers the network covering the last position a rover of the account sent (GGA)', async () => {
+    const session = {
+      id: '1',
+      mountpoint: 'BE-RTK_NEAR',
+      remoteAddress: '127.0.0.1',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      endedAt: '2026-11-20T11:00:00.000Z',
+      durationSeconds: 3600,
+      bytesSent: 1000,
+      endReason: 'client_closed',
+      lastPosition: { latitude: 50.85, longitude: 4.35 },
+    };
+    setup({ items: [account({ grants: [] })] }, '/accounts?activate=1', { ...noSessions, items: [session], total: 1 });
+    const dialog = await screen.findByRole('dialog', { name: 'Activate tokens' });
+    await waitFor(() => expect(within(dialog).getByLabelText('Network:')).toHaveValue(OTHER_NETWORK_ID));
+    expect(within(dialog).getByTestId('activation-suggested')).toHaveTextContent(
+      'Belgium RTK covers the position your rover last sent.',
+    );
+  });
+
   it("with an organisation chosen, shows the organisation's balance and, short of tokens, leads to its page", async () => {
     const orgId = '33333333-3333-4333-8333-333333333333';
     server.use(
       http.get(`*/api/org/${orgId}/tokens`, () => HttpResponse.json({ tokenAmount: 5 })),
+      http.get('*/api/ntrip-accounts/:id/sessions', () => HttpResponse.json(noSessions)),
+      http.get('*/api/tokenProducts', () => HttpResponse.json(tokenTables)),
       http.get(`*/api/org/${orgId}/ntrip-accounts`, () =>
         HttpResponse.json(ntripAccountListSchema.parse({ items: [account({ grants: [] })] })),
       ),

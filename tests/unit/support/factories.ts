@@ -270,3 +270,28 @@ export function payment(overrides: Partial<Payment> = {}): Payment {
     ...overrides,
   });
 }
+
+/** Token packs as `GET /tokenProducts` lists them: 100 tokens for €10.00 and 2000 for €160.00 (8 ct a token). */
+export const tokenTables = [
+  {
+    name: 'Tokens',
+    data: [
+      pricingProduct({
+        name: '2000 tokens',
+        priceId: 'price_tokens_2000',
+        type: 'Token',
+        amount: 16_000,
+        interval: undefined,
+        creditsAmount: 2000,
+      }),
+      pricingProduct({
+        name: '100 tokens',
+        priceId: 'price_tokens_100',
+        type: 'Token',
+        amount: 1000,
+        interval: undefined,
+        creditsAmount: 100,
+      }),
+    ],
+  },
+];

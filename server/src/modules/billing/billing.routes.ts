@@ -54,10 +54,11 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       async (request, reply) => service.pricingTables(request.actor, contentLanguage(request, reply)),
     );
 
+    // Public like the subscription tables (issue 32): a visitor sees what tokens cost in money before signing up.
     app.get(
       '/tokenProducts',
-      { config: { auth: 'user' }, schema: { tags, response: { 200: pricingTablesSchema } } },
-      async (request, reply) => service.tokenTables(actorOf(request), contentLanguage(request, reply)),
+      { config: { auth: 'optional' }, schema: { tags, response: { 200: pricingTablesSchema } } },
+      async (request, reply) => service.tokenTables(request.actor, contentLanguage(request, reply)),
     );
 
     // --- checkout ---

@@ -244,7 +244,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       );
     },
 
-    async tokenTables(actor: Actor, language?: ContentLanguage): Promise<PricingTable[]> {
+    async tokenTables(actor: Actor | null, language?: ContentLanguage): Promise<PricingTable[]> {
       const rows = await repo.listProducts({ kind: 'token' });
       return toPricingTables(
         rows.filter((p) => forSale(p, actor)),

@@ -6,8 +6,17 @@ import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
 
 const DAY_MS = 86_400_000;
-/** "Access ends in 3 days" is sent once the end is this close. */
+/** "Access ends soon" is sent once the end is this close, or closer for a short period (accessEndingNoticeMs). */
 export const ACCESS_ENDING_NOTICE_MS = 3 * DAY_MS;
+
+/**
+ * How long before its end a period of `spanMs` is said to end soon: 3 days, but never more than its last quarter
+ * (issue 32: a 1-day activation was told it "ends soon" minutes after it was bought). A day's activation hears it
+ * 6 hours before the end, a week's 42 hours before, a month's 3 days before.
+ */
+export function accessEndingNoticeMs(spanMs: number): number {
+  return Math.min(ACCESS_ENDING_NOTICE_MS, Math.max(0, spanMs) / 4);
+}
 /** An end older than this is history, not news: a first start does not mail about last year's subscriptions. */
 const ENDED_NEWS_MS = 7 * DAY_MS;
 
@@ -121,11 +130,14 @@ interface EndingRow {
   id: string;
   user_id: string;
   what: string;
+  /** Start of the period that ends: the subscription's current period, the activation's own days. */
+  starts_at: Date;
   ends_at: Date;
 }
 
 /**
- * The periodic check for access that ends within 3 days and access that has ended: subscriptions that will not
+ * The periodic check for access that ends soon (within 3 days, or the last quarter of a shorter period) and access
+ * that has ended: subscriptions that will not
  * renew (cancelling, or manual ones) and token activations without a later one on the same account and network.
  * Each mail's key is the subscription or activation and its end, so a renewed or extended period is a new
  * event, and every process may run the check.
@@ -144,7 +156,7 @@ export function createAccessNotices(deps: {
 
   const subscriptionsEnding = (from: Date, to: Date) =>
     sql<EndingRow>`
-      SELECT s.id, s.user_id, p.name AS what,
+      SELECT s.id, s.user_id, p.name AS what, s.current_period_start AS starts_at,
         CASE WHEN s.status IN ('cancelled', 'expired') THEN least(coalesce(s.ended_at, s.current_period_end), s.current_period_end)
              ELSE s.current_period_end END AS ends_at
       FROM subscriptions s JOIN products p ON p.id = s.product_id
@@ -157,7 +169,7 @@ export function createAccessNotices(deps: {
 
   const activationsEnding = (from: Date, to: Date) =>
     sql<EndingRow>`
-      SELECT g.id, g.owner_user_id AS user_id, n.name AS what, g.valid_until AS ends_at
+      SELECT g.id, g.owner_user_id AS user_id, n.name AS what, g.valid_from AS starts_at, g.valid_until AS ends_at
       FROM access_grants g JOIN networks n ON n.id = g.network_id
       WHERE g.source = 'tokens' AND g.ended_at IS NULL AND g.valid_until > ${from} AND g.valid_until <= ${to}
         AND NOT EXISTS (
@@ -187,6 +199,8 @@ export function createAccessNotices(deps: {
     for (const { source, ending, ended } of groups) {
       for (const row of ending.rows) {
         const end = new Date(row.ends_at);
+        const span = end.getTime() - new Date(row.starts_at).getTime();
+        if (end.getTime() - now.getTime() > accessEndingNoticeMs(span)) continue;
         await mailer.queue(db, {
           key: `access-ending:${source}:${row.id}:${end.getTime()}`,
           userId: row.user_id,
