@@ -1,5 +1,11 @@
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import { encodeFrame } from '@portal/caster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CasterService } from '../src/modules/ntrip/index.ts';
+import { createAccountWithGrant, setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
+import { createUsersRepo } from '../src/modules/users/users.repo.ts';
+import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext } from './support/test-app.ts';
 
@@ -88,5 +94,106 @@ describe(`deeply nested JSON bodies on ${testDatabaseKind()}`, () => {
     expect(median(cpu.hostile) - median(cpu.shallow)).toBeLessThan(20);
     expect(median(meta.hostile) - median(meta.shallow)).toBeLessThan(100);
     expect(new Set(statuses)).toEqual(new Set([400]));
+  });
+
+  it('keeps a rover on the caster sharing the process receiving its frames on time while hostile bodies arrive', async () => {
+    await createUsersRepo(t.db).upsertFromIdentity({ uid: randomUUID(), email: 'deep@example.test' });
+    const network = await t.db
+      .insertInto('networks')
+      .values({ slug: 'deep-rtk', name: 'Deep RTK', updated_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('stations')
+      .values({
+        network_id: network.id,
+        mountpoint: 'DEEP1',
+        country: 'NLD',
+        latitude: 52,
+        longitude: 5,
+        updated_at: new Date(),
+      })
+      .execute();
+    await createAccountWithGrant(t.db, {
+      email: 'deep@example.test',
+      username: 'deep-rover',
+      password: 'rover-password',
+      network: 'deep-rtk',
+      days: 1,
+    });
+    await setPushFeed(t.db, { mountpoint: 'DEEP1', password: 'source-password' }, TEST_FEED_KEY);
+    const caster: CasterService = await startTestCaster(t.db);
+    const open = async (head: string) => {
+      const socket = net.connect({ port: caster.port, host: '127.0.0.1' });
+      socket.on('error', () => {});
+      const answered = new Promise<Buffer>((resolve) => {
+        let got = Buffer.alloc(0);
+        const onData = (d: Buffer) => {
+          got = Buffer.concat([got, d]);
+          const end = got.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          socket.off('data', onData);
+          resolve(got.subarray(end + 4));
+        };
+        socket.on('data', onData);
+      });
+      socket.write(head);
+      return { socket, rest: await answered };
+    };
+    const source = await open('SOURCE source-password /DEEP1\r\n\r\n');
+    const credentials = Buffer.from('deep-rover:rover-password').toString('base64');
+    const rover = await open(`GET /DEEP1 HTTP/1.0\r\nAuthorization: Basic ${credentials}\r\n\r\n`);
+
+    // Each frame (proprietary type 4094, which nothing decodes) carries its index; frame i is due at start + 20 ms · i.
+    // The sender catches up after a stall, so a frame's lateness is its arrival against when it was due: a blocked
+    // event loop delays the rover's frames by as long as it was blocked, whoever sent them.
+    const periodMs = 20;
+    const frameOf = (i: number) => {
+      const payload = Buffer.from([0xff, 0xe0, 0, 0, 0, 0]);
+      payload.writeUInt32BE(i, 2);
+      return encodeFrame(payload);
+    };
+    const frameLength = frameOf(0).length;
+    const start = performance.now();
+    let sent = 0;
+    const sender = setInterval(() => {
+      const due = Math.floor((performance.now() - start) / periodMs);
+      while (sent <= due) source.socket.write(frameOf(sent++));
+    }, periodMs / 2);
+    const lateness: { at: number; late: number }[] = [];
+    let pending = rover.rest;
+    rover.socket.on('data', (d: Buffer) => {
+      const now = performance.now();
+      pending = Buffer.concat([pending, d]);
+      while (pending.length >= frameLength) {
+        const index = pending.readUInt32BE(3 + 2);
+        lateness.push({ at: now, late: now - (start + index * periodMs) });
+        pending = pending.subarray(frameLength);
+      }
+    });
+    const lateDuring = (from: number, to: number) =>
+      median(lateness.filter((f) => f.at >= from && f.at <= to).map((f) => f.late));
+
+    try {
+      const hostile = nestedArrays(10_000);
+      const shallow = JSON.stringify({ message: 'x'.repeat(hostile.length - 14) });
+      const late = { hostile: [] as number[], shallow: [] as number[] };
+      for (let round = 0; round < 12; round++) {
+        const kind = round % 2 === 0 ? 'shallow' : 'hostile';
+        const body = kind === 'shallow' ? shallow : hostile;
+        const from = performance.now();
+        // Enough work in a round that frames arrive during it, as they would behind a stalled loop.
+        for (let i = 0; i < 3; i++) await Promise.all([post(body), post(body), post(body), post(body)]);
+        await new Promise((r) => setTimeout(r, 3 * periodMs));
+        late[kind].push(lateDuring(from, performance.now()));
+      }
+      expect(lateness.length).toBeGreaterThan(50);
+      expect(median(late.hostile) - median(late.shallow)).toBeLessThan(20);
+    } finally {
+      clearInterval(sender);
+      rover.socket.destroy();
+      source.socket.destroy();
+      await caster.close();
+    }
   });
 });
