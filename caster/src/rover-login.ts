@@ -44,8 +44,6 @@ export interface AdmittedRover {
   name: string;
   ip: string;
   userAgent: string | null;
-  /** The account's rovers on this node, the new one not yet among them. */
-  ofAccount: Set<Rover>;
   /** The connection the rover takes (null for the connection test): released once the rover is registered. */
   slot: Slot | null;
   /** Its connection across the caster nodes (null for the connection test): held until the rover ends. */
@@ -156,7 +154,6 @@ export async function admitRover(
     return null;
   }
   const granted = decision;
-  const ofAccount = deps.roversByAccount.get(granted.accountId) ?? new Set<Rover>();
   const admitted = (slot: Slot | null, lease: Slot | null): AdmittedRover => ({
     decision: granted,
     mount: mount ?? null,
@@ -164,14 +161,13 @@ export async function admitRover(
     name,
     ip,
     userAgent,
-    ofAccount,
     slot,
     lease,
   });
   const tooMany = () => {
     refused(granted.accountId, 'too_many_connections', {
       limit: granted.maxConnections,
-      sessions: [...ofAccount].map((r) => ({
+      sessions: [...(deps.roversByAccount.get(granted.accountId) ?? [])].map((r) => ({
         remoteAddress: r.remoteAddress,
         mountpoint: r.requested,
         since: r.startedAt.toISOString(),

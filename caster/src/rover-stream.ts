@@ -28,7 +28,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   const admitted = await admitRover(socket, req, deps);
   if (!admitted) return;
   const { limits, clock, rovers } = deps;
-  const { decision, mount, nearNetwork, name, ip, userAgent, ofAccount, slot, lease } = admitted;
+  const { decision, mount, nearNetwork, name, ip, userAgent, slot, lease } = admitted;
   const v = req.ntripVersion;
   const rover = new Rover(
     socket,
@@ -45,7 +45,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   );
   rover.userAgent = userAgent;
   rover.lease = lease;
-  rovers.register(rover, ofAccount);
+  rovers.register(rover);
   // Counted as a registered rover now, in the same step: the login's reservation is no longer needed.
   slot?.release();
   deps.access.added(rover);

@@ -34,9 +34,14 @@ export class Rovers {
   constructor(private readonly deps: RoversDeps) {}
 
   /** A rover that takes one of its account's connections; `ofAccount` is the account's set, new or not. */
-  register(rover: Rover, ofAccount: Set<Rover>): void {
+  /** Looks the account's set up now, not at login: logins that awaited together would each bring a set of their own. */
+  register(rover: Rover): void {
+    let ofAccount = this.byAccount.get(rover.accountId);
+    if (!ofAccount) {
+      ofAccount = new Set();
+      this.byAccount.set(rover.accountId, ofAccount);
+    }
     ofAccount.add(rover);
-    this.byAccount.set(rover.accountId, ofAccount);
   }
 
   attach(rover: Rover, mount: Mount | null): void {
