@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TextField } from '../../../src/components/form';
 import { createNetwork } from '../../../src/features/catalogue/catalogue.api';
 import { useZodForm } from '../../../src/lib/forms/useZodForm';
+import { network } from '../support/factories';
 import { server } from '../support/server';
 
 const common = (lng: string) =>
@@ -150,7 +151,7 @@ describe('useZodForm', () => {
         const body = (await request.json()) as { name: string };
         await answered;
         await delay(0);
-        return HttpResponse.json(networkAnswer(body.name), { status: 201 });
+        return HttpResponse.json(network({ name: body.name }), { status: 201 });
       }),
     );
     const u = await renderIn('en', <NetworkForm onSaved={(name) => saved.push(name)} />);
@@ -162,23 +163,3 @@ describe('useZodForm', () => {
     expect(saved).toEqual(['  Dutch RTK ']);
   });
 });
-
-function networkAnswer(name: string) {
-  return {
-    id: '6f1c2a1e-6a47-4d0c-9f55-3b0e3c1f0a11',
-    slug: 'dutch-rtk',
-    name,
-    description: '',
-    translations: {},
-    operator: '',
-    region: '',
-    status: 'active',
-    isPublic: true,
-    tokenPricePerDay: 0,
-    stationCount: 0,
-    onlineStationCount: 0,
-    coverage: null,
-    createdAt: '2026-11-23T12:00:00.000Z',
-    updatedAt: '2026-11-23T12:00:00.000Z',
-  };
-}
