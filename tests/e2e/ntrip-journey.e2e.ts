@@ -68,7 +68,9 @@ describe('NTRIP journey in Chromium', () => {
     const price = activate.getByTestId('activation-price');
     const after = activate.getByTestId('activation-balance-after');
     await until(
-      async () => (await price.textContent()) === '10 tokens' && (await after.textContent()) === '90 tokens',
+      // The price also shows what the tokens cost in money (issue 32): '10 tokens (≈ €…)'.
+      async () =>
+        ((await price.textContent()) ?? '').startsWith('10 tokens') && (await after.textContent()) === '90 tokens',
       () => 'the price (10 tokens) and the balance after (90 tokens)',
       10_000,
     );
