@@ -109,7 +109,8 @@ describe('app shell in Chromium', () => {
     expect(await s.page.getByText('Restricted Access').count()).toBe(0);
     await s.page.waitForFunction(() => document.title.startsWith('Meridian RTK | '));
     const nav = s.page.getByRole('navigation', { name: 'Main navigation' });
-    expect(await nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
+    // The menu marks the page once the route's navigation has settled, which may be a frame after the title.
+    await expect.poll(() => nav.getByRole('link', { name: 'Map' }).getAttribute('aria-current')).toBe('page');
     await s.screenshot('admin-map-1440');
 
     await s.page.locator('#side-menu').getByRole('button', { name: 'Personal', exact: true }).click();
