@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AuthDecision, type Caster, type CasterLimits, createCaster, type Logger } from '../src/index.ts';
 import { Peer, roverRequest } from './support/client.ts';
-import { FakePorts } from './support/fakes.ts';
+import { FakePorts, slowDecisions } from './support/fakes.ts';
 import { until } from './support/wait.ts';
 
 const open: Array<{ close(): unknown }> = [];
@@ -20,22 +20,6 @@ function ports(maxConnections = 1) {
     maxConnections,
   });
   return p;
-}
-
-/**
- * Decisions as the server's authorizer gives them when it has none cached: a database lookup later, and logins that
- * arrive while one is under way share it, so their decisions all arrive in one turn of the event loop.
- */
-function slowDecisions(p: FakePorts, ms = 30) {
-  const decide = p.auth.authorize;
-  let lookup: Promise<void> | null = null;
-  p.auth.authorize = async (...args) => {
-    lookup ??= new Promise<void>((resolve) => setTimeout(resolve, ms)).then(() => {
-      lookup = null;
-    });
-    await lookup;
-    return decide(...args);
-  };
 }
 
 class Lines implements Logger {

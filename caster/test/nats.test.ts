@@ -3,7 +3,7 @@ import { connect } from 'nats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame, formatGga } from '../src/index.ts';
 import { dechunk, Peer, roverRequest } from './support/client.ts';
-import { FakePorts } from './support/fakes.ts';
+import { FakePorts, slowDecisions } from './support/fakes.ts';
 import { until } from './support/wait.ts';
 
 /** The NATS server of this machine (and of CI); a test run gets its own subject prefix. */
@@ -24,22 +24,6 @@ function ports(maxConnections: number) {
     maxConnections,
   });
   return p;
-}
-
-/**
- * Decisions as the server's authorizer gives them with nothing cached: a lookup later, logins arriving meanwhile
- * sharing it, so their decisions arrive in one turn.
- */
-function slowDecisions(p: FakePorts, ms = 30) {
-  const decide = p.auth.authorize;
-  let lookup: Promise<void> | null = null;
-  p.auth.authorize = async (...args) => {
-    lookup ??= new Promise<void>((resolve) => setTimeout(resolve, ms)).then(() => {
-      lookup = null;
-    });
-    await lookup;
-    return decide(...args);
-  };
 }
 
 /** Drops the test's connection ledger (a JetStream stream) from the shared NATS server. */

@@ -132,3 +132,19 @@ export class FakePorts implements CasterPorts {
     return this;
   }
 }
+
+/**
+ * Decisions as the server's authorizer gives them when it has none cached: a database lookup later, and logins that
+ * arrive while one is under way share it, so their decisions all arrive in one turn of the event loop.
+ */
+export function slowDecisions(p: FakePorts, ms = 30) {
+  const decide = p.auth.authorize;
+  let lookup: Promise<void> | null = null;
+  p.auth.authorize = async (...args) => {
+    lookup ??= new Promise<void>((resolve) => setTimeout(resolve, ms)).then(() => {
+      lookup = null;
+    });
+    await lookup;
+    return decide(...args);
+  };
+}
