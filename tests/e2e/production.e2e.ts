@@ -14,7 +14,7 @@ import { launchBrowser, newSession } from './support/browser';
 import { type NpmProcess, spawnNpm, waitForOutput } from './support/npm-process';
 
 /**
- * The portal started the way the README's Production section says: `npm run -w server start` with
+ * The portal started the way docs/deployment.md's Production section says: `npm run -w server start` with
  * NODE_ENV=production on PostgreSQL, the API and the caster as separate processes sharing NATS, a SPA built for
  * a real Firebase project, Stripe keys of the test-mode format and a throwaway service account. Nothing here
  * reaches Google or Stripe: ID tokens of a real project cannot be verified offline, so no signed-in call is made.
