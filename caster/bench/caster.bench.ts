@@ -1,5 +1,5 @@
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -10,39 +10,59 @@ import {
   compileRoverLoad,
   type Loader,
   type LoaderOptions,
+  type LoadReport,
   monotonicMs,
   nextMessage,
   nodeLoader,
 } from './rover-loaders.ts';
 
 /**
- * `npm run bench:caster`: the caster in one process, rovers (half NTRIP 1, half NTRIP 2) in separate load
- * processes, one SOURCE on one mountpoint sending frames whose payload carries the send time. Prints the added
- * latency (receive time in a load process minus the stamped send time), the caster's CPU and its RSS per rover.
- * BENCH_SECONDS (measuring window, 15), BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated),
- * BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT (0: the caster writes through Node instead of io_uring), BENCH_ONLY
- * (scenarios by rovers@hz, e.g. `1000@5,5000@1`), BENCH_ROVERS (`c`, the default, or `node`: which load
- * generator) and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with the
- * caster archiving the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without
- * rovers, each fed a 900-byte frame a second by its own source, so that archiving carries a network's load)
- * adjust it.
+ * `npm run bench:caster`: the caster in one process, the rovers in separate load processes, one SOURCE on one
+ * mountpoint sending frames whose payload carries the send time. Prints the added latency (receive time in a load
+ * process minus the stamped send time), the caster's CPU, its memory baseline and its RSS per rover; the storm
+ * scenario opens 10,000 more rovers at 20,000 a second into the live mountpoint and prints their time to the
+ * stream's OK, the CPU per connection and the latency of the rovers already connected meanwhile.
+ *
+ * BENCH_OTHER_CASTER runs the same scenarios against another caster too, alternating, and prints the ratios (ours ÷
+ * other): a shell command that starts it in the foreground listening on 127.0.0.1:$BENCH_PORT (the bench picks the
+ * port), with a mountpoint BENCH whose source logs in with the password `bench`, rovers as bench:bench. Its memory
+ * and CPU are read from /proc for the command's process, so the command should `exec` the caster.
+ *
+ * BENCH_SECONDS (measuring window, 15), BENCH_RUNS (runs per caster and scenario: 3 with another caster, else 1),
+ * BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated), BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT
+ * (0: our caster writes through Node instead of io_uring), BENCH_ONLY (scenarios by name, e.g. `1000@5,storm`),
+ * BENCH_ROVERS (`c`, the default, or `node`: which load generator; the storm and single-version scenarios need `c`)
+ * and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with our caster archiving
+ * the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without rovers, each fed a
+ * 900-byte frame a second by its own source, so that archiving carries a network's load) adjust it.
  */
 
 interface Scenario {
+  name: string;
   rovers: number;
   frameBytes: number;
   hz: number;
+  mode: 'mixed' | 'v1' | 'v2';
+  /** More rovers opened at `rate` a second once the others are connected and measured. */
+  storm?: { rovers: number; rate: number };
 }
 
+/** Rovers half NTRIP 1, half NTRIP 2 (named rovers@hz), then the comparison's scenarios (issue 35). */
 const SCENARIOS: Scenario[] = [
-  { rovers: 1000, frameBytes: 933, hz: 1 },
-  { rovers: 5000, frameBytes: 933, hz: 1 },
-  { rovers: 10000, frameBytes: 933, hz: 1 },
-  { rovers: 1000, frameBytes: 33, hz: 5 },
+  { name: '1000@1', rovers: 1000, frameBytes: 933, hz: 1, mode: 'mixed' },
+  { name: '5000@1', rovers: 5000, frameBytes: 933, hz: 1, mode: 'mixed' },
+  { name: '10000@1', rovers: 10000, frameBytes: 933, hz: 1, mode: 'mixed' },
+  { name: '1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'mixed' },
+  { name: 'v1-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1' },
+  { name: 'v1-10000@1', rovers: 10000, frameBytes: 933, hz: 1, mode: 'v1' },
+  { name: 'v2-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v2' },
+  { name: 'storm', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1', storm: { rovers: 10000, rate: 20000 } },
 ];
 const ONLY = process.env.BENCH_ONLY?.split(',');
-const chosen = SCENARIOS.filter((s) => !ONLY || ONLY.includes(`${s.rovers}@${s.hz}`));
+const chosen = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const OTHER = process.env.BENCH_OTHER_CASTER;
+const RUNS = Number(process.env.BENCH_RUNS ?? (OTHER ? 3 : 1));
 /**
  * BENCH_ISOLATE=1 gives the caster a core of its own and the rovers the other, as on separate machines: on
  * loopback every send runs the receiving side inside the sender's system call, including waking a rover process
@@ -91,25 +111,121 @@ interface CasterStats {
 const PRIORITY = process.env.BENCH_PRIORITY === undefined ? undefined : Number(process.env.BENCH_PRIORITY);
 if (PRIORITY !== undefined) os.setPriority(PRIORITY);
 
+/** The caster measured: ours, forked with its stats over IPC, or another one started by BENCH_OTHER_CASTER. */
+interface CasterUnderTest {
+  label: string;
+  port: number;
+  pid: number;
+  /** With `gc`, our caster collects garbage first (memory figures); never inside a measuring window. */
+  stats(gc: boolean): Promise<Stats>;
+  stop(): Promise<{ frames: number; dropped: number } | null>;
+}
+
+/** What both casters report; `ours` only ours (from inside the process). */
+interface Stats {
+  rss: number;
+  cpuMicros: number;
+  at: number;
+  ours?: CasterStats;
+}
+
 /**
- * The caster with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read
- * after a collection.
+ * Ours with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read after a
+ * collection.
  */
-function casterProcess(archiveDir: string | undefined): ChildProcess {
+async function ourCaster(archiveDir: string | undefined): Promise<CasterUnderTest> {
   const proc = fork(here('./caster-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...CASTER_NODE_FLAGS],
     stdio: 'inherit',
     env: archiveDir ? { ...process.env, BENCH_ARCHIVE_DIR: archiveDir } : process.env,
   });
-  if (PRIORITY !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, PRIORITY);
-  return proc;
+  const { port } = await nextMessage<{ port: number }>(proc, 'ready');
+  return {
+    label: 'ours',
+    port,
+    pid: proc.pid as number,
+    async stats(gc) {
+      const reply = nextMessage<CasterStats>(proc, 'stats');
+      proc.send({ type: 'stats', gc });
+      const stats = await reply;
+      return { rss: stats.rss, cpuMicros: stats.cpu.user + stats.cpu.system, at: stats.at, ours: stats };
+    },
+    async stop() {
+      const stopped = nextMessage<{ archived: { frames: number; dropped: number } | null }>(proc, 'stopped');
+      proc.send({ type: 'stop' });
+      const { archived } = await stopped;
+      await new Promise((r) => proc.once('exit', r));
+      return archived;
+    },
+  };
 }
 
-/** With `gc`, garbage is collected first (memory figures); never inside the measuring window, where it would pause. */
-async function casterStats(caster: ChildProcess, gc: boolean): Promise<CasterStats> {
-  const reply = nextMessage<CasterStats>(caster, 'stats');
-  caster.send({ type: 'stats', gc });
-  return reply;
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+
+/** Resident memory and CPU time of a process from /proc, the way they are read for a caster we do not own. */
+function procStats(pid: number): Stats {
+  const status = readFileSync(`/proc/${pid}/status`, 'latin1');
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMicros = ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
+  return { rss, cpuMicros, at: monotonicMs() };
+}
+
+/**
+ * A free port below the kernel's ephemeral range (from 32768 here), which is where the rovers' own ends come from,
+ * and within a signed 16-bit number, as some casters read their port.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((r) => server.close(r));
+      return port;
+    }
+  }
+}
+
+/** BENCH_OTHER_CASTER's command, in a shell that `exec`s it, ready once its port takes a connection. */
+async function otherCaster(command: string): Promise<CasterUnderTest> {
+  const port = await freePort();
+  const proc = spawn('sh', ['-c', `exec ${command}`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, BENCH_PORT: String(port) },
+  });
+  const exited = new Promise((r) => proc.once('exit', r));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const probe = net.connect({ port, host: '127.0.0.1' }, () => {
+        probe.destroy();
+        resolve(true);
+      });
+      probe.once('error', () => resolve(false));
+    });
+    if (open) break;
+    if (proc.exitCode !== null || Date.now() > deadline)
+      throw new Error(`BENCH_OTHER_CASTER did not listen on ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    label: 'other',
+    port,
+    pid: proc.pid as number,
+    stats: async () => procStats(proc.pid as number),
+    async stop() {
+      proc.kill('SIGTERM');
+      const killer = setTimeout(() => proc.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(killer);
+      return null;
+    },
+  };
 }
 
 async function connectSource(port: number, mountpoint: string): Promise<net.Socket> {
@@ -159,27 +275,51 @@ async function warmUp(port: number, count: number) {
   await new Promise((r) => setTimeout(r, 500));
 }
 
-async function run(s: Scenario, archiving: boolean) {
+/** The frames whose send time lies in [from, to), as sorted delays. */
+function delaysBetween(reports: LoadReport[], from: number, to: number): Float64Array {
+  const samples = Float64Array.from(
+    reports.flatMap((r) => [
+      ...r.delays.filter((_, i) => (r.sentAt[i] as number) >= from && (r.sentAt[i] as number) < to),
+    ]),
+  );
+  return samples.sort();
+}
+
+interface StormResult {
+  rovers: number;
+  okP50: number;
+  okP99: number;
+  /** Rovers that had no answer when the storm was given up on (60 s). */
+  unanswered: number;
+  cpuPerConnectionMs: number;
+  /** p99 of the rovers already connected, over the frames sent while the storm was opened and answered. */
+  connectedP99: number;
+  stormMs: number;
+}
+
+async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other') {
   const archiveDir = archiving ? mkdtempSync(join(os.tmpdir(), 'bench-archive-')) : undefined;
-  const caster = casterProcess(archiveDir);
-  if (ISOLATE && caster.pid !== undefined) {
+  const caster = which === 'ours' ? await ourCaster(archiveDir) : await otherCaster(OTHER as string);
+  if (PRIORITY !== undefined) os.setPriority(caster.pid, PRIORITY);
+  if (ISOLATE) {
     const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
     execFileSync('taskset', ['-pc', casterCores, String(caster.pid)], { stdio: 'ignore' });
   }
-  const { port } = await nextMessage<{ port: number }>(caster, 'ready');
+  const { port } = caster;
   // The baseline is read after a first round of rovers came and went, so what the first connections cost once
   // (compiled code, buffer pools) does not count as per-rover memory.
   await warmUp(port, 200);
-  await casterStats(caster, true);
+  await caster.stats(true);
   await new Promise((r) => setTimeout(r, 1000));
-  const base = await casterStats(caster, true);
+  const base = await caster.stats(true);
 
   const source = await connectSource(port, 'BENCH');
-  const others = await Promise.all(Array.from({ length: STATIONS }, (_, i) => connectSource(port, `ST${i}`)));
+  const stations = which === 'ours' ? STATIONS : 0;
+  const others = await Promise.all(Array.from({ length: stations }, (_, i) => connectSource(port, `ST${i}`)));
   // Each other station sends its frame once a second, the stations spread over the second.
   let nextOther = 0;
   const othersTimer = setInterval(() => {
-    for (let n = 0; n < STATIONS / 100; n++) others[nextOther++ % STATIONS]?.write(frame(900, monotonicMs()));
+    for (let n = 0; n < stations / 100; n++) others[nextOther++ % stations]?.write(frame(900, monotonicMs()));
   }, 10);
   const othersSent = () => nextOther;
 
@@ -205,6 +345,7 @@ async function run(s: Scenario, archiving: boolean) {
       first,
       spin: ISOLATE,
       priority: PRIORITY,
+      mode: s.mode,
     };
     loaders.push(ROVERS === 'c' ? cLoader(roverBinary, options) : nodeLoader(options));
   }
@@ -215,27 +356,65 @@ async function run(s: Scenario, archiving: boolean) {
   await new Promise((r) => setTimeout(r, WARMUP_MS));
   await Promise.all(loaders.map((l) => l.measure()));
   windowStart = monotonicMs();
-  const before = await casterStats(caster, false);
+  const before = await caster.stats(false);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const after = await casterStats(caster, false);
+  const after = await caster.stats(false);
   windowEnd = monotonicMs();
   // Time for the window's last frame to reach every rover; frames sent meanwhile are outside the window.
   await new Promise((r) => setTimeout(r, 500));
   const loadWallMicros = (monotonicMs() - windowStart) * 1000;
   const reports = await Promise.all(loaders.map((l) => l.report()));
+
+  let storm: StormResult | null = null;
+  let stormLoader: Loader | null = null;
+  if (s.storm) {
+    // The CPU the relay itself takes meanwhile, at the rate of the window before, is not the storm's.
+    const relayMicrosPerMs = (after.cpuMicros - before.cpuMicros) / (after.at - before.at);
+    await Promise.all(loaders.map((l) => l.measure()));
+    const start = await caster.stats(false);
+    const stormFrom = monotonicMs();
+    stormLoader = cLoader(roverBinary, {
+      port,
+      count: s.storm.rovers,
+      first: s.rovers,
+      spin: false,
+      priority: PRIORITY,
+      mode: 'v1',
+      rate: s.storm.rate,
+    });
+    const settled = await Promise.race([
+      stormLoader.connected.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 60_000)),
+    ]);
+    const stormTo = monotonicMs();
+    const end = await caster.stats(false);
+    await new Promise((r) => setTimeout(r, 500));
+    const during = delaysBetween(await Promise.all(loaders.map((l) => l.report())), stormFrom, stormTo);
+    const { toAnswer } = await stormLoader.opens();
+    const answered = toAnswer.filter((t) => t >= 0).sort();
+    const stormCpu = end.cpuMicros - start.cpuMicros - relayMicrosPerMs * (end.at - start.at);
+    storm = {
+      rovers: s.storm.rovers,
+      okP50: percentile(answered, 50),
+      okP99: settled ? percentile(answered, 99) : Number.POSITIVE_INFINITY,
+      unanswered: toAnswer.length - answered.length,
+      cpuPerConnectionMs: stormCpu / 1000 / s.storm.rovers,
+      connectedP99: percentile(during, 99),
+      stormMs: stormTo - stormFrom,
+    };
+  }
   clearInterval(timer);
 
-  const loaded = await casterStats(caster, true);
-  const samples = Float64Array.from(
-    reports.flatMap((r) => [...r.delays.filter((_, i) => inWindow(r.sentAt[i] as number))]),
-  );
-  samples.sort();
-  const cpuMicros = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+  const loaded = await caster.stats(true);
+  const samples = delaysBetween(reports, windowStart, windowEnd);
+  const cpuMicros = after.cpuMicros - before.cpuMicros;
   const wallMicros = (after.at - before.at) * 1000;
+  const allRovers = s.rovers + (s.storm?.rovers ?? 0);
   const result = {
     ...s,
+    caster: caster.label,
     connectMs,
-    rovers: after.rovers,
+    rovers: after.ours?.rovers ?? s.rovers,
     samples: samples.length,
     expected: s.rovers * sentInWindow,
     disconnected: reports.reduce((n, r) => n + r.disconnected, 0),
@@ -244,70 +423,130 @@ async function run(s: Scenario, archiving: boolean) {
     p99: percentile(samples, 99),
     max: samples.length ? (samples[samples.length - 1] as number) : Number.NaN,
     cpuPercent: (100 * cpuMicros) / wallMicros,
-    mainCpuPercent: (100 * (after.mainCpuMicros - before.mainCpuMicros)) / wallMicros,
-    allocatedMBps: after.allocated / 1e6 / (wallMicros / 1e6),
+    mainCpuPercent: after.ours
+      ? (100 * (after.ours.mainCpuMicros - (before.ours as CasterStats).mainCpuMicros)) / wallMicros
+      : Number.NaN,
+    allocatedMBps: after.ours ? after.ours.allocated / 1e6 / (wallMicros / 1e6) : Number.NaN,
     roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / loadWallMicros,
-    rssPerRoverKb: (loaded.rss - base.rss) / 1024 / s.rovers,
-    fanOut: after.fanOutMs,
-    writes: after.directWrites ? 'io_uring' : 'Node',
-    gc: after.gcPausesMs,
+    baseMiB: base.rss / 2 ** 20,
+    rssPerRoverKb: (loaded.rss - base.rss) / 1024 / allRovers,
+    fanOut: after.ours?.fanOutMs,
+    writes: after.ours ? (after.ours.directWrites ? 'io_uring' : 'Node') : '-',
+    gc: after.ours?.gcPausesMs,
     load: os.loadavg()[0] ?? 0,
+    storm,
   };
   for (const l of loaders) l.stop();
+  stormLoader?.stop();
   clearInterval(othersTimer);
   for (const other of others) other.destroy();
   source.destroy();
-  const stopped = nextMessage<{ archived: { frames: number; dropped: number } | null }>(caster, 'stopped');
-  caster.send({ type: 'stop' });
-  const { archived } = await stopped;
-  await new Promise((r) => caster.once('exit', r));
+  const archived = await caster.stop();
   if (archiveDir) rmSync(archiveDir, { recursive: true, force: true });
   return { ...result, archived: archived && { ...archived, sent: sent + othersSent() } };
 }
 
+type Result = Awaited<ReturnType<typeof run>>;
+
+const ms = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
+
+function printRow(r: Result) {
+  console.log(
+    [
+      r.name.padEnd(13),
+      r.caster.padEnd(6),
+      String(r.rovers).padStart(6),
+      `${r.frameBytes} B`.padStart(6),
+      `${r.hz} Hz`.padStart(6),
+      `${(r.connectMs / 1000).toFixed(1)} s`.padStart(8),
+      ms(r.p50).padStart(8),
+      ms(r.p95).padStart(7),
+      ms(r.p99).padStart(7),
+      ms(r.max, 1).padStart(7),
+      `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
+      String(r.disconnected).padStart(8),
+      `${r.cpuPercent.toFixed(1)} %`.padStart(11),
+      `${ms(r.mainCpuPercent, 1)} %`.padStart(9),
+      `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
+      `${r.baseMiB.toFixed(1)} MiB`.padStart(10),
+      `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
+      (r.fanOut ? `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}` : '-').padStart(19),
+      (r.gc ? `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}` : '-').padStart(12),
+      `${ms(r.allocatedMBps)} MB/s`.padStart(11),
+      r.load.toFixed(1).padStart(9),
+      r.writes.padStart(8),
+      (r.archived ? `on (${r.archived.frames}/${r.archived.dropped} of ${r.archived.sent})` : 'off').padStart(10),
+    ].join(' '),
+  );
+  if (r.storm) {
+    const st = r.storm;
+    console.log(
+      `              storm of ${st.rovers} rovers: ICY 200 OK median ${ms(st.okP50, 1)} ms, p99 ${ms(st.okP99, 1)} ms, ${st.unanswered ? `${st.unanswered} unanswered after` : 'all answered in'} ${st.stormMs.toFixed(0)} ms; CPU per connection ${ms(st.cpuPerConnectionMs, 3)} ms; connected rovers' p99 ${ms(st.connectedP99)} ms during against ${ms(r.p99)} ms before (${((100 * (st.connectedP99 - r.p99)) / r.p99).toFixed(0)} %)`,
+    );
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  return sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)] as number) : Number.NaN;
+};
+
+/** Medians over the runs of each caster, and ours ÷ other for each. */
+function printRatios(s: Scenario, ours: Result[], other: Result[]) {
+  const rows: Array<[string, (r: Result) => number]> = [
+    ['p99 latency', (r) => r.p99],
+    ['p50 latency', (r) => r.p50],
+    ['caster CPU', (r) => r.cpuPercent],
+    ['RSS per rover', (r) => r.rssPerRoverKb],
+    ['baseline RSS', (r) => r.baseMiB],
+  ];
+  if (s.storm) {
+    rows.push(
+      ['storm: median to OK', (r) => r.storm?.okP50 ?? Number.NaN],
+      ['storm: p99 to OK', (r) => r.storm?.okP99 ?? Number.NaN],
+      ['storm: CPU per connection', (r) => r.storm?.cpuPerConnectionMs ?? Number.NaN],
+      ['storm: connected rovers p99', (r) => r.storm?.connectedP99 ?? Number.NaN],
+      ['storm: connected p99 change %', (r) => (100 * ((r.storm?.connectedP99 ?? Number.NaN) - r.p99)) / r.p99],
+    );
+  }
+  console.log(`  ${s.name}: medians of ${ours.length} runs each, ours / other = ratio`);
+  for (const [label, of] of rows) {
+    const a = median(ours.map(of));
+    const b = median(other.map(of));
+    console.log(`    ${label.padEnd(30)} ${ms(a).padStart(9)} / ${ms(b).padStart(9)} = ${ms(a / b)}`);
+  }
+}
+
 console.log(
-  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}${STATIONS ? `, ${STATIONS} more stations at 1 Hz` : ''}`,
+  `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}${STATIONS ? `, ${STATIONS} more stations at 1 Hz` : ''}${OTHER ? `, against BENCH_OTHER_CASTER (${RUNS} runs each, alternating)` : ''}`,
 );
 console.log(
-  'rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  main CPU  rovers CPU  RSS/rover  fan-out p50/p99 ms  GC n/max ms  main alloc  load avg  writes  archive (frames stored/dropped of sent)',
+  'scenario      caster rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  main CPU  rovers CPU   baseline  RSS/rover  fan-out p50/p99 ms  GC n/max ms  main alloc  load avg  writes  archive (frames stored/dropped of sent)',
 );
 for (const s of chosen) {
-  let off: Awaited<ReturnType<typeof run>> | undefined;
-  for (const archiving of ARCHIVE_MODES) {
-    const r = await run(s, archiving);
-    console.log(
-      [
-        String(r.rovers).padStart(6),
-        `${r.frameBytes} B`.padStart(6),
-        `${r.hz} Hz`.padStart(6),
-        `${(r.connectMs / 1000).toFixed(1)} s`.padStart(8),
-        r.p50.toFixed(2).padStart(8),
-        r.p95.toFixed(2).padStart(7),
-        r.p99.toFixed(2).padStart(7),
-        r.max.toFixed(1).padStart(7),
-        `${((100 * r.samples) / r.expected).toFixed(1)} %`.padStart(10),
-        String(r.disconnected).padStart(8),
-        `${r.cpuPercent.toFixed(1)} %`.padStart(11),
-        `${r.mainCpuPercent.toFixed(1)} %`.padStart(9),
-        `${r.roversCpuPercent.toFixed(1)} %`.padStart(11),
-        `${r.rssPerRoverKb.toFixed(2)} KB`.padStart(10),
-        `${r.fanOut.p50.toFixed(2)} / ${r.fanOut.p99.toFixed(2)}`.padStart(19),
-        `${r.gc.length} / ${Math.max(0, ...r.gc).toFixed(1)}`.padStart(12),
-        `${r.allocatedMBps.toFixed(2)} MB/s`.padStart(11),
-        r.load.toFixed(1).padStart(9),
-        r.writes.padStart(8),
-        (r.archived ? `on (${r.archived.frames}/${r.archived.dropped} of ${r.archived.sent})` : 'off').padStart(10),
-      ].join(' '),
-    );
-    if (!archiving) off = r;
-    else if (off) {
-      // Issue 23's target: the fan-out p99 with archiving within 5 % of the caster without it.
-      const change = (on: number, base: number) =>
-        `${on >= base ? '+' : ''}${((100 * (on - base)) / base).toFixed(1)} %`;
-      console.log(
-        `        archiving on against off: fan-out p99 ${change(r.fanOut.p99, off.fanOut.p99)} (target at most +5 %), rover p99 ${change(r.p99, off.p99)}, GC ${off.gc.length} -> ${r.gc.length}, main-thread garbage ${off.allocatedMBps.toFixed(2)} -> ${r.allocatedMBps.toFixed(2)} MB/s, main CPU ${off.mainCpuPercent.toFixed(1)} -> ${r.mainCpuPercent.toFixed(1)} %, caster CPU ${off.cpuPercent.toFixed(1)} -> ${r.cpuPercent.toFixed(1)} %`,
-      );
+  const results: Record<'ours' | 'other', Result[]> = { ours: [], other: [] };
+  for (let i = 0; i < RUNS; i++) {
+    // Alternating, and each caster first every other run, so a change in the machine's load falls on both.
+    const order: Array<'ours' | 'other'> = !OTHER ? ['ours'] : i % 2 === 0 ? ['ours', 'other'] : ['other', 'ours'];
+    for (const which of order) {
+      let off: Result | undefined;
+      for (const archiving of which === 'ours' ? ARCHIVE_MODES : [false]) {
+        const r = await run(s, archiving, which);
+        printRow(r);
+        if (!archiving) {
+          off = r;
+          results[which].push(r);
+        } else if (off?.fanOut && r.fanOut && off.gc && r.gc) {
+          // Issue 23's target: the fan-out p99 with archiving within 5 % of the caster without it.
+          const change = (on: number, base: number) =>
+            `${on >= base ? '+' : ''}${((100 * (on - base)) / base).toFixed(1)} %`;
+          console.log(
+            `        archiving on against off: fan-out p99 ${change(r.fanOut.p99, off.fanOut.p99)} (target at most +5 %), rover p99 ${change(r.p99, off.p99)}, GC ${off.gc.length} -> ${r.gc.length}, main-thread garbage ${off.allocatedMBps.toFixed(2)} -> ${r.allocatedMBps.toFixed(2)} MB/s, main CPU ${off.mainCpuPercent.toFixed(1)} -> ${r.mainCpuPercent.toFixed(1)} %, caster CPU ${off.cpuPercent.toFixed(1)} -> ${r.cpuPercent.toFixed(1)} %`,
+          );
+        }
+      }
     }
   }
+  if (OTHER) printRatios(s, results.ours, results.other);
 }
 process.exit(0);

@@ -4,9 +4,12 @@
  * fraction of its CPU. On the bench's machine the rovers share the caster's cores, so every microsecond a rover
  * spends reading is a microsecond the caster waits for; real rovers read on their own hosts.
  *
- * usage: rover-load PORT COUNT FIRST SPIN
+ * usage: rover-load PORT COUNT FIRST SPIN [MODE [RATE]]
+ * MODE: "mixed" (the default: alternately NTRIP 1 and NTRIP 2), "v1" or "v2". RATE: connections opened per
+ * second, without waiting for answers (a connection storm); 0, the default, keeps 100 logins outstanding at a time.
  * stdin, one command a line: "measure" (start afresh), "report PATH" (the samples so far to PATH as float64
- * pairs: send time, delay), "stop".
+ * pairs: send time, delay), "opens PATH" (per rover, as float64 pairs: when its connect began and how long until
+ * its response header had arrived), "stop".
  * stdout: "connected N", "measuring", "report FRAMES DISCONNECTED CPU_MICROSECONDS SAMPLES", "error MESSAGE".
  */
 #define _GNU_SOURCE
@@ -35,6 +38,10 @@ enum chunk_state { SIZE, SIZE_LF, DATA, DATA_CR, DATA_LF };
 struct rover {
   int fd;
   int v2;
+  /* Waiting for a non-blocking connect to finish before the request can be sent. */
+  int connecting;
+  int chunked;
+  double opened_at, answered_at;
   enum phase phase;
   char head[512];
   size_t head_len;
@@ -154,26 +161,47 @@ static void dechunk(struct rover *r, const uint8_t *data, size_t len, double rec
   }
 }
 
-static int open_rover(int epoll, uint16_t port, int index, struct rover *r) {
+static void send_request(struct rover *r) {
   static const char auth[] = "Authorization: Basic YmVuY2g6YmVuY2g=\r\n"; /* bench:bench */
   char request[256];
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) fail("socket: %s", strerror(errno));
-  struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, (struct sockaddr *)&address, sizeof address) < 0) fail("connect: %s", strerror(errno));
-  int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  memset(r, 0, sizeof *r);
-  r->fd = fd;
-  r->v2 = index % 2 == 1;
   int n = r->v2 ? snprintf(request, sizeof request,
                            "GET /BENCH HTTP/1.1\r\nHost: 127.0.0.1\r\nNtrip-Version: Ntrip/2.0\r\n%s\r\n", auth)
                 : snprintf(request, sizeof request, "GET /BENCH HTTP/1.0\r\nUser-Agent: NTRIP bench\r\n%s\r\n", auth);
-  if (send(fd, request, n, MSG_NOSIGNAL) != n) fail("send: %s", strerror(errno));
-  struct epoll_event event = {.events = EPOLLIN, .data.ptr = r};
+  if (send(r->fd, request, n, MSG_NOSIGNAL) != n) fail("send: %s", strerror(errno));
+}
+
+/*
+ * Non-blocking connect: in a storm the caster's accept queue may be full for a moment, and a blocking connect
+ * would then hold every other rover of this process until the kernel retries the handshake.
+ */
+static void open_rover(int epoll, uint16_t port, int v2, struct rover *r) {
+  memset(r, 0, sizeof *r);
+  r->opened_at = now_ms();
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  if (fd < 0) fail("socket: %s", strerror(errno));
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  r->fd = fd;
+  r->v2 = v2;
+  if (connect(fd, (struct sockaddr *)&address, sizeof address) == 0) send_request(r);
+  else if (errno == EINPROGRESS) r->connecting = 1;
+  else fail("connect: %s", strerror(errno));
+  struct epoll_event event = {.events = r->connecting ? EPOLLOUT : EPOLLIN, .data.ptr = r};
   if (epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) < 0) fail("epoll_ctl: %s", strerror(errno));
-  return fd;
+}
+
+/* The connect finished: send the request and wait for the answer. */
+static void on_connected(int epoll, struct rover *r) {
+  int error = 0;
+  socklen_t size = sizeof error;
+  getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &error, &size);
+  if (error) fail("connect: %s", strerror(error));
+  r->connecting = 0;
+  send_request(r);
+  struct epoll_event event = {.events = EPOLLIN, .data.ptr = r};
+  if (epoll_ctl(epoll, EPOLL_CTL_MOD, r->fd, &event) < 0) fail("epoll_ctl: %s", strerror(errno));
 }
 
 /* Returns 1 when the rover's response header has just been accepted. */
@@ -189,7 +217,7 @@ static int on_readable(struct rover *r, uint8_t *buffer, size_t size) {
     return 0;
   }
   if (r->phase == STREAM) {
-    if (r->v2) dechunk(r, buffer, n, received);
+    if (r->chunked) dechunk(r, buffer, n, received);
     else cut_frames(r, buffer, n, received);
     return 0;
   }
@@ -202,15 +230,21 @@ static int on_readable(struct rover *r, uint8_t *buffer, size_t size) {
   if (strncmp(r->head, "ICY 200 OK", 10) != 0 && strncmp(r->head, "HTTP/1.1 200 OK", 15) != 0)
     fail("rover refused: %.80s", r->head);
   r->phase = STREAM;
+  r->answered_at = received;
+  /* The answer says how the stream comes: another caster may answer NTRIP 2 without chunked encoding. */
+  r->chunked = strcasestr(r->head, "\r\ntransfer-encoding: chunked\r\n") != NULL;
   size_t header_bytes = (size_t)(end + 4 - r->head);
   size_t rest = r->head_len - header_bytes;
   if (rest) {
     const uint8_t *data = (const uint8_t *)r->head + header_bytes;
-    if (r->v2) dechunk(r, data, rest, received);
+    if (r->chunked) dechunk(r, data, rest, received);
     else cut_frames(r, data, rest, received);
   }
   return 1;
 }
+
+static struct rover *rovers;
+static int rover_count;
 
 static void on_command(char *line) {
   if (strncmp(line, "measure", 7) == 0) {
@@ -228,24 +262,40 @@ static void on_command(char *line) {
       fail("cannot write %s", path);
     printf("report %ld %ld %ld %zu\n", frames, disconnected, cpu_micros() - cpu_at_measure, samples_len / 2);
     fflush(stdout);
+  } else if (strncmp(line, "opens ", 6) == 0) {
+    char *path = line + 6;
+    path[strcspn(path, "\n")] = 0;
+    FILE *out = fopen(path, "wb");
+    if (!out) fail("cannot write %s", path);
+    for (int i = 0; i < rover_count; i++) {
+      double pair[2] = {rovers[i].opened_at, rovers[i].answered_at ? rovers[i].answered_at - rovers[i].opened_at : -1};
+      if (fwrite(pair, sizeof pair, 1, out) != 1) fail("cannot write %s", path);
+    }
+    if (fclose(out) != 0) fail("cannot write %s", path);
+    printf("opens %d\n", rover_count);
+    fflush(stdout);
   } else if (strncmp(line, "stop", 4) == 0) {
     exit(0);
   }
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) fail("usage: rover-load PORT COUNT FIRST SPIN");
+  if (argc < 5 || argc > 7) fail("usage: rover-load PORT COUNT FIRST SPIN [MODE [RATE]]");
   uint16_t port = (uint16_t)atoi(argv[1]);
   int count = atoi(argv[2]);
   int first = atoi(argv[3]);
   int spin = atoi(argv[4]);
+  const char *mode = argc > 5 ? argv[5] : "mixed";
+  double rate = argc > 6 ? atof(argv[6]) : 0;
+  if (strcmp(mode, "mixed") && strcmp(mode, "v1") && strcmp(mode, "v2")) fail("MODE: mixed, v1 or v2");
 
   struct rlimit limit;
   getrlimit(RLIMIT_NOFILE, &limit);
   limit.rlim_cur = limit.rlim_max;
   setrlimit(RLIMIT_NOFILE, &limit);
 
-  struct rover *rovers = calloc(count, sizeof *rovers);
+  rovers = calloc(count, sizeof *rovers);
+  rover_count = count;
   int epoll = epoll_create1(0);
   if (!rovers || epoll < 0) fail("set-up: %s", strerror(errno));
   struct epoll_event stdin_event = {.events = EPOLLIN, .data.ptr = NULL};
@@ -256,9 +306,14 @@ int main(int argc, char **argv) {
   size_t command_len = 0;
   struct epoll_event events[256];
   int opened = 0, accepted = 0, announced = 0;
+  double started = now_ms();
   for (;;) {
-    while (opened < count && opened - accepted < CONNECT_BATCH) {
-      open_rover(epoll, port, first + opened, &rovers[opened]);
+    /* At RATE, as many as are due by now; without, a batch of logins outstanding at a time. */
+    int due = rate > 0 ? (int)((now_ms() - started) * rate / 1000) + 1 : accepted + CONNECT_BATCH;
+    while (opened < count && opened < due) {
+      int index = first + opened;
+      int v2 = strcmp(mode, "v2") == 0 || (strcmp(mode, "mixed") == 0 && index % 2 == 1);
+      open_rover(epoll, port, v2, &rovers[opened]);
       opened++;
     }
     if (accepted == count && !announced) {
@@ -267,12 +322,15 @@ int main(int argc, char **argv) {
       announced = 1;
     }
     /* SPIN keeps this process on its core instead of asleep in epoll, so a send never has to wake it. */
-    int n = epoll_wait(epoll, events, 256, spin && announced ? 0 : -1);
+    /* During a storm, waking every millisecond opens the next rovers on time without spinning a core. */
+    int timeout = spin && announced ? 0 : rate > 0 && opened < count ? 1 : -1;
+    int n = epoll_wait(epoll, events, 256, timeout);
     if (n < 0 && errno != EINTR) fail("epoll_wait: %s", strerror(errno));
     for (int i = 0; i < n; i++) {
       struct rover *r = events[i].data.ptr;
       if (r) {
-        if (r->fd >= 0) accepted += on_readable(r, buffer, sizeof buffer);
+        if (r->fd >= 0 && r->connecting) on_connected(epoll, r);
+        else if (r->fd >= 0) accepted += on_readable(r, buffer, sizeof buffer);
         continue;
       }
       ssize_t got = read(STDIN_FILENO, command + command_len, sizeof command - 1 - command_len);

@@ -41,6 +41,8 @@ export interface Loader {
   measure(): Promise<unknown>;
   /** Everything since `measure`; measuring goes on. */
   report(): Promise<LoadReport>;
+  /** Per rover: when its connect began (ms, monotonic) and how long until its response header arrived (-1: not yet). */
+  opens(): Promise<{ openedAt: Float64Array; toAnswer: Float64Array }>;
   stop(): void;
 }
 
@@ -52,6 +54,10 @@ export interface LoaderOptions {
   spin: boolean;
   /** A nice value for the process. */
   priority?: number;
+  /** `mixed` (the default: alternately NTRIP 1 and NTRIP 2), `v1` or `v2`. */
+  mode?: 'mixed' | 'v1' | 'v2';
+  /** Connections opened per second without waiting for answers (a storm; C generator only); default 100 at a time. */
+  rate?: number;
 }
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -81,6 +87,7 @@ export function nextMessage<T>(proc: ChildProcess, type: string): Promise<T> {
 }
 
 export function nodeLoader(o: LoaderOptions): Loader {
+  if ((o.mode ?? 'mixed') !== 'mixed' || o.rate) throw new Error('the Node load generator opens mixed rovers only');
   const proc = fork(here('./rover-load.ts'), [String(o.port), String(o.count), String(o.first)], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_ISOLATE: o.spin ? '1' : '' },
@@ -100,15 +107,22 @@ export function nodeLoader(o: LoaderOptions): Loader {
       const { samples, ...r } = await reply;
       return { ...r, ...unpair(Float64Array.from(samples)) };
     },
+    opens: () => Promise.reject(new Error('the Node load generator does not time logins')),
     stop: () => proc.send({ type: 'stop' }),
   };
 }
 
 /** Talks to rover-load.c by lines on its stdin and stdout; its samples come back as a file of float64. */
 export function cLoader(binary: string, o: LoaderOptions): Loader {
-  const proc = spawn(binary, [String(o.port), String(o.count), String(o.first), o.spin ? '1' : '0'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const args = [
+    String(o.port),
+    String(o.count),
+    String(o.first),
+    o.spin ? '1' : '0',
+    o.mode ?? 'mixed',
+    String(o.rate ?? 0),
+  ];
+  const proc = spawn(binary, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   if (o.priority !== undefined && proc.pid !== undefined) os.setPriority(proc.pid, o.priority);
   const waiting = new Map<string, { resolve: (words: string[]) => void; reject: (err: Error) => void }>();
   const fail = (err: Error) => {
@@ -124,6 +138,11 @@ export function cLoader(binary: string, o: LoaderOptions): Loader {
   proc.once('exit', (code) => fail(new Error(`rover-load exited with ${code}`)));
   const reply = (type: string) => new Promise<string[]>((resolve, reject) => waiting.set(type, { resolve, reject }));
   const samplesFile = path.join(path.dirname(binary), `samples-${proc.pid}`);
+  const float64s = (file: string) => {
+    const bytes = readFileSync(file);
+    // A copy: a small file's Buffer may sit in Node's pool at an offset a Float64Array cannot start at.
+    return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  };
   return {
     connected: reply('connected'),
     measure: () => {
@@ -135,10 +154,14 @@ export function cLoader(binary: string, o: LoaderOptions): Loader {
       const answer = reply('report');
       proc.stdin.write(`report ${samplesFile}\n`);
       const [frames = 0, disconnected = 0, cpuMicros = 0] = (await answer).map(Number);
-      const bytes = readFileSync(samplesFile);
-      // A copy: a small file's Buffer may sit in Node's pool at an offset a Float64Array cannot start at.
-      const pairs = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-      return { frames, disconnected, cpuMicros, ...unpair(pairs) };
+      return { frames, disconnected, cpuMicros, ...unpair(float64s(samplesFile)) };
+    },
+    opens: async () => {
+      const answer = reply('opens');
+      proc.stdin.write(`opens ${samplesFile}\n`);
+      await answer;
+      const { sentAt, delays } = unpair(float64s(samplesFile));
+      return { openedAt: sentAt, toAnswer: delays };
     },
     stop: () => proc.stdin.write('stop\n'),
   };
