@@ -12,13 +12,23 @@ function coordinate(value: string, hemisphere: string, degreeDigits: number, pos
   return sign * (degrees + minutes / 60);
 }
 
+/** What one GGA sentence says: the fix quality digit (NMEA field 6), satellites, age of corrections, position. */
+export interface GgaSentence {
+  quality: string;
+  satellites: number | null;
+  ageOfCorrections: number | null;
+  /** Null before a fix (quality 0) or with an empty or malformed position: receivers send those before their first fix. */
+  position: Position | null;
+}
+
 /**
- * Reads the position of a $GPGGA or $GNGGA sentence. Returns null for any other sentence, a bad checksum,
- * an empty position or fix quality 0 (receivers send those before their first fix; they are not a position).
+ * Reads a $--GGA sentence of any talker ($GP, $GN, $GL, $GA, $GB, …: receivers name the constellations they used).
+ * Null for any other sentence or a bad checksum. The one parser behind both the nearest-station choice and the
+ * rover's fix telemetry, so a rover that is given a fix report is also given a station.
  */
-export function parseGga(sentence: string): Position | null {
+export function readGga(sentence: string): GgaSentence | null {
   const line = sentence.trim();
-  if (!/^\$G[PN]GGA,/.test(line)) return null;
+  if (!/^\$[A-Z]{2}GGA,/.test(line)) return null;
   const star = line.indexOf('*');
   const body = star >= 0 ? line.slice(1, star) : line.slice(1);
   if (star >= 0) {
@@ -27,8 +37,18 @@ export function parseGga(sentence: string): Position | null {
     if (Number.parseInt(line.slice(star + 1, star + 3), 16) !== sum) return null;
   }
   const f = body.split(',');
-  const [, , lat = '', ns = '', lon = '', ew = '', quality = ''] = f;
-  if (lat === '' || lon === '' || quality === '' || quality === '0') return null;
+  const [, , lat = '', ns = '', lon = '', ew = '', quality = '', sats = ''] = f;
+  if (!/^\d$/.test(quality)) return null;
+  const age = f[13] ?? '';
+  return {
+    quality,
+    satellites: /^\d{1,2}$/.test(sats) ? Number(sats) : null,
+    ageOfCorrections: /^\d+(\.\d+)?$/.test(age) ? Number(age) : null,
+    position: quality === '0' ? null : position(lat, ns, lon, ew),
+  };
+}
+
+function position(lat: string, ns: string, lon: string, ew: string): Position | null {
   if (!/^\d{4,}(\.\d+)?$/.test(lat) || !/^\d{5,}(\.\d+)?$/.test(lon)) return null;
   const latitude = coordinate(lat, ns, 2, 'N', 'S');
   const longitude = coordinate(lon, ew, 3, 'E', 'W');
@@ -37,8 +57,13 @@ export function parseGga(sentence: string): Position | null {
   return { latitude, longitude };
 }
 
+/** The position of a GGA sentence of any talker; null for anything else, a bad checksum or no fix. */
+export function parseGga(sentence: string): Position | null {
+  return readGga(sentence)?.position ?? null;
+}
+
 /** Builds a GGA sentence with a valid checksum (tests and the bench). */
-export function formatGga(position: Position, talker: 'GP' | 'GN' = 'GN', quality = 1): string {
+export function formatGga(position: Position, talker = 'GN', quality = 1): string {
   const part = (value: number, degreeDigits: number) => {
     // Rounded to the printed 0.00001 minute before splitting, so 52.99999999° carries to 53° 00.00000' instead
     // of printing 52° 60.00000', which parseGga rightly refuses.

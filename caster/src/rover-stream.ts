@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import type { AccessWatch } from './access-watch.ts';
 import type { FirstDataWatch } from './first-data.ts';
-import { parseGga } from './gga.ts';
+import { readGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
 import type { Mount } from './relay/mount.ts';
 import { Rover } from './relay/rover.ts';
@@ -60,11 +60,12 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
   }
   socket.write(v === 2 ? v2StreamHeader() : V1_OK);
   const onLine = (line: string) => {
+    const gga = readGga(line);
+    if (!gga) return;
     rover.fix ??= new RoverFix();
-    if (!rover.fix.onLine(line, clock.now())) return;
-    const position = parseGga(line);
-    if (!position) return;
-    rover.position = position;
+    rover.fix.record(gga, clock.now());
+    if (!gga.position) return;
+    rover.position = gga.position;
     rovers.choose(rover);
   };
   socket.on('data', (chunk: Buffer) => rover.readLines(chunk, limits.maxRoverLineBytes, onLine));

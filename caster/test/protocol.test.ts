@@ -330,6 +330,21 @@ describe('GGA and the nearest-station mountpoint', () => {
     expect(rover.body().equals(expected)).toBe(true);
   });
 
+  it.each(['GL', 'GA', 'GB'])('serves the nearest station to a rover that sends $%sGGA (issue 40)', async (talker) => {
+    const { peer } = await start();
+    const ams = await v1Source(peer, 'AMS1');
+    const utr = await v1Source(peer, 'UTR1');
+    ams.write(stationFrame(1));
+    utr.write(stationFrame(2));
+    const rover = await peer();
+    rover.write(roverRequest('NL_NEAR', 1, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text() === 'ICY 200 OK\r\n\r\n', 'accepted');
+    // Next to UTR1, not the first station fed.
+    rover.write(formatGga({ latitude: 52.09, longitude: 5.12 }, talker));
+    await rover.until((p) => p.body().length >= stationFrame(2).length, `UTR1 1005 for a $${talker}GGA rover`);
+    expect(rover.body().equals(stationFrame(2))).toBe(true);
+  });
+
   it('ignores the hysteresis when the current station goes offline', async () => {
     const { peer } = await start();
     const ams = await v1Source(peer, 'AMS1');

@@ -60,7 +60,14 @@ describe('CRC-24Q and the RTCM framer', () => {
 });
 
 describe('GGA', () => {
-  it('reads $GPGGA and $GNGGA positions', () => {
+  it('reads positions of any talker', () => {
+    for (const talker of ['GP', 'GN', 'GL', 'GA', 'GB', 'GQ']) {
+      expect(parseGga(formatGga({ latitude: 52.5, longitude: 4.75 }, talker))).toEqual({
+        latitude: 52.5,
+        longitude: 4.75,
+      });
+    }
+
     expect(parseGga('$GPGGA,092750.000,5321.6802,N,00630.3372,W,1,8,1.03,61.7,M,55.2,M,,*76')).toEqual({
       latitude: expect.closeTo(53.36134, 4),
       longitude: expect.closeTo(-6.50562, 4),

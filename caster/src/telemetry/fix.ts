@@ -1,30 +1,22 @@
+import { type GgaSentence, readGga } from '../gga.ts';
 import type { FixQuality, RoverFixReport } from './types.ts';
 
 const QUALITY: Record<string, FixQuality> = { '0': 'no_fix', '1': 'single', '2': 'dgnss', '4': 'fixed', '5': 'float' };
 /** A gap between two GGA sentences longer than this is not counted towards the share of time in a fix quality. */
 const MAX_GAP_MS = 10_000;
 
-/**
- * Fix quality, satellites and age of corrections from a $--GGA sentence (any talker), also before a fix, which
- * `parseGga` skips because it carries no position. Null for anything else or a bad checksum.
- */
+/** Fix quality, satellites and age of corrections from a GGA sentence, also before a fix (no position then). */
 export function parseGgaFix(sentence: string): Omit<RoverFixReport, 'at'> | null {
-  const line = sentence.trim();
-  if (!/^\$[A-Z]{2}GGA,/.test(line)) return null;
-  const star = line.indexOf('*');
-  const body = star >= 0 ? line.slice(1, star) : line.slice(1);
-  if (star >= 0) {
-    let sum = 0;
-    for (let i = 0; i < body.length; i++) sum ^= body.charCodeAt(i);
-    if (Number.parseInt(line.slice(star + 1, star + 3), 16) !== sum) return null;
-  }
-  const f = body.split(',');
-  const quality = f[6] ?? '';
-  if (!/^\d$/.test(quality)) return null;
-  const satellites = /^\d{1,2}$/.test(f[7] ?? '') ? Number(f[7]) : null;
-  const age = f[13] ?? '';
-  const ageOfCorrections = /^\d+(\.\d+)?$/.test(age) ? Number(age) : null;
-  return { quality: QUALITY[quality] ?? 'other', satellites, ageOfCorrections };
+  const gga = readGga(sentence);
+  return gga && fixOf(gga);
+}
+
+function fixOf(gga: GgaSentence): Omit<RoverFixReport, 'at'> {
+  return {
+    quality: QUALITY[gga.quality] ?? 'other',
+    satellites: gga.satellites,
+    ageOfCorrections: gga.ageOfCorrections,
+  };
 }
 
 /** A rover's last reported fix and how long it spent fixed and float, from the GGA it sends (issue 17). */
@@ -35,10 +27,9 @@ export class RoverFix {
   private fixedMs = 0;
   private floatMs = 0;
 
-  /** True when the line was a GGA sentence. */
-  onLine(line: string, now: number): boolean {
-    const fix = parseGgaFix(line);
-    if (!fix) return false;
+  /** Counts one GGA sentence the rover sent at `now`. */
+  record(gga: GgaSentence, now: number): void {
+    const fix = fixOf(gga);
     if (this.last) {
       const gap = now - this.lastAt;
       if (gap > 0 && gap <= MAX_GAP_MS) {
@@ -49,7 +40,6 @@ export class RoverFix {
     }
     this.last = { ...fix, at: new Date(now).toISOString() };
     this.lastAt = now;
-    return true;
   }
 
   /** Shares of the reported time in RTK fixed and float; null when the rover reported for less than a gap. */
