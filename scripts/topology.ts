@@ -101,6 +101,8 @@ const portalEnv: Record<string, string> = {
   NODE_ENV: 'development',
   DATABASE_URL: databaseUrl,
   CASTER_BUS_URL: busUrl,
+  // Every JetStream bucket on all three NATS nodes: one stopped keeps the connection ledger and the archive.
+  CASTER_BUS_REPLICAS: '3',
   ARCHIVE_STORE: 'nats',
   PUBLIC_URL: `http://localhost:${portalPort}`,
   CASTER_PUBLIC_HOST: 'localhost',

@@ -1,4 +1,4 @@
-import { connect, type NatsConnection, type Subscription } from 'nats';
+import { connect, createInbox, type NatsConnection, type Subscription } from 'nats';
 import { natsServers } from './nats-servers.ts';
 import type { Logger } from './session-log.ts';
 
@@ -15,9 +15,18 @@ export interface Announcement {
   connections: Array<[accountId: string, count: number]>;
 }
 
+/** A wrong password one node checked, so every node's login throttle counts it (ADR 0072). */
+export interface LoginFailure {
+  node: string;
+  address: string;
+  username: string;
+}
+
 export interface BusHandlers {
   onFrame(mountpoint: string, data: Buffer): void;
   onAnnouncement(announcement: Announcement): void;
+  /** Whether the failure was another node's and is now counted here. */
+  onLoginFailure?(failure: LoginFailure): boolean;
 }
 
 /** Shares sources between caster processes. One message per RTCM frame keeps frame boundaries across nodes. */
@@ -26,6 +35,11 @@ export interface Bus {
   subscribeFrames(mountpoint: string): void;
   unsubscribeFrames(mountpoint: string): void;
   announce(announcement: Announcement): void;
+  /**
+   * Tells the other nodes of a wrong password; resolves once `expected` of them have counted it (each answers once
+   * it has), or after `timeoutMs`.
+   */
+  publishLoginFailure(failure: LoginFailure, expected: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
   /** The connection, for other conversations between the nodes (telemetry/bus.ts). */
   readonly connection: NatsConnection;
@@ -35,6 +49,7 @@ export interface Bus {
 export async function connectNatsBus(url: string, prefix: string, handlers: BusHandlers, logger: Logger): Promise<Bus> {
   const FRAMES = `${prefix}.frames.`;
   const ANNOUNCE = `${prefix}.announce`;
+  const LOGIN_FAILED = `${prefix}.logins.failed`;
   let nc: NatsConnection;
   try {
     nc = await connect({
@@ -64,6 +79,23 @@ export async function connectNatsBus(url: string, prefix: string, handlers: BusH
       }
     },
   });
+  const { onLoginFailure } = handlers;
+  if (onLoginFailure) {
+    nc.subscribe(LOGIN_FAILED, {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          const failure = JSON.parse(Buffer.from(msg.data).toString('utf8')) as LoginFailure;
+          if (typeof failure.address === 'string' && typeof failure.username === 'string') {
+            // The sender hears its own message too; only the others answer.
+            if (onLoginFailure(failure) && msg.reply) msg.respond();
+          }
+        } catch (parseErr) {
+          logger.warn({ err: parseErr }, 'unreadable caster bus login failure ignored');
+        }
+      },
+    });
+  }
   return {
     connection: nc,
     publishFrame(mountpoint, data) {
@@ -86,6 +118,29 @@ export async function connectNatsBus(url: string, prefix: string, handlers: BusH
     },
     announce(announcement) {
       nc.publish(ANNOUNCE, Buffer.from(JSON.stringify(announcement)));
+    },
+    publishLoginFailure(failure, expected, timeoutMs) {
+      const data = Buffer.from(JSON.stringify(failure));
+      if (expected <= 0) {
+        nc.publish(LOGIN_FAILED, data);
+        return Promise.resolve();
+      }
+      const inbox = createInbox();
+      return new Promise<void>((resolve) => {
+        let acks = 0;
+        const end = () => {
+          clearTimeout(timer);
+          sub.unsubscribe();
+          resolve();
+        };
+        const timer = setTimeout(end, timeoutMs);
+        const sub = nc.subscribe(inbox, {
+          callback: () => {
+            if (++acks >= expected) end();
+          },
+        });
+        nc.publish(LOGIN_FAILED, data, { reply: inbox });
+      });
     },
     async close() {
       await nc.drain();

@@ -36,6 +36,8 @@ export interface CasterOptions {
   busUrl?: string;
   /** Subject prefix on the bus; casters share sources only with casters of the same prefix. */
   busPrefix?: string;
+  /** JetStream copies of what the nodes keep on the bus (the connection ledger): 3 on a NATS cluster of three. */
+  busReplicas?: number;
   nodeId?: string;
   logger?: Logger;
   limits?: Partial<CasterLimits>;
@@ -115,6 +117,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     ...state,
     changed: (mount) => relay.changed(mount),
     deliver: (mount, frame) => relay.deliver(mount, frame, false),
+    loginFailedElsewhere: (address, username) => logins.failedElsewhere(address, username),
   });
   const integrity =
     options.integrity === false
@@ -128,7 +131,12 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
           writes,
         });
   const relay = new Relay({ limits, clock, mounts, state, fanOut, rovers, cluster, archive, usage, writes, integrity });
-  const logins = new LoginThrottle(limits, logger, () => clock.now());
+  const logins = new LoginThrottle(
+    limits,
+    logger,
+    () => clock.now(),
+    (address, username) => cluster.shareLoginFailure(address, username),
+  );
   const pulls = new PullManager({
     logger,
     clock,
@@ -165,7 +173,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const catalogueTimer = clock.setInterval(() => void cache.refresh(), limits.catalogueRefreshMs);
 
   cache.apply(await catalogue.snapshot());
-  if (options.busUrl) await cluster.connect(options.busUrl, busPrefix, logger);
+  if (options.busUrl) await cluster.connect(options.busUrl, busPrefix, logger, options.busReplicas);
   const live = liveState({
     nodeId,
     clock,

@@ -1,5 +1,5 @@
 import type { Slot } from './admission.ts';
-import { type Announcement, type Bus, connectNatsBus } from './bus.ts';
+import { type Announcement, type Bus, connectNatsBus, type LoginFailure } from './bus.ts';
 import type { Clock } from './clock.ts';
 import { type ConnectionLedger, natsConnectionLedger } from './connection-ledger.ts';
 import type { CasterLimits } from './limits.ts';
@@ -21,9 +21,14 @@ export interface ClusterDeps {
   changed(mount: Mount): void;
   /** A frame of a station fed on another node. */
   deliver(mount: Mount, frame: Frame): void;
+  /** A wrong password another node checked (ADR 0072). */
+  loginFailedElsewhere(address: string, username: string): void;
 }
 
 const NOTHING_HELD: Slot = { release: () => {} };
+
+/** How long a wrong password's 401 waits at most for the other nodes to count it. */
+const SHARE_TIMEOUT_MS = 250;
 
 /**
  * This node among other caster processes on a NATS bus (ADR 0003, "Several caster processes"): what it announces
@@ -39,11 +44,16 @@ export class Cluster {
 
   constructor(private readonly deps: ClusterDeps) {}
 
-  async connect(url: string, prefix: string, logger: Logger): Promise<void> {
+  /** `replicas`: the JetStream copies of the connection ledger, one per NATS server of a cluster of three (ADR 0073). */
+  async connect(url: string, prefix: string, logger: Logger, replicas = 1): Promise<void> {
     this.bus = await connectNatsBus(
       url,
       prefix,
-      { onFrame: (mountpoint, data) => this.onFrame(mountpoint, data), onAnnouncement: (a) => this.onAnnouncement(a) },
+      {
+        onFrame: (mountpoint, data) => this.onFrame(mountpoint, data),
+        onAnnouncement: (a) => this.onAnnouncement(a),
+        onLoginFailure: (f) => this.onLoginFailure(f),
+      },
       logger,
     );
     this.logger = logger;
@@ -56,6 +66,7 @@ export class Cluster {
         this.deps.nodeId,
         (node) => this.counts(node),
         logger,
+        replicas,
       );
     } catch (err) {
       logger.warn({ err, bus: url }, 'no JetStream on the bus: connection limits across nodes follow announcements');
@@ -161,6 +172,24 @@ export class Cluster {
       })),
       connections: [...roversByAccount].map(([accountId, rovers]) => [accountId, rovers.size]),
     });
+  }
+
+  /**
+   * Tells the other nodes of a wrong password checked here, so their login throttles count it too (ADR 0072).
+   * Resolves once every node heard from lately has counted it, or after a quarter second: the 401 waits for it, so
+   * a client's next guess, wherever the balancer sends it, meets a throttle that knows this one.
+   */
+  shareLoginFailure(address: string, username: string): Promise<void> {
+    const { bus } = this;
+    if (!bus) return Promise.resolve();
+    const expected = this.liveNodes(this.deps.clock.now()).size;
+    return bus.publishLoginFailure({ node: this.deps.nodeId, address, username }, expected, SHARE_TIMEOUT_MS);
+  }
+
+  private onLoginFailure(f: LoginFailure): boolean {
+    if (f.node === this.deps.nodeId) return false;
+    this.deps.loginFailedElsewhere(f.address, f.username);
+    return true;
   }
 
   /** Follows a station's frames while this node has rovers on it and is not fed it. */

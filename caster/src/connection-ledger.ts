@@ -1,5 +1,6 @@
 import type { KV, NatsConnection } from 'nats';
 import { isWrongRevision } from './bus.ts';
+import { keepReplicas } from './replicas.ts';
 import type { Logger } from './session-log.ts';
 
 /**
@@ -29,8 +30,10 @@ export async function natsConnectionLedger(
   nodeId: string,
   alive: (node: string) => boolean,
   logger: Logger,
+  replicas = 1,
 ): Promise<ConnectionLedger> {
-  const kv: KV = await nc.jetstream().views.kv(bucket, { history: 1 });
+  const kv: KV = await nc.jetstream().views.kv(bucket, { history: 1, replicas });
+  await keepReplicas(await nc.jetstreamManager(), `KV_${bucket}`, replicas);
   /** This node's connections per account as written (or being written) to the ledger. */
   const held = new Map<string, number>();
   /** One write at a time per account from this node, so its own writes never race each other. */

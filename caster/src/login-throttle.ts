@@ -40,8 +40,11 @@ export type ThrottleReason = 'address' | 'pair' | 'name';
  * of the two ends it.
  */
 export interface LoginAttempt {
-  /** The password was wrong: the failure counts, with the lock it may bring. */
-  failed(): void;
+  /**
+   * The password was wrong: the failure counts, with the lock it may bring, here at once; the promise resolves once
+   * the other caster nodes count it too (ADR 0072), and the client's answer waits for it.
+   */
+  failed(): Promise<void>;
   /** Anything else (let in, or refused for another reason): the reserved failure is given back. */
   settled(): void;
 }
@@ -74,6 +77,8 @@ export class LoginThrottle {
     private readonly limits: LoginThrottleLimits,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** Tells the other caster nodes of a wrong password checked here (ADR 0072). */
+    private readonly share: (ip: string, name: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /**
@@ -98,16 +103,23 @@ export class LoginThrottle {
     }
     const joined = guess;
     let done = false;
-    const end = (failed: boolean) => {
-      if (done) return;
+    const end = (failed: boolean): Promise<void> => {
+      if (done) return Promise.resolve();
       done = true;
       if (--joined.attempts === 0) {
         this.guesses.delete(guessKey);
         this.pending(pairKey, key, ip, -1);
       }
-      if (failed) this.failed(ip, key);
+      if (!failed) return Promise.resolve();
+      this.failed(ip, key);
+      return this.share(ip, key);
     };
-    return { failed: () => end(true), settled: () => end(false) };
+    return {
+      failed: () => end(true),
+      settled: () => {
+        void end(false);
+      },
+    };
   }
 
   private pending(pairKey: string, name: string, ip: string, by: 1 | -1): void {
@@ -145,6 +157,14 @@ export class LoginThrottle {
       reason = 'name';
     if (reason) this.log(ip, key, reason, now);
     return reason;
+  }
+
+  /**
+   * A wrong password another caster node checked: it counts here as if checked here, so an address spreading its
+   * guesses over the nodes is throttled as on one node (ADR 0072).
+   */
+  failedElsewhere(ip: string, name: string): void {
+    this.failed(ip, name.toLowerCase());
   }
 
   /** A pair is remembered for a window after its lock ends, so a stale rover's next failure locks it longer. */

@@ -99,12 +99,12 @@ export async function admitRover(
     const attempt = credentials && logins.attempt(ip, credentials.username, credentials.password);
     if (!credentials || !attempt || typeof attempt === 'string') return null;
     if (hasControl(credentials.username) || hasControl(credentials.password) || hasControl(req.mountpoint)) {
-      attempt.failed();
+      void attempt.failed();
       return null;
     }
     auth.authorize(credentials.username, credentials.password, req.mountpoint, new Date(clock.now())).then(
       (decision) => {
-        if (!decision.allowed && decision.reason === 'bad_credentials') attempt.failed();
+        if (!decision.allowed && decision.reason === 'bad_credentials') void attempt.failed();
         else attempt.settled();
         if (decision.allowed || !decision.accountId) return;
         refused(decision.accountId, decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint');
@@ -131,7 +131,7 @@ export async function admitRover(
     return null;
   }
   if (hasControl(username) || hasControl(password)) {
-    attempt.failed();
+    await attempt.failed();
     refused(null, hasControl(username) ? 'unknown_username' : 'wrong_password');
     reject(socket, errorResponse(v, 401, DENIAL.bad_credentials.text, challenge));
     return null;
@@ -143,7 +143,8 @@ export async function admitRover(
     attempt.settled();
     throw err;
   }
-  if (!decision.allowed && decision.reason === 'bad_credentials') attempt.failed();
+  // A wrong password's answer waits for the other caster nodes to count it (ADR 0072).
+  if (!decision.allowed && decision.reason === 'bad_credentials') await attempt.failed();
   else attempt.settled();
   if (socket.destroyed) return null;
   if (!decision.allowed) {

@@ -56,7 +56,8 @@ export async function serveSource(
     throw err;
   }
   if (!verified) {
-    attempt.failed();
+    // The answer waits for the other caster nodes to count the failure (ADR 0072).
+    await attempt.failed();
     return reject(socket, badPassword());
   }
   attempt.settled();

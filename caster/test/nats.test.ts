@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame, formatGga } from '../src/index.ts';
+import type { CasterLimits } from '../src/limits.ts';
 import { dechunk, Peer, roverRequest } from './support/client.ts';
 import { FakePorts, slowDecisions } from './support/fakes.ts';
 import { until } from './support/wait.ts';
@@ -34,7 +35,13 @@ async function dropLedger(prefix: string) {
   await nc.close();
 }
 
-async function node(prefix: string, nodeId: string, maxConnections = 5, cold = false) {
+async function node(
+  prefix: string,
+  nodeId: string,
+  maxConnections = 5,
+  cold = false,
+  limits: Partial<CasterLimits> = {},
+) {
   const p = ports(maxConnections);
   if (cold) slowDecisions(p);
   const caster: Caster = await createCaster({
@@ -42,7 +49,7 @@ async function node(prefix: string, nodeId: string, maxConnections = 5, cold = f
     busUrl: NATS_URL,
     busPrefix: prefix,
     nodeId,
-    limits: { announceIntervalMs: 200 },
+    limits: { announceIntervalMs: 200, ...limits },
   });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
@@ -178,4 +185,53 @@ describe('two caster nodes over NATS', () => {
       });
     }
   }
+
+  describe('the login throttle counts wrong passwords checked on every node (ADR 0072)', () => {
+    /** One login to one node; the answer's status line. */
+    const answer = async (n: Awaited<ReturnType<typeof node>>, user: string, password: string) => {
+      const p = await n.peer();
+      p.write(roverRequest('AMS1', 2, [user, password]));
+      await p.until((c) => c.text().includes('\r\n\r\n') || c.closed, 'an answer');
+      p.close();
+      return p.text().split('\r\n')[0];
+    };
+    const threeNodes = async (limits: Partial<CasterLimits>) => {
+      const prefix = `test-${randomUUID()}`;
+      const nodes = [];
+      for (const id of ['node-a', 'node-b', 'node-c']) nodes.push(await node(prefix, id, 5, false, limits));
+      // A rover on each node until every node counts all three: each has heard the others.
+      const rovers = [];
+      for (const n of nodes) {
+        const rover = await n.peer();
+        rover.write(roverRequest('AMS1', 2, ['alice', 'alice-pw']));
+        await rover.until((p) => p.text().startsWith('HTTP/1.1 200 OK'), 'a rover');
+        rovers.push(rover);
+      }
+      await until(
+        () => nodes.every((n) => n.caster.connectionsByAccount(['acc-alice']).get('acc-alice') === 3),
+        'the nodes to hear each other',
+      );
+      for (const rover of rovers) rover.close();
+      return nodes;
+    };
+
+    it('30 wrong passwords for one name spread over three nodes: five are checked, then the pair is locked', async () => {
+      // A long first lock, so a slow machine cannot see it end within the 25 refused attempts.
+      const nodes = await threeNodes({ failedLoginBackoffMs: 30_000 });
+      const answers: Array<string | undefined> = [];
+      for (let i = 0; i < 30; i++) answers.push(await answer(nodes[i % 3] as (typeof nodes)[0], 'alice', 'stale'));
+      expect(answers.slice(0, 5)).toEqual(Array(5).fill('HTTP/1.1 401 Unauthorized'));
+      expect(answers.slice(5).every((a) => a?.startsWith('HTTP/1.1 429'))).toBe(true);
+      // Locked on every node, the right password too, until the lock ends; the other names are not.
+      for (const n of nodes) expect(await answer(n, 'alice', 'alice-pw')).toMatch(/^HTTP\/1\.1 429/);
+    });
+
+    it('wrong passwords for 30 names spread over three nodes reach the address ceiling as on one node', async () => {
+      const nodes = await threeNodes({ failedLoginsPerIp: 12 });
+      const answers: Array<string | undefined> = [];
+      for (let i = 0; i < 30; i++) answers.push(await answer(nodes[i % 3] as (typeof nodes)[0], `user${i}`, 'guess'));
+      expect(answers.filter((a) => a?.startsWith('HTTP/1.1 401'))).toHaveLength(12);
+      expect(answers.slice(12).every((a) => a?.startsWith('HTTP/1.1 429'))).toBe(true);
+    });
+  });
 });

@@ -164,6 +164,12 @@ const configSchema = z.object({
   ),
   /** How long a drained caster node (SIGUSR2) takes to close its rovers, so they reconnect elsewhere a few at a time. */
   CASTER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * JetStream copies of what the nodes keep on CASTER_BUS_URL's NATS (the connection ledger, the archive and its
+   * leases): 3 on a NATS cluster of three, so one NATS server stopped loses nothing (ADR 0073); at most the
+   * cluster's size.
+   */
+  CASTER_BUS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Names this caster process on the bus; a random id per start when unset. */
   CASTER_NODE_ID: unsetIfEmpty(z.string().min(1).max(64).optional()),
   /** `false` writes frames rover by rover through Node instead of one io_uring call per frame (ADR 0013). */

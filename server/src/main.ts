@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       publicUrl: config.PUBLIC_URL,
       publicHost: config.CASTER_PUBLIC_HOST ?? new URL(config.PUBLIC_URL).hostname,
       busUrl: config.CASTER_BUS_URL,
+      busReplicas: config.CASTER_BUS_REPLICAS,
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
       trustedProxies: config.CASTER_TRUSTED_PROXIES,

@@ -1,6 +1,7 @@
 import { connect, type KV, type NatsConnection } from 'nats';
 import { isWrongRevision } from '../bus.ts';
 import { natsServers } from '../nats-servers.ts';
+import { keepReplicas } from '../replicas.ts';
 
 /**
  * Which caster node archives a station. Normally the bus already gives a station's source to one node, but not
@@ -28,6 +29,8 @@ export interface NatsLeaseOptions {
   node: string;
   /** A lease not renewed for this long is free: how long a crashed node's stations go unarchived at most. */
   ttlMs?: number;
+  /** JetStream copies of the lease bucket (ADR 0073); 1 when unset. */
+  replicas?: number;
 }
 
 /** Leases in a NATS JetStream key-value bucket, taken and renewed with compare-and-set on the key's revision. */
@@ -39,7 +42,9 @@ export async function natsArchiveLease(options: NatsLeaseOptions): Promise<Archi
   } catch (err) {
     throw new Error(`archive lease: cannot connect to NATS at ${options.url}: ${(err as Error).message}`);
   }
-  const kv: KV = await nc.jetstream().views.kv(options.bucket, { history: 1 });
+  const replicas = options.replicas ?? 1;
+  const kv: KV = await nc.jetstream().views.kv(options.bucket, { history: 1, replicas });
+  await keepReplicas(await nc.jetstreamManager(), `KV_${options.bucket}`, replicas);
   /** Leases this node holds: the revision it wrote and when. */
   const held = new Map<string, { revision: number; at: number }>();
   const value = (now: number) =>

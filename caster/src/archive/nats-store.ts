@@ -7,6 +7,7 @@ import {
   type StoredMsg,
 } from 'nats';
 import { natsServers } from '../nats-servers.ts';
+import { keepReplicas } from '../replicas.ts';
 import {
   type ArchiveStore,
   type ArchiveStoreSpec,
@@ -22,6 +23,8 @@ export interface NatsStoreOptions {
   url: string;
   /** Object store bucket (letters, digits, - and _); its tail stream is named after it. */
   bucket: string;
+  /** JetStream copies of the store and its tail stream (ADR 0073); 1 when unset. */
+  replicas?: number;
 }
 
 const BUCKET = /^[A-Za-z0-9_-]{1,64}$/;
@@ -45,10 +48,13 @@ export async function natsArchiveStore(options: NatsStoreOptions): Promise<Archi
   try {
     const js = nc.jetstream();
     const jsm = await nc.jetstreamManager();
-    const os = await js.views.os(options.bucket, { storage: StorageType.File });
+    const replicas = options.replicas ?? 1;
+    const os = await js.views.os(options.bucket, { storage: StorageType.File, replicas });
+    await keepReplicas(jsm, `OBJ_${options.bucket}`, replicas);
     const tail = `ARCHIVE_TAIL_${options.bucket}`;
     const prefix = `archive-tail.${options.bucket}`;
-    await ensureStream(jsm, tail, prefix);
+    await ensureStream(jsm, tail, prefix, replicas);
+    await keepReplicas(jsm, tail, replicas);
     return new NatsArchiveStore(nc, jsm as DirectGets, os, options, tail, prefix);
   } catch (err) {
     await nc.close();
@@ -56,12 +62,18 @@ export async function natsArchiveStore(options: NatsStoreOptions): Promise<Archi
   }
 }
 
-async function ensureStream(jsm: JetStreamManager, name: string, prefix: string) {
+async function ensureStream(jsm: JetStreamManager, name: string, prefix: string, replicas: number) {
   try {
     await jsm.streams.info(name);
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    await jsm.streams.add({ name, subjects: [`${prefix}.>`], storage: StorageType.File, allow_direct: true });
+    await jsm.streams.add({
+      name,
+      subjects: [`${prefix}.>`],
+      storage: StorageType.File,
+      allow_direct: true,
+      num_replicas: replicas,
+    });
   }
 }
 
@@ -97,7 +109,7 @@ class NatsArchiveStore implements ArchiveStore {
   ) {
     this.bucket = options.bucket;
     this.name = `nats:${options.bucket}`;
-    this.spec = { kind: 'nats', url: options.url, bucket: options.bucket };
+    this.spec = { kind: 'nats', url: options.url, bucket: options.bucket, replicas: options.replicas };
   }
 
   private subject(key: HourKey) {

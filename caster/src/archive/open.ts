@@ -6,7 +6,7 @@ import type { ArchiveStore, ArchiveStoreSpec } from './store.ts';
 /** Opens the store a spec describes; a `module` spec's module must export `openArchiveStore(options, logger)`. */
 export async function openArchiveStoreSpec(spec: ArchiveStoreSpec, logger: Logger): Promise<ArchiveStore> {
   if (spec.kind === 'local') return localArchiveStore(spec.dir, logger);
-  if (spec.kind === 'nats') return natsArchiveStore({ url: spec.url, bucket: spec.bucket });
+  if (spec.kind === 'nats') return natsArchiveStore({ url: spec.url, bucket: spec.bucket, replicas: spec.replicas });
   const opener = (await import(spec.module)) as {
     openArchiveStore?: (options: unknown, logger: Logger) => Promise<ArchiveStore>;
   };

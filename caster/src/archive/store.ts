@@ -14,7 +14,7 @@ export const HOUR_MS = 3_600_000;
  */
 export type ArchiveStoreSpec =
   | { kind: 'local'; dir: string }
-  | { kind: 'nats'; url: string; bucket: string }
+  | { kind: 'nats'; url: string; bucket: string; replicas?: number }
   | { kind: 'module'; module: string; options?: unknown };
 
 /**

@@ -9,14 +9,21 @@ import { startArchiveSweeper } from './archive.sweeper.ts';
 export { type ArchiveRepo, createArchiveRepo } from './archive.repo.ts';
 export { sweepArchive } from './archive.sweeper.ts';
 
-type ArchiveConfig = Pick<Config, 'ARCHIVE_STORE' | 'ARCHIVE_DIR' | 'ARCHIVE_NATS_BUCKET' | 'CASTER_BUS_URL'>;
+type ArchiveConfig = Pick<
+  Config,
+  'ARCHIVE_STORE' | 'ARCHIVE_DIR' | 'ARCHIVE_NATS_BUCKET' | 'CASTER_BUS_URL' | 'CASTER_BUS_REPLICAS'
+>;
 
 /** The configured archive store, or null when ARCHIVE_STORE=off. */
 export async function openArchiveStore(config: ArchiveConfig, logger: Logger): Promise<ArchiveStore | null> {
   const kind = archiveStoreOf(config);
   if (kind === 'off') return null;
   if (kind === 'local') return localArchiveStore(config.ARCHIVE_DIR, logger);
-  return natsArchiveStore({ url: config.CASTER_BUS_URL as string, bucket: config.ARCHIVE_NATS_BUCKET });
+  return natsArchiveStore({
+    url: config.CASTER_BUS_URL as string,
+    bucket: config.ARCHIVE_NATS_BUCKET,
+    replicas: config.CASTER_BUS_REPLICAS,
+  });
 }
 
 export interface CasterArchive {
@@ -43,6 +50,7 @@ export async function startCasterArchive(
         url: config.CASTER_BUS_URL,
         bucket: `${config.ARCHIVE_NATS_BUCKET}-leases`,
         node: config.CASTER_NODE_ID ?? randomUUID(),
+        replicas: config.CASTER_BUS_REPLICAS,
       }
     : undefined;
   const stopSweeper = startArchiveSweeper(store, createArchiveRepo(db), logger);

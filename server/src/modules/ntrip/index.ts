@@ -19,6 +19,7 @@ export interface CasterServiceOptions {
   /** Host name rovers use, shown in the sourcetable's CAS record. */
   publicHost: string;
   busUrl?: string;
+  busReplicas?: number;
   nodeId?: string;
   /** Write frames through io_uring where the caster's native addon is built (default true). */
   directWrites?: boolean;
@@ -76,6 +77,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
   const caster = await createCaster({
     ports,
     busUrl: options.busUrl,
+    busReplicas: options.busReplicas,
     nodeId: options.nodeId,
     directWrites: options.directWrites,
     logger: options.logger,
