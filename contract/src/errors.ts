@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiKeyErrorCode } from './api-keys.ts';
 import type { CatalogueErrorCode } from './catalogue.ts';
 import type { NtripAccountErrorCode } from './ntrip-accounts.ts';
 import type { OrganizationErrorCode } from './organizations.ts';
@@ -67,6 +68,7 @@ export const errorCodes = [
  */
 export type ErrorCode =
   | (typeof errorCodes)[number]
+  | ApiKeyErrorCode
   | CatalogueErrorCode
   | NtripAccountErrorCode
   | OrganizationErrorCode

@@ -1,6 +1,7 @@
 // First: it configures zod before any schema below is made.
 import './zod-in-browsers.ts';
 
+export * from './api-keys.ts';
 export * from './audit.ts';
 export * from './back-office.ts';
 export * from './billing.ts';

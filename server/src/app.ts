@@ -21,6 +21,7 @@ import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
 import { spaDocuments } from './http/spa-document.ts';
+import { createApiKeysModule, registerApiKeyAudit, registerIdempotency } from './modules/api-keys/index.ts';
 import { auditRoutes, createAuditor, createAuditRepo } from './modules/audit/index.ts';
 import { createBillingRepo } from './modules/billing/billing.repo.ts';
 import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
@@ -66,6 +67,8 @@ export interface AppDeps {
   staticDir?: string;
   anonymousRequestsPerMinute?: number;
   signedInRequestsPerMinute?: number;
+  /** Requests a minute made with one API key (issue 37); 600 unless a test changes it. */
+  apiKeyRequestsPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
   /** The portal's secret (base64): feedSecretKeyOf(config); tests without one share a random key per process. */
   feedSecretKey?: string;
@@ -146,9 +149,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorate('audit', createAuditor(deps.db));
   const users = createUsersRepo(deps.db);
+  // Bound late like the sign-up gate: an organisation's keys are managed by its owners and admins.
+  const apiKeys = createApiKeysModule(deps.db, app, { roleOf: (orgId, userId) => organizations.roleOf(orgId, userId) });
   registerAuth(app, {
     verifier: deps.verifier,
     users,
+    apiKeys: apiKeys.service,
     // Bound late: the organisations module is built below, and asked only on a new person's first call.
     signUp: createSignUpGate((who, token, trx) => organizations.invitedToSignUp(who, token, trx)),
   });
@@ -209,7 +215,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await registerRateLimit(api, {
         anonymousPerMinute: deps.anonymousRequestsPerMinute ?? 300,
         signedInPerMinute: deps.signedInRequestsPerMinute ?? 1200,
+        apiKeyPerMinute: deps.apiKeyRequestsPerMinute ?? 600,
       });
+      registerIdempotency(api, deps.db);
+      registerApiKeyAudit(api);
       const organizationsAdmin = createOrganizationsAdminRepo(deps.db);
       // Before every route below: a disabled organisation's members are refused its /org/:orgId calls.
       api.addHook('preHandler', disabledOrganizationGuard(organizationsAdmin));
@@ -222,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
       await api.register(organizationsRoutes(organizations));
+      await api.register(apiKeys.routes);
       await api.register(
         adminUsersRoutes(users, {
           billing: billing.service.customerBilling,

@@ -1,3 +1,4 @@
+import { API_KEY_PREFIX, type ApiKeyScope } from '@portal/contract';
 import { INVITE_TOKEN_HEADER } from '@portal/contract/invite-link';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UsersRepo } from '../modules/users/users.repo.ts';
@@ -24,6 +25,22 @@ export interface Actor {
   termsVersion?: number | null;
   /** From the token: when the caller last signed in (seconds since the epoch). */
   authTime?: number;
+  /** Set when the call is made with an API key instead of an ID token (issue 37). */
+  apiKey?: ApiKeyPrincipal;
+}
+
+/** A valid API key: it acts for its owner, within its scopes, and for an organisation's key only on that one. */
+export interface ApiKeyPrincipal {
+  id: string;
+  prefix: string;
+  userId: string;
+  organizationId: string | null;
+  scopes: ApiKeyScope[];
+}
+
+export interface ApiKeyAuthenticator {
+  /** The key a bearer value is, or null when it is malformed, unknown, revoked or expired. */
+  authenticate(bearer: string, ip: string): Promise<ApiKeyPrincipal | null>;
 }
 
 export type AuthLevel = 'public' | 'optional' | 'user' | 'admin';
@@ -32,6 +49,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; checked before the body is parsed, so an anonymous caller gets 401, not 400. */
     auth?: AuthLevel;
+    /**
+     * The scope an API key needs to make this call; a route without one takes no key (docs/adr/0078). Admin routes
+     * never take keys, whatever this says.
+     */
+    apiKey?: ApiKeyScope;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -40,6 +62,8 @@ declare module 'fastify' {
      * not verify. The rate limit counts a caller with one by account instead of by address (http/rate-limit.ts).
      */
     identity: VerifiedIdentity | null;
+    /** The API key the bearer value is, when it is one and valid; the rate limit counts such calls by key. */
+    apiKey: ApiKeyPrincipal | null;
   }
 }
 
@@ -59,14 +83,19 @@ function bearer(request: FastifyRequest): string | null {
  */
 export function registerAuth(
   app: FastifyInstance,
-  deps: { verifier: IdentityVerifier; users: UsersRepo; signUp: SignUpGate },
+  deps: { verifier: IdentityVerifier; users: UsersRepo; signUp: SignUpGate; apiKeys?: ApiKeyAuthenticator },
 ): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('identity', null);
+  app.decorateRequest('apiKey', null);
 
   app.addHook('onRequest', async (request) => {
     const token = bearer(request);
     if (!token) return;
+    if (token.startsWith(API_KEY_PREFIX)) {
+      if (deps.apiKeys) request.apiKey = await deps.apiKeys.authenticate(token, request.ip);
+      return;
+    }
     try {
       request.identity = await deps.verifier.verify(token);
     } catch (err) {
@@ -77,6 +106,10 @@ export function registerAuth(
   app.addHook('preParsing', async (request) => {
     const level = request.routeOptions.config?.auth ?? 'public';
     if (level === 'public') return;
+    if (bearer(request)?.startsWith(API_KEY_PREFIX)) {
+      request.actor = await apiKeyActor(request, level, deps.users);
+      return;
+    }
     const identity = request.identity;
     if (!identity) {
       // A token that does not verify is refused even where none is needed: the caller meant to be someone.
@@ -104,6 +137,50 @@ export function registerAuth(
     };
     if (level === 'admin' && !user.is_admin) throw forbidden();
   });
+}
+
+const invalidKey = () => new AppError(401, 'api_key_invalid', 'This API key is unknown, revoked or expired.');
+
+/** Who a call made with an API key acts as, once the key, the route and the key's scopes and organisation agree. */
+async function apiKeyActor(request: FastifyRequest, level: AuthLevel, users: UsersRepo): Promise<Actor> {
+  const key = request.apiKey;
+  if (!key) throw invalidKey();
+  const scope = request.routeOptions.config?.apiKey;
+  if (level === 'admin' || !scope) {
+    throw new AppError(
+      403,
+      'api_key_not_accepted',
+      'This call does not take API keys; sign in to the portal to make it.',
+    );
+  }
+  if (!key.scopes.includes(scope)) {
+    throw new AppError(403, 'api_key_scope', `This API key lacks the scope ${scope}.`, undefined, { scope });
+  }
+  if (key.organizationId !== null && (request.params as { orgId?: unknown }).orgId !== key.organizationId) {
+    throw new AppError(
+      403,
+      'api_key_not_accepted',
+      "An organisation's API key acts only on that organisation's calls.",
+    );
+  }
+  const user = await users.findIdentity(key.userId);
+  if (!user) throw invalidKey();
+  if (user.disabled) throw new AppError(403, 'account_disabled', 'This account has been disabled.');
+  return {
+    userId: user.id,
+    uid: user.firebase_uid,
+    email: user.email,
+    // Nothing addressed to an e-mail is handed to a key: it never proved the address.
+    emailVerified: false,
+    // A key is never an administrator, whoever made it: admin routes refuse keys above, and services see this too.
+    isAdmin: false,
+    termsAcceptedAt:
+      user.current_terms_version !== null && (user.terms_version ?? 0) < user.current_terms_version
+        ? null
+        : user.terms_accepted_at,
+    termsVersion: user.current_terms_version,
+    apiKey: key,
+  };
 }
 
 /** The caller of a route declared with auth 'user' or 'admin'; the hook guarantees it is set. */

@@ -6,6 +6,8 @@ export interface RateLimits {
   anonymousPerMinute: number;
   /** Requests a minute by one signed-in account, wherever it calls from. */
   signedInPerMinute: number;
+  /** Requests a minute made with one API key (issue 37): machines get a budget of their own, apart from the person's. */
+  apiKeyPerMinute: number;
 }
 
 /**
@@ -19,9 +21,13 @@ export async function registerRateLimit(api: FastifyInstance, limits: RateLimits
   await api.register(rateLimit, {
     timeWindow: '1 minute',
     keyGenerator: (request) => {
+      if (request.apiKey) return `api key ${request.apiKey.id}`;
       const uid = accountOf(request);
       return uid === undefined ? `address ${normalizeIP(request.ip)}` : `account ${uid}`;
     },
-    max: (request) => (accountOf(request) === undefined ? limits.anonymousPerMinute : limits.signedInPerMinute),
+    max: (request) => {
+      if (request.apiKey) return limits.apiKeyPerMinute;
+      return accountOf(request) === undefined ? limits.anonymousPerMinute : limits.signedInPerMinute;
+    },
   });
 }

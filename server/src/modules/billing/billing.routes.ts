@@ -65,7 +65,7 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     app.post(
       '/checkout/subscription',
       {
-        config: { auth: 'user' },
+        config: { auth: 'user', idempotent: true },
         schema: { tags, querystring: subscriptionCheckoutQuerySchema, response: { 200: checkoutCreatedSchema } },
       },
       async (request) =>
@@ -75,7 +75,7 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     app.post(
       '/checkout/product',
       {
-        config: { auth: 'user' },
+        config: { auth: 'user', idempotent: true },
         schema: { tags, querystring: priceIdQuerySchema, response: { 200: checkoutCreatedSchema } },
       },
       async (request) => service.createCheckout(actorOf(request), 'token', request.query.priceId),
@@ -145,7 +145,10 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
     // --- subscriptions ---
     app.get(
       '/subscriptions',
-      { config: { auth: 'user' }, schema: { tags, response: { 200: userSubscriptionsSchema } } },
+      {
+        config: { auth: 'user', apiKey: 'billing:read' },
+        schema: { tags, response: { 200: userSubscriptionsSchema } },
+      },
       async (request, reply) => service.userSubscriptions(actorOf(request), contentLanguage(request, reply)),
     );
 
@@ -291,13 +294,13 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
 
     app.get(
       '/tokens/history',
-      { config: { auth: 'user' }, schema: { tags, response: { 200: tokenHistorySchema } } },
+      { config: { auth: 'user', apiKey: 'usage:read' }, schema: { tags, response: { 200: tokenHistorySchema } } },
       async (request) => service.tokenHistory(actorOf(request)),
     );
 
     app.get(
       '/billing/payments',
-      { config: { auth: 'user' }, schema: { tags, response: { 200: paymentHistorySchema } } },
+      { config: { auth: 'user', apiKey: 'billing:read' }, schema: { tags, response: { 200: paymentHistorySchema } } },
       async (request) => ({ payments: await service.payments(actorOf(request)) }),
     );
 

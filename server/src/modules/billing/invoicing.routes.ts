@@ -72,7 +72,7 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
 
     app.get(
       '/billing/invoices',
-      { config: { auth: 'user' }, schema: { tags, response: { 200: invoiceListSchema } } },
+      { config: { auth: 'user', apiKey: 'billing:read' }, schema: { tags, response: { 200: invoiceListSchema } } },
       async (request) => ({ invoices: await invoicing.listInvoices({ userId: actorOf(request).userId }) }),
     );
     app.get(

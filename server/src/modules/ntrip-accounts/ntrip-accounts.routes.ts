@@ -33,20 +33,24 @@ import type { NtripAccountsService } from './ntrip-accounts.service.ts';
 const tags = ['ntrip-accounts'];
 const user = { auth: 'user' } as const;
 const admin = { auth: 'admin' } as const;
+// What an API key needs for each call (issue 37); the creating and spending POSTs take an Idempotency-Key.
+const read = { ...user, apiKey: 'ntrip-accounts:read' } as const;
+const write = { ...user, apiKey: 'ntrip-accounts:write' } as const;
+const usage = { ...user, apiKey: 'usage:read' } as const;
 
 /** The NTRIP account calls: parse, authorise (auth level here, ownership in the service), call. */
 export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/ntrip-accounts',
-      { config: user, schema: { tags, response: { 200: ntripAccountListSchema } } },
+      { config: read, schema: { tags, response: { 200: ntripAccountListSchema } } },
       async (request) => ({ items: await service.list(actorOf(request)) }),
     );
 
     app.post(
       '/ntrip-accounts',
       {
-        config: user,
+        config: { ...write, idempotent: true },
         schema: { tags, body: createNtripAccountBodySchema, response: { 201: ntripAccountWithPasswordSchema } },
       },
       async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body.label)),
@@ -54,14 +58,14 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
 
     app.get(
       '/org/:orgId/ntrip-accounts',
-      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: ntripAccountListSchema } } },
+      { config: read, schema: { tags, params: organizationParamsSchema, response: { 200: ntripAccountListSchema } } },
       async (request) => ({ items: await service.listOfOrganization(actorOf(request), request.params.orgId) }),
     );
 
     app.post(
       '/org/:orgId/ntrip-accounts',
       {
-        config: user,
+        config: { ...write, idempotent: true },
         schema: {
           tags,
           params: organizationParamsSchema,
@@ -77,14 +81,14 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
 
     app.get(
       '/ntrip-accounts/:id',
-      { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountSchema } } },
+      { config: read, schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountSchema } } },
       async (request) => service.get(actorOf(request), request.params.id),
     );
 
     app.patch(
       '/ntrip-accounts/:id',
       {
-        config: user,
+        config: write,
         schema: {
           tags,
           params: ntripAccountParamsSchema,
@@ -98,7 +102,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
     app.post(
       '/ntrip-accounts/:id/password',
       {
-        config: user,
+        config: write,
         schema: { tags, params: ntripAccountParamsSchema, response: { 200: ntripAccountWithPasswordSchema } },
       },
       async (request) => service.regeneratePassword(actorOf(request), request.params.id),
@@ -106,7 +110,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
 
     app.delete(
       '/ntrip-accounts/:id',
-      { config: user, schema: { tags, params: ntripAccountParamsSchema } },
+      { config: write, schema: { tags, params: ntripAccountParamsSchema } },
       async (request, reply) => {
         await service.remove(actorOf(request), request.params.id);
         return reply.status(204).send();
@@ -116,7 +120,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
     app.get(
       '/ntrip-accounts/:id/mountpoints',
       {
-        config: user,
+        config: read,
         schema: { tags, params: ntripAccountParamsSchema, response: { 200: accountMountpointListSchema } },
       },
       async (request) => ({ items: await service.mountpoints(actorOf(request), request.params.id) }),
@@ -140,7 +144,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
     app.get(
       '/ntrip-accounts/:id/sessions',
       {
-        config: user,
+        config: usage,
         schema: {
           tags,
           params: ntripAccountParamsSchema,
@@ -153,7 +157,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
 
     app.get(
       '/ntrip-accounts/:id/sessions.csv',
-      { config: user, schema: { tags, params: ntripAccountParamsSchema, response: { 200: z.string() } } },
+      { config: usage, schema: { tags, params: ntripAccountParamsSchema, response: { 200: z.string() } } },
       async (request, reply) => {
         const { filename, body } = await service.sessionsCsv(actorOf(request), request.params.id);
         return reply
@@ -167,7 +171,10 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
     // Spec §7: activates tokens (spec §3 token activation).
     app.post(
       '/tokens',
-      { config: user, schema: { tags, body: tokenActivationBodySchema, response: { 201: tokenActivationSchema } } },
+      {
+        config: { ...user, apiKey: 'activations:write', idempotent: true },
+        schema: { tags, body: tokenActivationBodySchema, response: { 201: tokenActivationSchema } },
+      },
       async (request, reply) => reply.status(201).send(await service.activate(actorOf(request), request.body)),
     );
 
@@ -280,7 +287,7 @@ export function ntripAccountsRoutes(service: NtripAccountsService): FastifyPlugi
     app.post(
       '/admin/ntrip-accounts/:id/grants',
       {
-        config: admin,
+        config: { ...admin, idempotent: true },
         schema: {
           tags,
           params: ntripAccountParamsSchema,

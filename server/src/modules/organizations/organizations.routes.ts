@@ -154,14 +154,17 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
 
     app.get(
       '/org/:orgId/tokens',
-      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: organizationTokensSchema } } },
+      {
+        config: { ...user, apiKey: 'usage:read' },
+        schema: { tags, params: organizationParamsSchema, response: { 200: organizationTokensSchema } },
+      },
       async (request) => ({ tokenAmount: await service.tokenAmount(actorOf(request), request.params.orgId) }),
     );
 
     app.post(
       '/org/:orgId/tokens',
       {
-        config: user,
+        config: { ...user, idempotent: true },
         schema: {
           tags,
           params: organizationParamsSchema,

@@ -48,19 +48,25 @@ export function rinexRoutes(service: RinexService): FastifyPluginAsyncZod {
 
     app.post(
       '/rinex/jobs',
-      { config: user, schema: { tags, body: createRinexJobBodySchema, response: { 201: rinexJobSchema } } },
+      {
+        config: { ...user, apiKey: 'rinex:write', idempotent: true },
+        schema: { tags, body: createRinexJobBodySchema, response: { 201: rinexJobSchema } },
+      },
       async (request, reply) => reply.status(201).send(await service.create(actorOf(request), request.body)),
     );
 
     app.get(
       '/rinex/jobs',
-      { config: user, schema: { tags, response: { 200: rinexJobListSchema } } },
+      { config: { ...user, apiKey: 'rinex:read' }, schema: { tags, response: { 200: rinexJobListSchema } } },
       async (request) => ({ items: await service.list(actorOf(request)) }),
     );
 
     app.get(
       '/rinex/jobs/:id',
-      { config: user, schema: { tags, params: rinexJobParamsSchema, response: { 200: rinexJobSchema } } },
+      {
+        config: { ...user, apiKey: 'rinex:read' },
+        schema: { tags, params: rinexJobParamsSchema, response: { 200: rinexJobSchema } },
+      },
       async (request) => service.get(actorOf(request), request.params.id),
     );
 

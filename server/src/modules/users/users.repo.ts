@@ -83,6 +83,11 @@ export function createUsersRepo(db: Database) {
      * in force), keeping the first moment: accepting again (a retry, a second tab) answers the moment recorded.
      * Who accepted which version is kept in terms_acceptances.
      */
+    /** The user an API key acts for, with the flags a request needs (as upsertFromIdentity returns them). */
+    async findIdentity(userId: string) {
+      return db.selectFrom('users').select(identityColumns).where('id', '=', userId).executeTakeFirst();
+    },
+
     async acceptTerms(userId: string, shown?: number) {
       return db.transaction().execute(async (trx) => {
         const current = await trx
