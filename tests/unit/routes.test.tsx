@@ -12,11 +12,11 @@ beforeEach(() =>
   server.use(
     http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 1250 })),
     http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
+    // A signed-in user's dashboard lists their NTRIP accounts.
+    http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [] })),
     http.get('*/api/user', () =>
       HttpResponse.json({ teams: [], isAdmin: false, termsAcceptedAt: '2026-01-01T00:00:00.000Z' }),
     ),
-    // Pages of other features may load their own data; the shell tests do not care about it.
-    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
   ),
 );
 beforeEach(() => {

@@ -17,7 +17,6 @@ beforeEach(() =>
   server.use(
     http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 7 })),
     http.get('*/api/user', () => HttpResponse.json({ code: 'internal', message: 'down' }, { status: 500 })),
-    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
   ),
 );
 beforeAll(() => {

@@ -17,8 +17,6 @@ beforeEach(() =>
   server.use(
     http.get('*/api/subscriptions', () => HttpResponse.json({ subscriptions: [], tokenAmount: 1250 })),
     http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
-    // Pages of other features may load their own data; the shell tests do not care about it.
-    http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not in this test' }, { status: 404 })),
   ),
 );
 

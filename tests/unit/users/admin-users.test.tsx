@@ -30,6 +30,7 @@ const patches: unknown[] = [];
 
 beforeEach(() =>
   server.use(
+    http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
     http.get('*/api/admin/users', ({ request }) => {
       const params = new URL(request.url).searchParams;
       const search = params.get('search');
@@ -48,7 +49,6 @@ beforeEach(() =>
       const person = people.find((p) => p.id === params.id);
       return HttpResponse.json({ ...person, ...body });
     }),
-    http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
   ),
 );
 afterEach(() => {

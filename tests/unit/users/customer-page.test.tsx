@@ -47,6 +47,7 @@ const verifications: unknown[] = [];
 
 beforeEach(() =>
   server.use(
+    http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })),
     http.get('*/api/admin/users/:id', () => HttpResponse.json(customer)),
     http.patch('*/api/admin/users/:id', async ({ request }) => {
       patches.push(await request.json());
@@ -70,7 +71,6 @@ beforeEach(() =>
         { status: 201 },
       );
     }),
-    http.get('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'Not here.' }, { status: 404 })),
   ),
 );
 afterEach(() => {
