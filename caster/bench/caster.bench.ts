@@ -87,6 +87,8 @@ const ARCHIVE = process.env.BENCH_ARCHIVE ?? 'off';
 if (!['off', 'on', 'both'].includes(ARCHIVE)) throw new Error('BENCH_ARCHIVE: off, on or both');
 const ARCHIVE_MODES = ARCHIVE === 'both' ? [false, true] : [ARCHIVE === 'on'];
 const STATIONS = Number(process.env.BENCH_STATIONS ?? 0);
+/** BENCH_PROFILE: a folder where each run of our caster leaves a CPU profile (`.cpuprofile`, for DevTools). */
+const PROFILE = process.env.BENCH_PROFILE;
 
 interface CasterStats {
   rss: number;
@@ -135,7 +137,13 @@ interface Stats {
  */
 async function ourCaster(archiveDir: string | undefined): Promise<CasterUnderTest> {
   const proc = fork(here('./caster-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...CASTER_NODE_FLAGS],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...CASTER_NODE_FLAGS,
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+    ],
     stdio: 'inherit',
     env: archiveDir ? { ...process.env, BENCH_ARCHIVE_DIR: archiveDir } : process.env,
   });
