@@ -124,6 +124,9 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
   socket.on('data', onHead);
 }
 
+/** Errors end the connection through 'close'; without a listener an error would throw. */
+const ignore = () => {};
+
 /** The caster's TCP port: each connection read by readRequest; at close, what is still connected is cut. */
 export class Listener {
   private readonly server: net.Server;
@@ -131,12 +134,17 @@ export class Listener {
   private closed = false;
 
   constructor(handlers: RequestHandlers) {
+    // One listener of each kind for all sockets, not a closure per connection: a rover's every byte counts.
+    const sockets = this.sockets;
+    function forget(this: net.Socket) {
+      sockets.delete(this);
+    }
     this.server = net.createServer((socket) => {
       if (this.closed) return socket.destroy();
       this.sockets.add(socket);
       socket.setNoDelay(true);
-      socket.on('close', () => this.sockets.delete(socket));
-      socket.on('error', () => {});
+      socket.on('close', forget);
+      socket.on('error', ignore);
       readRequest(socket, handlers);
     });
     this.server.maxConnections = 100_000;

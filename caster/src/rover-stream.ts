@@ -59,8 +59,40 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
     deps.firstData.add(rover);
   }
   socket.write(v === 2 ? v2StreamHeader() : V1_OK);
-  const onLine = (line: string) => {
-    const gga = readGga(line);
+  const events = roverEvents(deps);
+  (socket as RoverSocket)[ROVER] = rover;
+  socket.on('data', events.data);
+  socket.on('close', events.close);
+  socket.on('error', events.error);
+  const headerGga = req.headers.get('ntrip-gga');
+  if (headerGga) events.line(rover, headerGga);
+  if (mount) rovers.attach(rover, mount);
+  else if (!rover.mount) rovers.nearWaiting.add(rover);
+  if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, events.line);
+}
+
+/** A rover's socket knows its rover, so one set of listeners serves every rover of the caster. */
+const ROVER = Symbol('rover');
+type RoverSocket = net.Socket & { [ROVER]?: Rover };
+
+interface RoverEvents {
+  data(this: net.Socket, chunk: Buffer): void;
+  close(this: net.Socket): void;
+  error(this: net.Socket): void;
+  line(rover: Rover, line: string): void;
+}
+
+/**
+ * The listeners of every rover's socket, made once per caster: listeners made per rover (four closures and their
+ * scope) were a fifth of what a rover's objects weighed (docs/performance.md, memory per rover).
+ */
+const eventsOf = new WeakMap<RoverStreamDeps, RoverEvents>();
+function roverEvents(deps: RoverStreamDeps): RoverEvents {
+  const made = eventsOf.get(deps);
+  if (made) return made;
+  const { limits, clock, rovers } = deps;
+  const line = (rover: Rover, text: string) => {
+    const gga = readGga(text);
     if (!gga) return;
     rover.fix ??= new RoverFix();
     rover.fix.record(gga, clock.now());
@@ -68,12 +100,20 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
     rover.position = gga.position;
     rovers.choose(rover);
   };
-  socket.on('data', (chunk: Buffer) => rover.readLines(chunk, limits.maxRoverLineBytes, onLine));
-  socket.on('close', () => rovers.end(rover, 'client_closed'));
-  socket.on('error', () => rovers.end(rover, 'error'));
-  const headerGga = req.headers.get('ntrip-gga');
-  if (headerGga) onLine(headerGga);
-  if (mount) rovers.attach(rover, mount);
-  else if (!rover.mount) rovers.nearWaiting.add(rover);
-  if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, onLine);
+  const events: RoverEvents = {
+    data(chunk) {
+      (this as RoverSocket)[ROVER]?.readLines(chunk, limits.maxRoverLineBytes, line);
+    },
+    close() {
+      const rover = (this as RoverSocket)[ROVER];
+      if (rover) rovers.end(rover, 'client_closed');
+    },
+    error() {
+      const rover = (this as RoverSocket)[ROVER];
+      if (rover) rovers.end(rover, 'error');
+    },
+    line,
+  };
+  eventsOf.set(deps, events);
+  return events;
 }

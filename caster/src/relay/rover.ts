@@ -57,11 +57,11 @@ export class Rover {
   }
 
   /** Collects NMEA lines from whatever the rover sends (v2 clients may wrap them in chunks; those lines are skipped). */
-  readLines(chunk: Buffer, maxLine: number, onLine: (line: string) => void): void {
+  readLines(chunk: Buffer, maxLine: number, onLine: (rover: Rover, line: string) => void): void {
     let text = this.line + chunk.toString('latin1');
     let nl = text.indexOf('\n');
     while (nl >= 0) {
-      onLine(text.slice(0, nl));
+      onLine(this, text.slice(0, nl));
       text = text.slice(nl + 1);
       nl = text.indexOf('\n');
     }
