@@ -95,7 +95,7 @@ export class AccessWatch {
     const rovers = this.deps.roversByAccount.get(accountId);
     const surplus = (rovers?.size ?? 0) - Math.max(0, this.deps.share(accountId, max));
     if (!rovers || surplus <= 0) return;
-    const newest = [...rovers].sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || b.id - a.id);
+    const newest = [...rovers].sort((a, b) => b.startedMs - a.startedMs || b.id - a.id);
     for (const rover of newest.slice(0, surplus)) {
       this.deps.logger.warn(
         { account: accountId, mountpoint: rover.requested, limit: max },

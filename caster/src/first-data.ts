@@ -52,7 +52,7 @@ export class FirstDataWatch {
     // A client that gives up sooner than the wait (str2str after 10 s without data) left for the reason it got
     // nothing: it is listed all the same. A fixed mountpoint's rover that left is not: its station had a source.
     if (rover.ended && !noPosition) return;
-    const waited = (rover.endedAt ?? this.deps.clock.now()) - rover.startedAt.getTime();
+    const waited = (rover.endedAt ?? this.deps.clock.now()) - rover.startedMs;
     this.record(rover, noPosition ? 'near_no_position' : 'mountpoint_offline', {
       waitedSeconds: Math.ceil(waited / 1000),
     });

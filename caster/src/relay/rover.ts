@@ -13,7 +13,8 @@ let roverIds = 0;
 export class Rover {
   bytesSent = 0;
   lastSentAt: number;
-  readonly startedAt: Date;
+  /** When it logged in (ms); a number, not a Date, as a Date is 90 more bytes per rover for a figure rarely read. */
+  readonly startedMs: number;
   position: Position | null = null;
   mount: Mount | null = null;
   ended = false;
@@ -42,7 +43,11 @@ export class Rover {
     now: number,
   ) {
     this.lastSentAt = now;
-    this.startedAt = new Date(now);
+    this.startedMs = now;
+  }
+
+  get startedAt(): Date {
+    return new Date(this.startedMs);
   }
 
   /** With `direct`, the frame joins the batch that `deliver` flushes, when the socket can take it directly. */
