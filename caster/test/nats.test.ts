@@ -197,7 +197,7 @@ describe('two caster nodes over NATS', () => {
     };
     const threeNodes = async (limits: Partial<CasterLimits>) => {
       const prefix = `test-${randomUUID()}`;
-      const nodes = [];
+      const nodes: Array<Awaited<ReturnType<typeof node>>> = [];
       for (const id of ['node-a', 'node-b', 'node-c']) nodes.push(await node(prefix, id, 5, false, limits));
       // A rover on each node until every node counts all three: each has heard the others.
       const rovers = [];
