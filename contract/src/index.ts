@@ -21,4 +21,5 @@ export * from './organizations.ts';
 export * from './paging.ts';
 export * from './rinex.ts';
 export * from './settings.ts';
+export * from './status.ts';
 export * from './user.ts';

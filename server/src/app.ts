@@ -4,6 +4,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { LiveTelemetry } from '@portal/caster';
+import { resolveBrand } from '@portal/contract/brand';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -54,6 +55,7 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { createRinexModule, type RinexOptions } from './modules/rinex/index.ts';
 import { createSettingsModule, createSignUpGate } from './modules/settings/index.ts';
+import { createStatusModule } from './modules/status/index.ts';
 import { createAccountRepo } from './modules/users/account.repo.ts';
 import { createAccountService } from './modules/users/account.service.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
@@ -93,6 +95,8 @@ export interface AppDeps {
   rinex?: RinexOptions;
   /** The portal's e-mail (SMTP_URL, brand, sender); without SMTP it is kept in the outbox (docs/adr/0025-mail.md). */
   mail?: MailOptions;
+  /** The status page: its clock (tests move it) and how long one computed answer is reused (30 s by default). */
+  status?: { clock?: () => Date; cacheMs?: number };
 }
 
 export const API_PREFIX = '/api';
@@ -259,6 +263,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(createOperatorModule(deps.db, { live: deps.live }).routes);
       const stations = createCatalogueService({ repo: createCatalogueRepo(deps.db) });
       await api.register(createIntegrityModule(deps.db, { catalogue: stations }).routes);
+      await api.register(
+        createStatusModule(deps.db, {
+          clock: deps.status?.clock ?? (() => new Date()),
+          cacheMs: deps.status?.cacheMs ?? 30_000,
+          publicUrl,
+          brandName: resolveBrand(deps.mail?.brand).name,
+        }).routes,
+      );
       api.setNotFoundHandler(sendRouteNotFound);
     },
     { prefix: API_PREFIX },

@@ -107,7 +107,7 @@ describe(`security headers on ${testDatabaseKind()}`, () => {
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
     const pages = [...sitemap.body.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
-    expect(pages).toEqual(['/dashboard', '/marketplace', '/white-label']);
+    expect(pages).toEqual(['/dashboard', '/marketplace', '/white-label', '/status']);
     expect(sitemap.body).not.toContain('<div id="root">');
   });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
  * The SPA's public pages (src/app/routes.tsx: reachable logged out, with content of their own). Log-in, sign-up,
  * invites and everything behind an account stay out of the sitemap.
  */
-export const PUBLIC_PAGES = ['/dashboard', '/marketplace', '/white-label'];
+export const PUBLIC_PAGES = ['/dashboard', '/marketplace', '/white-label', '/status'];
 
 /**
  * robots.txt and sitemap.xml for the served SPA, which would otherwise answer them with index.html. The sitemap
