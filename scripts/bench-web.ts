@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
@@ -12,16 +12,22 @@ import { buildSpaIfStale, root, startServer } from './launch.ts';
 /**
  * `npm run bench:web`: Lighthouse (mobile preset, simulated throttling) on the SPA as `npm start` serves it: the
  * production build pointed at an Auth Emulator, served by the portal server (STATIC_DIR) with the demo data, in
- * Debian's Chromium kept off the network. Every page is loaded BENCH_RUNS times (3) from a cold cache; the medians
+ * Debian's Chromium kept off the network. Every page is loaded BENCH_RUNS times (5) from a cold cache; the medians
  * are printed, with the JavaScript of the first load: the bytes on the wire and the gzip size of the same files
  * (deterministic, what the size budget counts). The logged-in pages are measured as the seeded demo user, who logs
  * in through the login modal first, as the e2e tests do.
  *
  * BENCH_RUNS, BENCH_PAGES (paths, comma separated) and CHROMIUM_PATH adjust it; BENCH_DETAILS=1 prints where the
  * main thread's time went.
+ *
+ * Lighthouse's simulated timings scale the CPU time it observes, so perf, LCP and TBT depend on what else the machine
+ * runs: each run prints the load average and the CPU pressure (Linux PSI, the share of the last 10 s in which a task
+ * waited for a core), and the summary says when the figures are not comparable with a quiet machine's.
  */
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Above this one-minute load average the machine is not quiet enough for Lighthouse's timings to compare. */
+const QUIET_LOAD = 1;
 const LOGGED_OUT = ['/dashboard', '/marketplace', '/signup', '/credits'];
 const LOGGED_IN = ['/accounts'];
 const ONLY = process.env.BENCH_PAGES?.split(',');
@@ -30,6 +36,8 @@ const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
 const SPA_DIR = 'dist-bench';
 
 interface Run {
+  /** The machine at the start of the run. */
+  machine?: Machine;
   perf: number;
   a11y: number;
   bestPractices: number;
@@ -50,6 +58,26 @@ interface NetworkItem {
   transferSize?: number;
   statusCode?: number;
 }
+
+interface Machine {
+  load: number;
+  /** Linux PSI `some avg10` of /proc/pressure/cpu, percent; null where the kernel does not report it. */
+  cpuPressure: number | null;
+}
+
+function machine(): Machine {
+  let cpuPressure: number | null = null;
+  try {
+    const some = /^some avg10=([\d.]+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    cpuPressure = some ? Number(some[1]) : null;
+  } catch {
+    // no PSI on this kernel
+  }
+  return { load: loadavg()[0] ?? 0, cpuPressure };
+}
+
+const describeMachine = (m: Machine) =>
+  `load ${m.load.toFixed(2)}, CPU pressure ${m.cpuPressure === null ? 'n/a' : `${m.cpuPressure.toFixed(1)} %`}`;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -161,10 +189,11 @@ async function measure(path: string, baseURL: string, loggedIn: boolean): Promis
     if (loggedIn) await logIn(chrome.port, baseURL);
     for (let i = 0; i < RUNS; i++) {
       if (loggedIn) await clearCache(chrome.port);
-      const run = await lighthouseRun(`${baseURL}${path}`, chrome.port, loggedIn);
+      const before = machine();
+      const run = { ...(await lighthouseRun(`${baseURL}${path}`, chrome.port, loggedIn)), machine: before };
       console.log(
         `  ${path} run ${i + 1}: perf ${run.perf}, LCP ${Math.round(run.lcpMs)} ms, TBT ${Math.round(run.tbtMs)} ms, ` +
-          `CLS ${run.cls.toFixed(3)}, JS ${(run.jsGzipBytes / 1024).toFixed(1)} KiB gzip`,
+          `CLS ${run.cls.toFixed(3)}, JS ${(run.jsGzipBytes / 1024).toFixed(1)} KiB gzip (${describeMachine(before)})`,
       );
       runs.push(run);
     }
@@ -234,13 +263,24 @@ try {
       (p) => `${page}: ${p}`,
     ),
   );
+  const machines = results.flatMap(({ runs }) => runs.flatMap((r) => (r.machine ? [r.machine] : [])));
+  const loads = machines.map((m) => m.load);
+  const pressures = machines.flatMap((m) => (m.cpuPressure === null ? [] : [m.cpuPressure]));
+  const busy = machines.filter((m) => m.load > QUIET_LOAD).length;
   console.log(
-    `\nMedians of ${RUNS} Lighthouse runs (mobile preset), load average ${(await import('node:os'))
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}:\n`,
+    `\nMedians of ${RUNS} Lighthouse runs (mobile preset); at the runs' starts load average ` +
+      `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}` +
+      (pressures.length
+        ? `, CPU pressure ${Math.min(...pressures).toFixed(1)}–${Math.max(...pressures).toFixed(1)} %`
+        : '') +
+      ':\n',
   );
   console.log(table(results));
+  if (busy > 0)
+    console.log(
+      `\nNOT COMPARABLE: ${busy} of ${machines.length} runs started with a load average above ${QUIET_LOAD}; perf, LCP ` +
+        'and TBT are pessimistic on a busy machine (bytes, CLS and the other categories are not affected).',
+    );
   if (problems.length) console.log(`\nFailed requests and requests to other origins:\n${problems.join('\n')}`);
 } finally {
   if (server && server.exitCode === null) {
