@@ -111,6 +111,21 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     expect((await authorizer.authorize(account.username, next, near(), new Date())).allowed).toBe(true);
   });
 
+  it('a password already checked is not hashed again after the decisions were cleared (a reconnection storm)', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 1);
+    expect((await authorizer.authorize(account.username, password, near(), new Date())).allowed).toBe(true);
+    const checked = authorizer.verifications;
+    authorizer.invalidate();
+    expect((await authorizer.authorize(account.username, password, near(), new Date())).allowed).toBe(true);
+    expect(authorizer.verifications).toBe(checked);
+    // A wrong password is hashed every time.
+    expect((await authorizer.authorize(account.username, `${password}x`, near(), new Date())).allowed).toBe(false);
+    expect(authorizer.verifications).toBe(checked + 1);
+  });
+
   it('a new connection limit reaches the cached decision at once, and moves the auth epoch for other casters', async () => {
     const user = await t.buildUser();
     await grantTokens(t, admin, user, 50);

@@ -22,7 +22,7 @@ export interface AuthorizerOptions {
 export interface Authorizer extends AuthorizePort {
   invalidate(): void;
   close(): void;
-  /** Password verifications done so far (scrypt is the expensive part a storm must not repeat). */
+  /** Password hashes checked so far (scrypt is the expensive part a storm must not repeat). */
   readonly verifications: number;
 }
 
@@ -44,6 +44,12 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   const secret = randomBytes(32);
   const cache = new Map<string, Entry>();
   const inflight = new Map<string, Promise<AuthDecision>>();
+  /**
+   * Passwords that matched an account's stored hash, by HMAC of username and password: the hash they matched. The
+   * same password against the same hash cannot answer otherwise, so rovers reconnecting in a storm after their
+   * decisions expired or were cleared (any account change moves the epoch) skip scrypt unless the password changed.
+   */
+  const verified = new Map<string, string>();
   let epoch: number | null = null;
   let verifications = 0;
   let generation = 0;
@@ -70,6 +76,18 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
   }, options.epochPollMs ?? 1000);
   poll.unref();
 
+  async function checkPassword(username: string, password: string, hash: string, known: boolean): Promise<boolean> {
+    const key = createHmac('sha256', secret).update(`${username.toLowerCase()}\0${password}`).digest('base64');
+    if (known && verified.get(key) === hash) return true;
+    verifications++;
+    const ok = await verify(password, hash);
+    if (ok && known) {
+      if (verified.size >= maxEntries) verified.clear();
+      verified.set(key, hash);
+    }
+    return ok;
+  }
+
   async function decide(username: string, password: string, mountpoint: string, now: Date): Promise<Entry> {
     // The account is named in every denial, for its refused-attempts list; the rover's answer is the same.
     const deny = (denial: Omit<AuthDenial, 'allowed'>): Entry => ({
@@ -77,11 +95,10 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       expiresAt: now.getTime() + ttlMs,
     });
     const account = await repo.accountForLogin(username);
-    verifications++;
     // An unknown username costs the same hash as a known one, so timing does not tell which usernames exist.
     const hash = account?.password_hash ?? (await decoyHash());
     const probe = looksLikeProbeToken(password) && !!options.probe?.accept(password, username, mountpoint);
-    if ((!probe && !(await verify(password, hash))) || !account) {
+    if ((!probe && !(await checkPassword(username, password, hash, !!account))) || !account) {
       return deny({ reason: 'bad_credentials', ...(account && { accountId: account.id }) });
     }
     const accountId = account.id;
