@@ -68,12 +68,14 @@ const archive: ArchiveOptions | undefined = archiveDir
     }
   : undefined;
 
-// BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out.
+// BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out. The bench sets
+// BENCH_INTEGRITY_OFF for the run without the station integrity monitor (issue 33), which is on by default.
 const caster = await createCaster({
   ports,
   limits: { roverIdleMs: 600_000 },
   directWrites: process.env.BENCH_DIRECT !== '0',
   archive,
+  integrity: !process.env.BENCH_INTEGRITY_OFF,
 });
 const { port } = await caster.listen(0, '127.0.0.1');
 

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeStationPosition, geodeticToEcef } from '@portal/gnss';
 import { CASTER_NODE_FLAGS, encodeFrame } from '../src/index.ts';
 import {
   cLoader,
@@ -34,7 +35,10 @@ import {
  * BENCH_ROVERS (`c`, the default, or `node`: which load generator; the storm and single-version scenarios need `c`)
  * and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with our caster archiving
  * the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without rovers, each fed a
- * 900-byte frame a second by its own source, so that archiving carries a network's load) adjust it.
+ * 900-byte frame a second by its own source, so that archiving carries a network's load) and BENCH_INTEGRITY (`on`,
+ * the default, `off`, or `both`: each run of ours without and with the station integrity monitor, in alternating
+ * order, then the medians of the fan-out p99 side by side; issue 33) adjust it. The source also sends its reference
+ * position (1005) once a second, as a base station does, so the monitor decodes it where it is on.
  */
 
 interface Scenario {
@@ -86,6 +90,11 @@ const LOADERS = Number(process.env.BENCH_LOADERS ?? (ISOLATE || ROVERS === 'c' ?
 const ARCHIVE = process.env.BENCH_ARCHIVE ?? 'off';
 if (!['off', 'on', 'both'].includes(ARCHIVE)) throw new Error('BENCH_ARCHIVE: off, on or both');
 const ARCHIVE_MODES = ARCHIVE === 'both' ? [false, true] : [ARCHIVE === 'on'];
+const INTEGRITY = process.env.BENCH_INTEGRITY ?? 'on';
+if (!['off', 'on', 'both'].includes(INTEGRITY)) throw new Error('BENCH_INTEGRITY: off, on or both');
+const INTEGRITY_MODES = INTEGRITY === 'both' ? [false, true] : [INTEGRITY === 'on'];
+/** The mountpoint's reference position (1005), sent once a second: 52° N 5° E, 10 m. */
+const POSITION_FRAME = encodeStationPosition(geodeticToEcef(52, 5, 10));
 const STATIONS = Number(process.env.BENCH_STATIONS ?? 0);
 /** BENCH_PROFILE: a folder where each run of our caster leaves a CPU profile (`.cpuprofile`, for DevTools). */
 const PROFILE = process.env.BENCH_PROFILE;
@@ -135,7 +144,7 @@ interface Stats {
  * Ours with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read after a
  * collection.
  */
-async function ourCaster(archiveDir: string | undefined): Promise<CasterUnderTest> {
+async function ourCaster(archiveDir: string | undefined, integrity: boolean): Promise<CasterUnderTest> {
   const proc = fork(here('./caster-process.ts'), [], {
     execArgv: [
       '--import',
@@ -145,7 +154,11 @@ async function ourCaster(archiveDir: string | undefined): Promise<CasterUnderTes
       ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
     ],
     stdio: 'inherit',
-    env: archiveDir ? { ...process.env, BENCH_ARCHIVE_DIR: archiveDir } : process.env,
+    env: {
+      ...process.env,
+      ...(archiveDir && { BENCH_ARCHIVE_DIR: archiveDir }),
+      ...(!integrity && { BENCH_INTEGRITY_OFF: '1' }),
+    },
   });
   const { port } = await nextMessage<{ port: number }>(proc, 'ready');
   return {
@@ -305,9 +318,9 @@ interface StormResult {
   stormMs: number;
 }
 
-async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other') {
+async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', integrity = true) {
   const archiveDir = archiving ? mkdtempSync(join(os.tmpdir(), 'bench-archive-')) : undefined;
-  const caster = which === 'ours' ? await ourCaster(archiveDir) : await otherCaster(OTHER as string);
+  const caster = which === 'ours' ? await ourCaster(archiveDir, integrity) : await otherCaster(OTHER as string);
   if (PRIORITY !== undefined) os.setPriority(caster.pid, PRIORITY);
   if (ISOLATE) {
     const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
@@ -344,6 +357,8 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other') {
     sent++;
     if (inWindow(sentAt)) sentInWindow++;
   }, 1000 / s.hz);
+  // Not stamped (the load processes measure only the 1077 frames); the monitor decodes it whole.
+  const positionTimer = setInterval(() => source.write(POSITION_FRAME), 1000);
   const loaders: Loader[] = [];
   const share = Math.ceil(s.rovers / LOADERS);
   for (let first = 0; first < s.rovers; first += share) {
@@ -410,6 +425,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other') {
     };
   }
   clearInterval(timer);
+  clearInterval(positionTimer);
 
   const loaded = await caster.stats(true);
   const samples = delaysBetween(reports, windowStart, windowEnd);
@@ -440,6 +456,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other') {
     writes: after.ours ? (after.ours.directWrites ? 'io_uring' : 'Node') : '-',
     gc: after.ours?.gcPausesMs,
     load: os.loadavg()[0] ?? 0,
+    integrity: which === 'ours' ? integrity : null,
     storm,
   };
   for (const l of loaders) l.stop();
@@ -482,6 +499,7 @@ function printRow(r: Result) {
       r.load.toFixed(1).padStart(9),
       r.writes.padStart(8),
       (r.archived ? `on (${r.archived.frames}/${r.archived.dropped} of ${r.archived.sent})` : 'off').padStart(10),
+      (r.integrity === null ? '-' : r.integrity ? 'on' : 'off').padStart(9),
     ].join(' '),
   );
   if (r.storm) {
@@ -527,18 +545,37 @@ console.log(
   `Caster bench: ${SECONDS} s measured per scenario after ${WARMUP_MS / 1000} s warm-up, ${LOADERS} load processes in ${ROVERS === 'c' ? 'C' : 'Node'}${ISOLATE ? ' (isolated: rovers on the last core, caster on the others)' : ''}, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)}${PRIORITY === undefined ? '' : `, nice ${PRIORITY}`}${STATIONS ? `, ${STATIONS} more stations at 1 Hz` : ''}${OTHER ? `, against BENCH_OTHER_CASTER (${RUNS} runs each, alternating)` : ''}`,
 );
 console.log(
-  'scenario      caster rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  main CPU  rovers CPU   baseline  RSS/rover  fan-out p50/p99 ms  GC n/max ms  main alloc  load avg  writes  archive (frames stored/dropped of sent)',
+  'scenario      caster rovers  frame   rate  connect   p50 ms  p95 ms  p99 ms  max ms  delivered  dropped  caster CPU  main CPU  rovers CPU   baseline  RSS/rover  fan-out p50/p99 ms  GC n/max ms  main alloc  load avg  writes  archive (frames stored/dropped of sent)  integrity',
 );
+/** Issue 33's target: our fan-out p99 with the integrity monitor within 5 % of the caster without it. */
+function printIntegrity(s: Scenario, off: Result[], on: Result[]) {
+  const p99 = (rs: Result[]) => median(rs.map((r) => r.fanOut?.p99 ?? Number.NaN));
+  const p50 = (rs: Result[]) => median(rs.map((r) => r.fanOut?.p50 ?? Number.NaN));
+  const [a, b] = [p99(off), p99(on)];
+  console.log(
+    `  ${s.name}: integrity monitor off / on, medians of ${on.length} runs each: fan-out p99 ${ms(a)} / ${ms(b)} ms (${b >= a ? '+' : ''}${ms((100 * (b - a)) / a, 1)} %, target at most +5 %), fan-out p50 ${ms(p50(off))} / ${ms(p50(on))} ms, rover p99 ${ms(median(off.map((r) => r.p99)))} / ${ms(median(on.map((r) => r.p99)))} ms, main CPU ${ms(median(off.map((r) => r.mainCpuPercent)), 1)} / ${ms(median(on.map((r) => r.mainCpuPercent)), 1)} %, load average ${ms(median([...off, ...on].map((r) => r.load)), 1)}`,
+  );
+}
+
 for (const s of chosen) {
   const results: Record<'ours' | 'other', Result[]> = { ours: [], other: [] };
+  const monitored: Record<'off' | 'on', Result[]> = { off: [], on: [] };
   for (let i = 0; i < RUNS; i++) {
     // Alternating, and each caster first every other run, so a change in the machine's load falls on both.
     const order: Array<'ours' | 'other'> = !OTHER ? ['ours'] : i % 2 === 0 ? ['ours', 'other'] : ['other', 'ours'];
+    // The monitor's runs alternate the same way.
+    const integrityOrder = i % 2 === 0 ? INTEGRITY_MODES : [...INTEGRITY_MODES].reverse();
     for (const which of order) {
       let off: Result | undefined;
-      for (const archiving of which === 'ours' ? ARCHIVE_MODES : [false]) {
-        const r = await run(s, archiving, which);
+      const variants = (which === 'ours' ? ARCHIVE_MODES : [false]).flatMap((archiving) =>
+        (which === 'ours' ? integrityOrder : [true]).map((integrity) => ({ archiving, integrity })),
+      );
+      for (const { archiving, integrity } of variants) {
+        const r = await run(s, archiving, which, integrity);
         printRow(r);
+        if (which === 'ours' && INTEGRITY === 'both' && !archiving) monitored[integrity ? 'on' : 'off'].push(r);
+        // The archive and the other caster are compared with one setting of the monitor: the last in INTEGRITY_MODES.
+        if (which === 'ours' && integrity !== INTEGRITY_MODES.at(-1)) continue;
         if (!archiving) {
           off = r;
           results[which].push(r);
@@ -554,5 +591,6 @@ for (const s of chosen) {
     }
   }
   if (OTHER) printRatios(s, results.ours, results.other);
+  if (INTEGRITY === 'both') printIntegrity(s, monitored.off, monitored.on);
 }
 process.exit(0);

@@ -85,7 +85,8 @@ static double now_ms(void) {
 
 static void on_frame(const uint8_t *frame, size_t len, double received) {
   frames++;
-  if (!measuring || len < 13) return;
+  /* Only the bench's stamped frames (message type 1077, first byte 0x43): the 1005 it also sends carries no time. */
+  if (!measuring || len < 13 || frame[3] != 0x43) return;
   double sent;
   memcpy(&sent, frame + 5, sizeof sent);
   if (samples_len + 2 > samples_cap) {

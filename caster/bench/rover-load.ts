@@ -20,7 +20,8 @@ let cpuAtMeasure = process.cpuUsage();
 
 function onFrame(data: Buffer) {
   frames++;
-  if (!measuring || data.length < 13) return;
+  // Only the bench's stamped frames (message type 1077, first byte 0x43): the 1005 it also sends carries no time.
+  if (!measuring || data.length < 13 || data[3] !== 0x43) return;
   const sent = data.readDoubleLE(5);
   samples.push(sent, monotonicMs() - sent);
 }

@@ -16,6 +16,7 @@ export const OPTIONAL_MAIL_TOPICS = [
   'renewalFailed',
   'rinexReady',
   'membership',
+  'stationAlerts',
 ] as const;
 export type OptionalMailTopic = (typeof OPTIONAL_MAIL_TOPICS)[number];
 
@@ -29,6 +30,8 @@ export const notificationPreferencesSchema = z.object({
   renewalFailed: z.boolean(),
   rinexReady: z.boolean(),
   membership: z.boolean(),
+  /** A station or network that served my rovers in the last 30 days is down or failing, and back (issue 33). */
+  stationAlerts: z.boolean(),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 

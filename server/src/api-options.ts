@@ -34,6 +34,11 @@ export function apiOptionsOf(
     trustProxy: config.TRUST_PROXY,
     strictTransportSecurity: config.NODE_ENV === 'production',
     logger: { level: config.LOG_LEVEL },
-    mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, brand: config.VITE_BRAND },
+    mail: {
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      brand: config.VITE_BRAND,
+      stationAlertGraceMs: config.STATION_ALERT_GRACE_SECONDS * 1000,
+    },
   };
 }

@@ -122,6 +122,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
         renewalFailed: true,
         rinexReady: true,
         membership: true,
+        stationAlerts: true,
       });
     });
 
@@ -148,6 +149,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
         renewalFailed: true,
         rinexReady: false,
         membership: false,
+        stationAlerts: true,
       });
       const other = await t.buildUser();
       const theirs = await t.app.inject({ method: 'GET', url: '/api/user/notifications', headers: other.headers });
@@ -528,12 +530,15 @@ describe('mail configuration', () => {
       MAIL_FROM: 'TerraView <noreply@terraview.example>',
       VITE_BRAND: 'terraview',
       FEED_SECRET_KEY: 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=',
+      STATION_ALERT_GRACE_SECONDS: '120',
     });
     expect(apiOptionsOf(config).mail).toEqual({
       smtpUrl: 'smtps://portal:secret@mail.example.test:465',
       from: 'TerraView <noreply@terraview.example>',
       brand: 'terraview',
+      stationAlertGraceMs: 120_000,
     });
+    expect(apiOptionsOf(loadConfig({})).mail?.stationAlertGraceMs).toBe(300_000);
     expect(apiOptionsOf(loadConfig({ SMTP_URL: '' })).mail?.smtpUrl).toBeUndefined();
   });
 

@@ -26,8 +26,19 @@ const READS: Record<string, string[]> = {
   billing: ['users'],
   // Terms acceptance lists join their users.
   documents: ['terms_acceptances', 'users'],
-  // Notices read what they announce: subscriptions, grants and networks.
-  mail: ['access_grants', 'networks', 'products', 'subscriptions'],
+  // Notices read what they announce: subscriptions, grants and networks; outage alerts a station's recorded states,
+  // the connection log of the rovers it served, their accounts' owners and the admins (docs/adr/0070).
+  mail: [
+    'access_grants',
+    'networks',
+    'ntrip_accounts',
+    'ntrip_sessions',
+    'products',
+    'station_state_changes',
+    'stations',
+    'subscriptions',
+    'users',
+  ],
   // The caster's authorize and catalogue ports: one statement per decision (docs/adr/0010, 0026).
   ntrip: [
     'access_grants',

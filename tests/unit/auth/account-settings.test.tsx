@@ -47,6 +47,7 @@ beforeEach(() =>
         renewalFailed: true,
         rinexReady: true,
         membership: true,
+        stationAlerts: true,
       }),
     ),
     http.delete('*/api/user', () => {

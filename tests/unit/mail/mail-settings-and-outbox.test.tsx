@@ -19,6 +19,7 @@ let stored: NotificationPreferences = {
   renewalFailed: true,
   rinexReady: true,
   membership: true,
+  stationAlerts: true,
 };
 const puts: unknown[] = [];
 const mail = (n: number, over: Partial<OutboxMail> = {}): OutboxMail => ({
@@ -99,11 +100,16 @@ describe('e-mail notifications in /settings', () => {
       name: 'My role in an organisation changed, or I am no longer a member',
     });
     expect(membership).toHaveAttribute('aria-checked', 'true');
+    const outages = within(section).getByRole('switch', {
+      name: 'A station my rovers used in the last 30 days is down or failing, and back',
+    });
+    expect(outages).toHaveAttribute('aria-checked', 'true');
     const threshold = within(section).getByLabelText('Low-balance threshold (tokens):');
     expect(threshold).toHaveValue(40);
 
     const user = userEvent.setup();
     await user.click(membership);
+    await user.click(outages);
     await user.clear(threshold);
     await user.type(threshold, '250');
     await user.selectOptions(within(section).getByLabelText('Language of the mails:'), 'nl');
@@ -119,6 +125,7 @@ describe('e-mail notifications in /settings', () => {
         renewalFailed: true,
         rinexReady: false,
         membership: false,
+        stationAlerts: false,
       },
     ]);
   });

@@ -12,6 +12,7 @@ import {
 import { createMailRepo, type MailRepo } from './mail.repo.ts';
 import { mailRoutes } from './mail.routes.ts';
 import { createMailer, type Mailer } from './mail.service.ts';
+import { createStationAlerts } from './mail.station-alerts.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail.transport.ts';
 import { createUnsubscribeSigner } from './mail.unsubscribe.ts';
 import { type AttachmentSource, createMailWorker, type MailWorker, type WorkerLog } from './mail.worker.ts';
@@ -39,6 +40,10 @@ export interface MailOptions {
   send?: boolean;
   /** How often access that ends or ended is looked for (10 minutes); false: never (tests that run it themselves). */
   accessCheckMs?: number | false;
+  /** How often station outages are looked for (a minute); false: never (tests that run it themselves). */
+  stationAlertCheckMs?: number | false;
+  /** STATION_ALERT_GRACE_SECONDS: a station out of order for less than this is not announced (5 minutes). */
+  stationAlertGraceMs?: number;
 }
 
 export interface MailModule {
@@ -51,6 +56,7 @@ export interface MailModule {
     balance: BalanceNotice;
     access: ReturnType<typeof createAccessNotices>;
     rinexReady: ReturnType<typeof createRinexNotice>;
+    stations: ReturnType<typeof createStationAlerts>;
   };
   close(): Promise<void>;
 }
@@ -97,6 +103,15 @@ export function createMailModule(
     intervalMs: options.accessCheckMs || undefined,
   });
   if (options.accessCheckMs !== false) access.start();
+  const stations = createStationAlerts({
+    db,
+    mailer,
+    clock: options.clock,
+    log: deps.log,
+    graceMs: options.stationAlertGraceMs,
+    intervalMs: options.stationAlertCheckMs || undefined,
+  });
+  if (options.stationAlertCheckMs !== false) stations.start();
   return {
     mailer,
     worker,
@@ -106,9 +121,11 @@ export function createMailModule(
       balance: createBalanceNotice(mailer, repo),
       access,
       rinexReady: createRinexNotice(mailer),
+      stations,
     },
     async close() {
       await access.close();
+      await stations.close();
       await worker.close();
     },
     routes: mailRoutes({

@@ -40,6 +40,7 @@ const COLUMN_OF: Record<keyof NotificationPreferences, keyof PreferencesColumns>
   renewalFailed: 'renewal_failed',
   rinexReady: 'rinex_ready',
   membership: 'membership',
+  stationAlerts: 'station_alerts',
 };
 
 /** What a user without a row gets (the columns' defaults in the migration). */
@@ -51,6 +52,7 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   renewalFailed: true,
   rinexReady: true,
   membership: true,
+  stationAlerts: true,
 };
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
@@ -176,6 +178,7 @@ export function createMailRepo(db: Database) {
         renewalFailed: row.renewal_failed,
         rinexReady: row.rinex_ready,
         membership: row.membership,
+        stationAlerts: row.station_alerts,
       };
     },
 

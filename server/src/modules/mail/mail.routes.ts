@@ -26,6 +26,7 @@ const TOPIC_NAMES: Record<MailLocale, Record<OptionalMailTopic, string>> = {
     renewalFailed: 'subscription renewal failed',
     rinexReady: 'RINEX download ready',
     membership: 'organisation membership changes',
+    stationAlerts: 'outages of the stations your rovers use',
   },
   nl: {
     accessEnding: 'toegang tot een netwerk die eindigt of is beëindigd',
@@ -33,6 +34,7 @@ const TOPIC_NAMES: Record<MailLocale, Record<OptionalMailTopic, string>> = {
     renewalFailed: 'mislukte verlenging van een abonnement',
     rinexReady: 'RINEX-download staat klaar',
     membership: 'wijzigingen in je lidmaatschap van organisaties',
+    stationAlerts: 'storingen van de stations die je rovers gebruiken',
   },
 };
 

@@ -15,6 +15,8 @@ export const TOPIC_OF: Record<MailKind, OptionalMailTopic | null> = {
   low_balance: 'lowBalance',
   rinex_ready: 'rinexReady',
   membership: 'membership',
+  station_down: 'stationAlerts',
+  station_up: 'stationAlerts',
 };
 
 export const UNSUBSCRIBE_PATH = '/api/mail/unsubscribe';

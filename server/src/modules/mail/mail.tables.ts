@@ -38,12 +38,25 @@ export interface NotificationPreferencesTable {
   renewal_failed: Generated<boolean>;
   rinex_ready: Generated<boolean>;
   membership: Generated<boolean>;
+  station_alerts: Generated<boolean>;
   updated_at: Generated<Date>;
+}
+
+/** One station incident whose outage alerts were queued (migration 202611281614_station_alerts.sql). */
+export interface StationAlertsTable {
+  station_id: string;
+  change_id: number;
+  started_at: ColumnType<Date, Date | string, Date | string>;
+  recipients: Json<string[]>;
+  down_queued_at: ColumnType<Date, Date | string, Date | string>;
+  ended_at: NullableTimestamp;
+  up_queued_at: NullableTimestamp;
 }
 
 declare module '../../db/schema.ts' {
   interface DB {
     mail_outbox: MailOutboxTable;
     notification_preferences: NotificationPreferencesTable;
+    station_alerts: StationAlertsTable;
   }
 }

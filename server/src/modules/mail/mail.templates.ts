@@ -23,7 +23,29 @@ export type MailContent =
   | { kind: 'access_ended'; source: 'subscription' | 'tokens'; what: string; at: string }
   | { kind: 'low_balance'; balance: number; threshold: number }
   | { kind: 'rinex_ready'; mountpoint: string; windowStart: string; windowEnd: string; expiresAt: string }
-  | { kind: 'membership'; organizationName: string; change: 'role' | 'removed' | 'deleted'; role: string };
+  | { kind: 'membership'; organizationName: string; change: 'role' | 'removed' | 'deleted'; role: string }
+  /**
+   * Outage alerts (issue 33): `audience` customer (the station served their rovers) or operator (an admin, every
+   * station); `causes` the integrity reason codes, empty when the station is offline.
+   */
+  | {
+      kind: 'station_down';
+      audience: 'customer' | 'operator';
+      station: string;
+      network: string;
+      nearMountpoint: string;
+      offline: boolean;
+      causes: string[];
+      since: string;
+    }
+  | {
+      kind: 'station_up';
+      audience: 'customer' | 'operator';
+      station: string;
+      network: string;
+      since: string;
+      at: string;
+    };
 
 export type MailKind = MailContent['kind'];
 
@@ -55,6 +77,28 @@ function date(value: string, locale: MailLocale): string {
 const ROLE: Record<MailLocale, Record<string, string>> = {
   en: { owner: 'owner', admin: 'admin', member: 'member' },
   nl: { owner: 'eigenaar', admin: 'beheerder', member: 'lid' },
+};
+
+/** The integrity monitor's reason codes (ADR 0063) in plain words. */
+const CAUSE: Record<MailLocale, Record<string, string>> = {
+  en: {
+    position_moved: 'its reference position moved',
+    position_mismatch: 'its reference position differs from the surveyed one',
+    constellation_missing: 'a satellite system or signal is missing',
+    message_missing: 'a message type stopped',
+    late: 'its data arrives late',
+    crc_errors: 'its data arrives damaged',
+    gap: 'its data has gaps',
+  },
+  nl: {
+    position_moved: 'de referentiepositie is verschoven',
+    position_mismatch: 'de referentiepositie wijkt af van de ingemeten positie',
+    constellation_missing: 'een satellietsysteem of signaal ontbreekt',
+    message_missing: 'een berichttype is gestopt',
+    late: 'de data komt te laat binnen',
+    crc_errors: 'de data komt beschadigd binnen',
+    gap: 'de data heeft gaten',
+  },
 };
 
 function words(content: MailContent, ctx: RenderContext): Words {
@@ -231,6 +275,73 @@ function words(content: MailContent, ctx: RenderContext): Words {
             ],
             action: { label: 'Go to downloads', url: url('/rinex') },
           };
+    case 'station_down': {
+      const since = date(content.since, ctx.locale);
+      const { station, network } = content;
+      const customer = content.audience === 'customer';
+      const causes = content.causes.map((c) => CAUSE[ctx.locale][c] ?? c).join(', ');
+      return nl
+        ? {
+            subject: `Storing: station ${station} (${network})`,
+            paragraphs: [
+              content.offline
+                ? `Station ${station} van het netwerk ${network} stuurt sinds ${since} (UTC) geen correcties meer.`
+                : `Station ${station} van het netwerk ${network} faalt sinds ${since} (UTC) de integriteitscontrole: ${causes}. Vertrouw de correcties van dit station niet.`,
+              ...(customer
+                ? [
+                    `Je rovers gebruikten dit station de afgelopen 30 dagen. Rovers op ${content.nearMountpoint} gaan naar het volgende goede station.${content.offline ? '' : ` Het mountpoint ${station} zelf blijft de data van het station leveren.`}`,
+                  ]
+                : []),
+              'We sturen je een mail wanneer het station weer werkt.',
+            ],
+            action: customer
+              ? { label: 'Status bekijken', url: url('/status') }
+              : { label: 'Naar de kaart', url: url('/admin/map') },
+          }
+        : {
+            subject: `Outage: station ${station} (${network})`,
+            paragraphs: [
+              content.offline
+                ? `Station ${station} of the network ${network} has sent no corrections since ${since} (UTC).`
+                : `Station ${station} of the network ${network} has failed its integrity check since ${since} (UTC): ${causes}. Do not trust its corrections.`,
+              ...(customer
+                ? [
+                    `Your rovers used this station in the last 30 days. Rovers on ${content.nearMountpoint} move to the next good station.${content.offline ? '' : ` The mountpoint ${station} itself keeps sending the station's data.`}`,
+                  ]
+                : []),
+              'We will mail you when the station works again.',
+            ],
+            action: customer
+              ? { label: 'View status', url: url('/status') }
+              : { label: 'Open the map', url: url('/admin/map') },
+          };
+    }
+    case 'station_up': {
+      const { station, network } = content;
+      const since = date(content.since, ctx.locale);
+      const at = date(content.at, ctx.locale);
+      return nl
+        ? {
+            subject: `Opgelost: station ${station} (${network}) werkt weer`,
+            paragraphs: [
+              `Station ${station} van het netwerk ${network} werkt weer sinds ${at} (UTC). De storing begon op ${since} (UTC).`,
+            ],
+            action:
+              content.audience === 'customer'
+                ? { label: 'Status bekijken', url: url('/status') }
+                : { label: 'Naar de kaart', url: url('/admin/map') },
+          }
+        : {
+            subject: `Resolved: station ${station} (${network}) works again`,
+            paragraphs: [
+              `Station ${station} of the network ${network} has worked again since ${at} (UTC). The outage began on ${since} (UTC).`,
+            ],
+            action:
+              content.audience === 'customer'
+                ? { label: 'View status', url: url('/status') }
+                : { label: 'Open the map', url: url('/admin/map') },
+          };
+    }
     case 'membership': {
       const role = ROLE[ctx.locale][content.role] ?? content.role;
       const org = content.organizationName;

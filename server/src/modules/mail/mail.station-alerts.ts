@@ -1,0 +1,264 @@
+import { nearMountpoint } from '@portal/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/client.ts';
+import type { Mailer } from './mail.service.ts';
+import type { WorkerLog } from './mail.worker.ts';
+
+const DAY_MS = 86_400_000;
+/** Rovers served by a station in this window before an incident are told about it. */
+export const SERVED_WINDOW_MS = 30 * DAY_MS;
+/** A nearest-station rover whose last GGA lay this close to the station worked near it (a usual RTK baseline). */
+export const SERVED_NEAR_KM = 30;
+/** The default grace: a station down for less than this is a blip, and nobody is mailed. */
+export const DEFAULT_GRACE_MS = 5 * 60_000;
+/** An incident that began longer ago than this is history: a first start does not mail about last week's outage. */
+const NEWS_MS = DAY_MS;
+/** Incidents opened or closed per run, one transaction each: a network-wide outage is worked off over a few runs. */
+const BATCH = 20;
+
+interface OpeningRow {
+  station_id: string;
+  change_id: number | string;
+  at: Date | string;
+  online: boolean;
+  causes: string;
+  mountpoint: string;
+  latitude: number;
+  longitude: number;
+  network_name: string;
+  network_slug: string;
+}
+
+interface ClosingRow {
+  station_id: string;
+  change_id: number | string;
+  started_at: Date | string;
+  ended_at: Date | string;
+  recipients: string[] | string;
+  mountpoint: string;
+  network_name: string;
+}
+
+/** What a run did; tests read it, the log gets it when something was queued. */
+export interface StationAlertRun {
+  opened: number;
+  closed: number;
+  mails: number;
+}
+
+/**
+ * Outage alerts (issue 33, docs/adr/0070-outage-alerts.md). An incident is a station's time out of order: from the
+ * first recorded state (station_state_changes, written by a trigger) that is offline or failing integrity after one
+ * that was neither, to the next state that is neither. Once an incident has lasted the grace, the customers whose
+ * rovers the station served in the 30 days before and the admins get a "down" mail; when it ends, the same people a
+ * "back" mail. Each incident is claimed by inserting its station_alerts row in the transaction that queues its mails,
+ * so of two API processes running the check at once one queues them and the other finds the row and skips; the
+ * mails' idempotency keys (station, incident, user) would stop a copy anyway.
+ */
+export function createStationAlerts(deps: {
+  db: Database;
+  mailer: Mailer;
+  clock?: () => Date;
+  log: WorkerLog;
+  graceMs?: number;
+  intervalMs?: number;
+}) {
+  const { db, mailer } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  /** Open incidents that have lasted the grace and began within the news window, not yet claimed. */
+  const openings = (now: Date) =>
+    sql<OpeningRow>`
+      SELECT c.station_id, c.id AS change_id, c.at, c.online, c.causes, st.mountpoint, st.latitude, st.longitude,
+        n.name AS network_name, n.slug AS network_slug
+      FROM station_state_changes c
+      JOIN stations st ON st.id = c.station_id
+      JOIN networks n ON n.id = st.network_id
+      WHERE c.at > ${new Date(now.getTime() - NEWS_MS)} AND c.at <= ${new Date(now.getTime() - graceMs)}
+        AND NOT (c.online AND c.integrity <> 'failing')
+        AND (SELECT p.online AND p.integrity <> 'failing' FROM station_state_changes p
+             WHERE p.station_id = c.station_id AND p.id < c.id ORDER BY p.id DESC LIMIT 1) IS TRUE
+        AND NOT EXISTS (SELECT 1 FROM station_state_changes g
+             WHERE g.station_id = c.station_id AND g.id > c.id AND g.online AND g.integrity <> 'failing')
+        AND NOT EXISTS (SELECT 1 FROM station_alerts a WHERE a.station_id = c.station_id AND a.change_id = c.id)
+      ORDER BY c.at LIMIT ${BATCH}`.execute(db);
+
+  /** Alerted incidents whose station has been good since; the end is the first good state after the start. */
+  const closings = () =>
+    sql<ClosingRow>`
+      SELECT a.station_id, a.change_id, a.started_at, a.recipients, st.mountpoint, n.name AS network_name,
+        (SELECT min(g.at) FROM station_state_changes g
+         WHERE g.station_id = a.station_id AND g.id > a.change_id AND g.online AND g.integrity <> 'failing') AS ended_at
+      FROM station_alerts a
+      JOIN stations st ON st.id = a.station_id
+      JOIN networks n ON n.id = st.network_id
+      WHERE a.up_queued_at IS NULL
+        AND EXISTS (SELECT 1 FROM station_state_changes g
+          WHERE g.station_id = a.station_id AND g.id > a.change_id AND g.online AND g.integrity <> 'failing')
+      ORDER BY a.started_at LIMIT ${BATCH}`.execute(db);
+
+  /**
+   * Who is told, as user ids with their audience: the owners of NTRIP accounts with a session in the 30 days before
+   * the incident on the station's mountpoint, served by it (a nearest-station session's last choice), or on the
+   * network's nearest-station mountpoint with a last GGA within SERVED_NEAR_KM; and every admin. Disabled users are
+   * left out. An admin who is also such a customer gets the admins' mail only.
+   */
+  async function recipientsOf(trx: Database, row: OpeningRow, startedAt: Date) {
+    const dLat = SERVED_NEAR_KM / 111;
+    const dLon = SERVED_NEAR_KM / (111 * Math.max(0.01, Math.cos((row.latitude * Math.PI) / 180)));
+    const customers = await sql<{ user_id: string }>`
+      SELECT DISTINCT a.owner_user_id AS user_id
+      FROM ntrip_sessions s
+      JOIN ntrip_accounts a ON a.id = s.account_id
+      JOIN users u ON u.id = a.owner_user_id
+      WHERE s.ended_at >= ${new Date(startedAt.getTime() - SERVED_WINDOW_MS)} AND s.started_at <= ${startedAt}
+        AND NOT u.disabled
+        AND (lower(s.mountpoint) = lower(${row.mountpoint}) OR lower(s.served_station) = lower(${row.mountpoint})
+          OR (upper(s.mountpoint) = ${nearMountpoint(row.network_slug)}
+            AND s.last_gga_lat BETWEEN ${row.latitude - dLat} AND ${row.latitude + dLat}
+            AND s.last_gga_lon BETWEEN ${row.longitude - dLon} AND ${row.longitude + dLon}
+            AND 2 * 6371 * asin(sqrt(
+              power(sin(radians(s.last_gga_lat - ${row.latitude}) / 2), 2)
+              + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
+                * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM}))
+      ORDER BY 1`.execute(trx);
+    const admins = await sql<{ id: string }>`
+      SELECT id FROM users WHERE is_admin AND NOT disabled ORDER BY id`.execute(trx);
+    const audience = new Map<string, 'customer' | 'operator'>();
+    for (const c of customers.rows) audience.set(c.user_id, 'customer');
+    for (const a of admins.rows) audience.set(a.id, 'operator');
+    return audience;
+  }
+
+  async function open(row: OpeningRow, now: Date): Promise<number> {
+    const startedAt = new Date(row.at);
+    return db.transaction().execute(async (trx) => {
+      // The claim: the process whose insert lands queues the mails; another finds the row (after this commit) and
+      // adds nothing.
+      const claimed = await trx
+        .insertInto('station_alerts')
+        .values({
+          station_id: row.station_id,
+          change_id: Number(row.change_id),
+          started_at: startedAt,
+          down_queued_at: now,
+        })
+        .onConflict((oc) => oc.columns(['station_id', 'change_id']).doNothing())
+        .returning('station_id')
+        .executeTakeFirst();
+      if (!claimed) return 0;
+      const sent: string[] = [];
+      for (const [userId, audience] of await recipientsOf(trx, row, startedAt)) {
+        const queued = await mailer.queue(trx, {
+          key: `station-down:${row.station_id}:${row.change_id}:${userId}`,
+          userId,
+          content: {
+            kind: 'station_down',
+            audience,
+            station: row.mountpoint,
+            network: row.network_name,
+            nearMountpoint: nearMountpoint(row.network_slug),
+            offline: !row.online,
+            causes: row.causes ? row.causes.split(',') : [],
+            since: startedAt.toISOString(),
+          },
+          data: { audience },
+        });
+        if (queued) sent.push(userId);
+      }
+      await trx
+        .updateTable('station_alerts')
+        .set({ recipients: JSON.stringify(sent) })
+        .where('station_id', '=', row.station_id)
+        .where('change_id', '=', Number(row.change_id))
+        .execute();
+      return sent.length;
+    });
+  }
+
+  async function close(row: ClosingRow, now: Date): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      // The claim of the end: only the update that finds up_queued_at empty queues the "back" mails.
+      const claimed = await trx
+        .updateTable('station_alerts')
+        .set({ ended_at: new Date(row.ended_at), up_queued_at: now })
+        .where('station_id', '=', row.station_id)
+        .where('change_id', '=', Number(row.change_id))
+        .where('up_queued_at', 'is', null)
+        .returning('recipients')
+        .executeTakeFirst();
+      if (!claimed) return 0;
+      const recipients: string[] =
+        typeof claimed.recipients === 'string' ? JSON.parse(claimed.recipients) : claimed.recipients;
+      let count = 0;
+      for (const userId of recipients) {
+        // The audience the "down" mail had, so an admin's and a customer's pair match.
+        const down = await trx
+          .selectFrom('mail_outbox')
+          .select('data')
+          .where('idempotency_key', '=', `station-down:${row.station_id}:${row.change_id}:${userId}`)
+          .executeTakeFirst();
+        const data = typeof down?.data === 'string' ? JSON.parse(down.data) : down?.data;
+        const queued = await mailer.queue(trx, {
+          key: `station-up:${row.station_id}:${row.change_id}:${userId}`,
+          userId,
+          content: {
+            kind: 'station_up',
+            audience: data?.audience === 'operator' ? 'operator' : 'customer',
+            station: row.mountpoint,
+            network: row.network_name,
+            since: new Date(row.started_at).toISOString(),
+            at: new Date(row.ended_at).toISOString(),
+          },
+        });
+        if (queued) count++;
+      }
+      return count;
+    });
+  }
+
+  async function run(): Promise<StationAlertRun> {
+    const now = clock();
+    const result: StationAlertRun = { opened: 0, closed: 0, mails: 0 };
+    // Ends first: a station that came back and failed again is told "back" before "down" again.
+    for (const row of (await closings()).rows) {
+      result.mails += await close(row, now);
+      result.closed++;
+    }
+    for (const row of (await openings(now)).rows) {
+      result.mails += await open(row, now);
+      result.opened++;
+    }
+    return result;
+  }
+
+  const tick = () => {
+    if (running) return;
+    running = run()
+      .then((r) => {
+        if (r.mails > 0) deps.log.info(r, 'station outage alerts queued');
+      })
+      .catch((err) => deps.log.error({ err }, 'station outage alerts could not be checked'))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  return {
+    run,
+    start(): void {
+      if (timer) return;
+      timer = setInterval(tick, deps.intervalMs ?? 60_000);
+      timer.unref();
+      tick();
+    },
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}
