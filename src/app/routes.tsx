@@ -72,6 +72,7 @@ export const routes: RouteObject[] = [
           { path: 'marketplace', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
           { path: 'white-label', element: lazyPage(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
           { path: 'help', element: lazyPage(() => import('../features/legal/HelpPage'), 'HelpPage') },
+          { path: 'status', element: lazyPage(() => import('../features/status/StatusPage'), 'StatusPage') },
           {
             path: 'legal/:kind',
             element: lazyPage(() => import('../features/legal/LegalDocumentPage'), 'LegalDocumentPage'),

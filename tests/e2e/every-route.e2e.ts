@@ -8,6 +8,7 @@ const ROUTES = [
   '/dashboard',
   '/marketplace',
   '/white-label',
+  '/status',
   '/login',
   '/signup',
   '/register',

@@ -157,20 +157,28 @@ function UserMenu({ collapsed }: { collapsed: boolean }) {
 
 function FooterLinks() {
   const { t } = useTranslation();
+  const status = (
+    <Link to="/status" className="text-muted hover:text-ink">
+      {t('layout.status')}
+    </Link>
+  );
   if (brand.isRebranded) {
     return (
-      <p className="px-1 text-xs text-subtle">
-        {t('layout.poweredBy')}{' '}
-        {brand.poweredBy ? (
-          <a
-            href={brand.poweredBy.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="font-medium text-muted hover:text-ink"
-          >
-            {brand.poweredBy.name}
-          </a>
-        ) : null}
+      <p className="flex flex-wrap gap-x-4 px-1 text-xs text-subtle">
+        {status}
+        <span>
+          {t('layout.poweredBy')}{' '}
+          {brand.poweredBy ? (
+            <a
+              href={brand.poweredBy.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="font-medium text-muted hover:text-ink"
+            >
+              {brand.poweredBy.name}
+            </a>
+          ) : null}
+        </span>
       </p>
     );
   }
@@ -180,6 +188,7 @@ function FooterLinks() {
         <Icon name="help" size={14} />
         {t('layout.help')}
       </Link>
+      {status}
       {(['terms', 'privacy', 'dpa'] as const).map((kind) => (
         <a
           key={kind}

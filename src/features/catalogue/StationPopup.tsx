@@ -12,6 +12,7 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
   const { t } = useTranslation('catalogue');
   const format = useFormat();
   const { t: td } = useTranslation('diagnostics');
+  const { t: ts } = useTranslation('status');
   const station = useStation(scope, id);
   const user = useUser();
   const networks = useNetworks(scope);
@@ -49,6 +50,20 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
             ? td('station.offlineSince', { time: lastData })
             : td('station.neverReceived')}
       </p>
+      {s.integrity.state === 'failing' && (
+        <p
+          data-testid="station-integrity"
+          role="status"
+          className="rounded-lg border border-status-yellow/40 bg-status-yellow/10 px-2 py-1 text-status-yellow"
+        >
+          {t('popup.integrityFailing', {
+            reasons: s.integrity.reasons
+              .filter((r) => r.level === 'failing')
+              .map((r) => ts(`codes.${r.code}`))
+              .join(', '),
+          })}
+        </p>
+      )}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
