@@ -238,6 +238,14 @@ export const sandboxCardSchema = z.object({
 });
 export type SandboxCard = z.input<typeof sandboxCardSchema>;
 
+/** A card's MM/YY is good through the last day of that month (UTC), as card networks count it. */
+export function cardExpired(expiry: string, now: Date): boolean {
+  const match = /^(0[1-9]|1[0-2])\/(\d{2})$/.exec(expiry);
+  if (!match) return false;
+  const firstAfter = Date.UTC(2000 + Number(match[2]), Number(match[1]), 1);
+  return now.getTime() >= firstAfter;
+}
+
 /** Answer of the sandbox's in-portal payment: the session to follow on the return page. */
 export const sandboxPaidSchema = z.object({ checkoutSessionId: z.string() });
 

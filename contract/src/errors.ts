@@ -44,6 +44,7 @@ export const errorCodes = [
   // the sandbox provider's card form (docs/adr/0031): a refused card, and a session or SetupIntent already used
   'card_declined',
   'invalid_card',
+  'card_expired',
   'not_open',
   // organisations: membership and invitations
   'already_invited',

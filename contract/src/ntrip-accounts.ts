@@ -95,6 +95,8 @@ export const ntripAccountSchema = z.object({
       holderUserId: uuid,
       holderEmail: z.string().nullable(),
       canManage: z.boolean(),
+      /** The caller may renew its password: a manager, or the member who holds it (docs/adr/0026). */
+      canRenewPassword: z.boolean(),
     })
     .optional(),
 });

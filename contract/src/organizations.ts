@@ -104,10 +104,23 @@ export const inviteEmailBodySchema = z.object({ email: z.email().max(254) });
  * Sending an invite answers its secret link, once: only its hash is stored. Whoever opens it while logged in joins,
  * whatever their e-mail (docs/adr/0007-organizations.md).
  */
-export const inviteCreatedResponseSchema = z.object({ success: z.literal(true), link: z.string() });
+export const inviteCreatedResponseSchema = z.object({
+  success: z.literal(true),
+  link: z.string(),
+  /** The portal e-mailed the link; false without a mail server (the inviter passes the link on). */
+  mailed: z.boolean(),
+});
 export type InviteCreatedResponse = z.infer<typeof inviteCreatedResponseSchema>;
 
 export const acceptInviteLinkBodySchema = z.object({ token: z.string().min(1).max(128) });
+/** `POST /invites/preview` with the link's token: what the invite page names before the visitor answers. */
+export const previewInviteLinkBodySchema = acceptInviteLinkBodySchema;
+export const inviteLinkPreviewSchema = z.object({
+  organization: z.object({ name: z.string() }),
+  /** The inviter's name, else their e-mail; null once their account is gone. */
+  inviter: z.string().nullable(),
+});
+export type InviteLinkPreview = z.infer<typeof inviteLinkPreviewSchema>;
 /** `POST /invites/decline` with the link's token. */
 export const declineInviteLinkBodySchema = acceptInviteLinkBodySchema;
 export type AcceptInviteLinkBody = z.infer<typeof acceptInviteLinkBodySchema>;

@@ -243,6 +243,13 @@ function unsafeProductionSettings(config: z.infer<typeof configSchema>): string[
   if (config.SEED_DEMO)
     unsafe.push('SEED_DEMO: creates demo accounts with published passwords; unset it in production');
   if (!config.FEED_SECRET_KEY) unsafe.push('FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
+  // The API mails invitation links, receipts and access notices; without SMTP they would sit in the outbox while
+  // the portal tells people the mail went out. The caster alone sends no mail.
+  if (!config.SMTP_URL && config.SERVICES.includes('api')) {
+    unsafe.push(
+      'SMTP_URL: required in production (smtp://user:password@mail.example.com:587): without it invitations, receipts and notices are never delivered',
+    );
+  }
   if (paymentProviderOf(config) === 'sandbox') {
     unsafe.push(
       'PAYMENT_PROVIDER: the sandbox (PAYMENT_PROVIDER=sandbox, or no STRIPE_SECRET_KEY) hands out tokens and subscriptions for a test card; configure Stripe in production',

@@ -50,11 +50,19 @@ describe('production configuration', () => {
     FEED_SECRET_KEY: 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=',
     STRIPE_SECRET_KEY: 'sk_test_51ProdCheck',
     STRIPE_WEBHOOK_SECRET: 'whsec_prodcheck',
+    SMTP_URL: 'smtp://portal:secret@mail.internal:587',
   };
 
   it('starts with a complete configuration', () => {
     const config = loadConfig(production);
     expect(config.FEED_SECRET_KEY).toBe(production.FEED_SECRET_KEY);
+  });
+
+  it('requires a mail server for the API only: a caster alone sends no mail', () => {
+    expect(() => loadConfig({ ...production, SMTP_URL: undefined })).toThrow(
+      'SMTP_URL: required in production (smtp://user:password@mail.example.com:587): without it invitations, receipts and notices are never delivered',
+    );
+    expect(loadConfig({ ...production, SMTP_URL: undefined, SERVICES: 'caster' }).SERVICES).toEqual(['caster']);
   });
 
   it('names every unsafe setting at once', () => {
@@ -79,6 +87,7 @@ describe('production configuration', () => {
     ],
     ['demo seeding without the emulator', { SEED_DEMO: 'true' }, /SEED_DEMO/],
     ['no feed key', { FEED_SECRET_KEY: undefined }, /FEED_SECRET_KEY/],
+    ['no mail server', { SMTP_URL: undefined }, /SMTP_URL: required in production/],
     [
       'the built-in feed key',
       { FEED_SECRET_KEY: DEV_FEED_SECRET_KEY },

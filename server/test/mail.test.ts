@@ -52,6 +52,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
     const res = await invite(owner, orgId, email);
     expect(res.statusCode).toBe(201);
     const link = res.json().link as string;
+    expect(res.json().mailed).toBe(true);
 
     const [mail, ...more] = await smtp.to(email);
     expect(more).toEqual([]);

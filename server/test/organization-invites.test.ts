@@ -66,6 +66,49 @@ describe(`invite acceptance on ${testDatabaseKind()}`, () => {
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/invites/accept\\?token=[A-Za-z0-9_-]{43}$`));
   });
 
+  it('says the link was not e-mailed when the portal has no mail server', async () => {
+    const orgId = await newOrganization();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/org/${orgId}/invites`,
+      headers: ownerOf(orgId).headers,
+      payload: { email: `someone-${randomUUID()}@example.test` },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().mailed).toBe(false);
+  });
+
+  it('names the organisation and the inviter to whoever holds a valid link, logged in or not, and nothing otherwise', async () => {
+    const orgId = await newOrganization();
+    const owner = ownerOf(orgId);
+    const org = await t.app.inject({ method: 'GET', url: `/api/org/${orgId}`, headers: owner.headers });
+    const email = `previewed-${randomUUID()}@example.test`;
+    const token = tokenOf(await invite(orgId, email));
+    const preview = (value: string) =>
+      t.app.inject({ method: 'POST', url: '/api/invites/preview', payload: { token: value } });
+
+    const res = await preview(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ organization: { name: org.json().name }, inviter: owner.email });
+
+    const madeUp = await preview(randomBytes(32).toString('base64url'));
+    expect(madeUp.statusCode).toBe(404);
+    expect(madeUp.json().code).toBe('invite_link_invalid');
+    expect(madeUp.body).not.toContain(org.json().name);
+
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/org/${orgId}/invites`,
+      headers: owner.headers,
+      payload: { email },
+    });
+    const revoked = await preview(token);
+    expect(revoked.statusCode).toBe(410);
+    expect(revoked.json().code).toBe('invite_revoked');
+    expect(revoked.body).not.toContain(org.json().name);
+    expect(revoked.body).not.toContain(owner.email);
+  });
+
   it('neither shows nor hands an invite to an unverified user who registered the invited address', async () => {
     const orgId = await newOrganization();
     const email = `squatted-${randomUUID()}@example.test`;

@@ -216,15 +216,27 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
       ).json();
       const personal = (await call(c.member, 'GET', '/ntrip-accounts')).json().items as { id: string }[];
       expect(personal.map((a) => a.id)).not.toContain(made.account.id);
+      const others = (await call(c.owner, 'POST', `/org/${c.orgId}/ntrip-accounts`, { label: 'The owner’s' })).json();
       const listed = (await call(c.member, 'GET', `/org/${c.orgId}/ntrip-accounts`)).json().items;
+      // What the member may do with each, so the SPA offers only that (issue 32).
       expect(listed).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
             id: made.account.id,
-            organization: expect.objectContaining({ holderUserId: c.member.userId, canManage: false }),
+            organization: expect.objectContaining({
+              holderUserId: c.member.userId,
+              canManage: false,
+              canRenewPassword: true,
+            }),
+          }),
+          expect.objectContaining({
+            id: others.account.id,
+            organization: expect.objectContaining({ canManage: false, canRenewPassword: false }),
           }),
         ]),
       );
+      expect((await call(c.member, 'POST', `/ntrip-accounts/${others.account.id}/password`)).statusCode).toBe(403);
+      await call(c.owner, 'DELETE', `/ntrip-accounts/${others.account.id}`);
       const before = await orgTokens(c.orgId);
       const res = await call(c.member, 'POST', '/tokens', {
         accountId: made.account.id,

@@ -140,6 +140,8 @@ describe('production start (NODE_ENV=production, PostgreSQL, API and caster apar
       STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,
       STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
       CASTER_BUS_URL: NATS,
+      // Production requires a mail server; nothing listens here, so mail waits and is retried, never sent.
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       // With a bus the caster archives to NATS: a bucket of this run's own, deleted afterwards.
       ARCHIVE_NATS_BUCKET: database,
       LOG_LEVEL: 'warn',

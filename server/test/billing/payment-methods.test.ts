@@ -119,6 +119,14 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
     expect(badId.json()).toMatchObject({ code: 'not_found', field: 'paymentMethodId' });
   });
 
+  it('refuses to save a card whose expiry month has passed, naming the expiry field', async () => {
+    const user = await t.buildUser();
+    const res = await addCard(user, { ...CARD, expiry: '01/20' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'card_expired', field: 'expiry' });
+    expect(await cardsOf(user)).toEqual([]);
+  });
+
   it('a SetupIntent saves one card, for its own customer only', async () => {
     const user = await t.buildUser();
     const other = await t.buildUser();
@@ -206,6 +214,18 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
     const declined = await pay('4000000000000002', user);
     expect(declined.statusCode).toBe(402);
     expect(declined.json()).toMatchObject({ code: 'card_declined', message: 'Your card was declined.' });
+    expect(await balanceOf(t, user)).toBe(0);
+    // An expired card is refused on its expiry date, before anything is charged (issue 32).
+    const expired = await call(
+      {
+        method: 'POST',
+        url: '/api/sandbox/checkout/pay',
+        payload: { ...CARD, expiry: '01/20', card: '4242424242424242', clientSecret },
+      },
+      user,
+    );
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ code: 'card_expired', field: 'expiry' });
     expect(await balanceOf(t, user)).toBe(0);
 
     const paid = await pay('4242 4242 4242 4242', user);

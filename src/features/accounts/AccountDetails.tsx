@@ -7,6 +7,7 @@ import { ModalTitle, useModal } from '../../components/modal';
 import { TabSwitch } from '../../components/TabSwitch';
 import { useFormat } from '../../lib/format';
 import { ConfirmDialog, RenameDialog } from './AccountDialogs';
+import { accountPermissions, actionFailedKey } from './account-permissions';
 import { useAccounts, useDeleteAccount, useRegeneratePassword, useUpdateAccount } from './accounts.hooks';
 import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
 import { LiveSessions } from './LiveSessions';
@@ -21,75 +22,91 @@ function ManagePanel({ account }: { account: NtripAccount }) {
   const update = useUpdateAccount();
   const regenerate = useRegeneratePassword();
   const remove = useDeleteAccount();
+  const may = accountPermissions(account);
   const reopen = () =>
     modal.open(({ close }) => <AccountDetails accountId={account.id} onClose={close} initialTab="manage" />, {
       large: true,
     });
   return (
     <div className="flex flex-col gap-4">
-      <ToggleSwitch
-        label={t('details.enabledLabel')}
-        checked={account.enabled}
-        disabled={update.isPending}
-        onChange={(enabled) => update.mutate({ id: account.id, body: { enabled } })}
-      />
+      {!may.manage && (
+        <p className="text-sm text-muted" data-testid="manage-not-allowed">
+          {t('organizationManagedBy', { name: account.organization?.name })}
+        </p>
+      )}
+      {may.manage && (
+        <ToggleSwitch
+          label={t('details.enabledLabel')}
+          checked={account.enabled}
+          disabled={update.isPending}
+          onChange={(enabled) => update.mutate({ id: account.id, body: { enabled } })}
+        />
+      )}
       {update.isError && (
         <p role="alert" className="text-sm text-status-red">
-          {t('actionFailed')}
+          {t(actionFailedKey(update.error))}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          onClick={() => modal.open(({ close }) => <RenameDialog account={account} onClose={close} />)}
-        >
-          {t('actions.rename')}
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={() =>
-            modal.open(
-              <ConfirmDialog
-                title={t('regenerate.title', { name: account.label })}
-                confirmText={t('regenerate.confirm')}
-                onClose={reopen}
-                onConfirm={async () => {
-                  const result = await regenerate.mutateAsync(account.id);
-                  // The new password is shown once, in the connection card with everything it goes with.
-                  modal.open(
-                    ({ close }) => <AccountDetails accountId={account.id} onClose={close} password={result.password} />,
-                    { large: true },
-                  );
-                }}
-              >
-                {t('regenerate.text')}
-              </ConfirmDialog>,
-            )
-          }
-        >
-          {t('actions.regenerate')}
-        </Button>
-        <Button
-          variant="danger"
-          onClick={() =>
-            modal.open(({ close }) => (
-              <ConfirmDialog
-                danger
-                title={t('delete.title', { name: account.label })}
-                confirmText={t('delete.confirm')}
-                onClose={reopen}
-                onConfirm={async () => {
-                  await remove.mutateAsync(account.id);
-                  close();
-                }}
-              >
-                {t('delete.text')}
-              </ConfirmDialog>
-            ))
-          }
-        >
-          {t('actions.delete')}
-        </Button>
+        {may.manage && (
+          <Button
+            variant="secondary"
+            onClick={() => modal.open(({ close }) => <RenameDialog account={account} onClose={close} />)}
+          >
+            {t('actions.rename')}
+          </Button>
+        )}
+        {may.renewPassword && (
+          <Button
+            variant="secondary"
+            onClick={() =>
+              modal.open(
+                <ConfirmDialog
+                  title={t('regenerate.title', { name: account.label })}
+                  confirmText={t('regenerate.confirm')}
+                  onClose={reopen}
+                  onConfirm={async () => {
+                    const result = await regenerate.mutateAsync(account.id);
+                    // The new password is shown once, in the connection card with everything it goes with.
+                    modal.open(
+                      ({ close }) => (
+                        <AccountDetails accountId={account.id} onClose={close} password={result.password} />
+                      ),
+                      { large: true },
+                    );
+                  }}
+                >
+                  {t('regenerate.text')}
+                </ConfirmDialog>,
+              )
+            }
+          >
+            {t('actions.regenerate')}
+          </Button>
+        )}
+        {may.manage && (
+          <Button
+            variant="danger"
+            onClick={() =>
+              modal.open(({ close }) => (
+                <ConfirmDialog
+                  danger
+                  title={t('delete.title', { name: account.label })}
+                  confirmText={t('delete.confirm')}
+                  onClose={reopen}
+                  onConfirm={async () => {
+                    await remove.mutateAsync(account.id);
+                    close();
+                  }}
+                >
+                  {t('delete.text')}
+                </ConfirmDialog>
+              ))
+            }
+          >
+            {t('actions.delete')}
+          </Button>
+        )}
       </div>
     </div>
   );

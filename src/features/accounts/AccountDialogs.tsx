@@ -12,6 +12,7 @@ import { MessageDialog } from '../../components/dialogs';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { actionFailedKey } from './account-permissions';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
 import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
 import { FormDialogFooter } from './FormDialogFooter';
@@ -119,14 +120,14 @@ export function ConfirmDialog({
 }) {
   const { t } = useTranslation('accounts');
   const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<unknown>(null);
   const confirm = async () => {
     setBusy(true);
-    setFailed(false);
+    setFailed(null);
     try {
       await onConfirm();
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setFailed(error ?? new Error('failed'));
       setBusy(false);
     }
   };
@@ -147,9 +148,9 @@ export function ConfirmDialog({
       }
     >
       <p>{children}</p>
-      {failed && (
+      {failed !== null && (
         <p role="alert" className="mt-2 text-status-red">
-          {t('actionFailed')}
+          {t(actionFailedKey(failed))}
         </p>
       )}
     </MessageDialog>

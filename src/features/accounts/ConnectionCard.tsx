@@ -6,6 +6,7 @@ import { useCopy } from '../../components/CopyControl';
 import { Icon } from '../../components/Icon';
 import { useFormat } from '../../lib/format';
 import { useReferenceFrameText } from '../catalogue/reference-frame';
+import { accountPermissions, actionFailedKey } from './account-permissions';
 import {
   useLastReportedPosition,
   useMountpoints,
@@ -39,10 +40,13 @@ function PasswordField({
   accountId,
   password,
   onPassword,
+  canRenew,
 }: {
   accountId: string;
   password: string | undefined;
   onPassword: (password: string) => void;
+  /** Not for an organisation's account held by another member: only its holder and the managers renew it. */
+  canRenew: boolean;
 }) {
   const { t } = useTranslation('accounts');
   const regenerate = useRegeneratePassword();
@@ -74,7 +78,7 @@ function PasswordField({
           <p>{t('regenerate.text')}</p>
           {regenerate.isError && (
             <p role="alert" className="text-status-red">
-              {t('actionFailed')}
+              {t(actionFailedKey(regenerate.error))}
             </p>
           )}
           <div className="flex flex-wrap gap-2">
@@ -100,9 +104,11 @@ function PasswordField({
       ) : (
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm text-muted">{t('details.passwordHidden')}</span>
-          <Button size="sm" variant="secondary" onClick={() => setConfirming(true)}>
-            {t('card.regenerateAndShow')}
-          </Button>
+          {canRenew && (
+            <Button size="sm" variant="secondary" onClick={() => setConfirming(true)}>
+              {t('card.regenerateAndShow')}
+            </Button>
+          )}
         </div>
       )}
     </div>
@@ -194,7 +200,12 @@ export function ConnectionCard({
           copyLabel={t('details.copyUsername')}
           testId="new-username"
         />
-        <PasswordField accountId={account.id} password={secret} onPassword={setSecret} />
+        <PasswordField
+          accountId={account.id}
+          password={secret}
+          onPassword={setSecret}
+          canRenew={accountPermissions(account).renewPassword}
+        />
       </div>
 
       {mountpoints.isSuccess && (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
@@ -9,7 +9,7 @@ import { apiError } from '../../lib/api';
 import { useUser } from '../auth/auth-context';
 import { useLoginModal } from '../auth/login-modal-context';
 import { forgetInviteToken, inviteTokenFrom } from './invite-link';
-import { useAcceptInviteLink, useDeclineInviteLink } from './organizations.hooks';
+import { useAcceptInviteLink, useDeclineInviteLink, useInvitePreview } from './organizations.hooks';
 
 function Panel({ children }: { children: ReactNode }) {
   return (
@@ -62,6 +62,12 @@ export function AcceptInvitePage() {
   const [token] = useState(() => inviteTokenFrom(params));
   const accept = useAcceptInviteLink();
   const decline = useDeclineInviteLink();
+  const preview = useInvitePreview(token ?? undefined);
+  // A link that can no longer be accepted says so at once, before anyone logs in for nothing.
+  const deadLink = preview.isError && DEAD.includes(apiError(preview.error)?.code ?? '');
+  useEffect(() => {
+    if (deadLink) forgetInviteToken();
+  }, [deadLink]);
 
   const join = (value: string) =>
     accept.mutate(value, {
@@ -83,7 +89,9 @@ export function AcceptInvitePage() {
   };
 
   let body: ReactNode;
-  if (!token) {
+  if (token && deadLink) {
+    body = <AcceptFailure error={preview.error} />;
+  } else if (!token) {
     body = (
       <p role="alert" className="text-sm text-status-red">
         {t('acceptLink.missing')}
@@ -141,6 +149,16 @@ export function AcceptInvitePage() {
     <Page name="invite" title={t('acceptLink.title')} hideHeading>
       <Panel>
         <h1 className="text-xl font-semibold text-ink">{t('acceptLink.title')}</h1>
+        {preview.data && (
+          <p className="text-base text-ink" data-testid="invite-preview">
+            {preview.data.inviter
+              ? t('acceptLink.invitedBy', {
+                  inviter: preview.data.inviter,
+                  organization: preview.data.organization.name,
+                })
+              : t('acceptLink.invitedTo', { organization: preview.data.organization.name })}
+          </p>
+        )}
         {body}
       </Panel>
     </Page>

@@ -155,13 +155,18 @@ function VerifyEmailNotice({ email }: { email: string }) {
   );
 }
 
-/** The invite's secret link, shown once: the portal mails it too, and the inviter may pass it on. */
-function CreatedInviteLink({ email, link }: { email: string; link: string }) {
+/**
+ * The invite's secret link, shown once. The inviter may always pass it on; it says the portal e-mailed it only when
+ * the server did (a portal without a mail server keeps it in the outbox).
+ */
+function CreatedInviteLink({ email, link, mailed }: { email: string; link: string; mailed: boolean }) {
   const { t } = useTranslation('organizations');
   return (
     <div role="status" className="flex flex-col gap-2 rounded-xl border border-accent/40 bg-accent/5 p-4">
       <p className="text-sm font-medium text-ink">{t('invites.created', { email })}</p>
-      <p className="text-sm text-muted">{t('invites.shareLink', { email })}</p>
+      <p className="text-sm text-muted" data-testid="invite-link-mailed">
+        {t(mailed ? 'invites.shareLink' : 'invites.shareLinkNotMailed', { email })}
+      </p>
       <div className="flex items-end gap-2">
         <TextField
           label={t('invites.linkLabel')}
@@ -178,7 +183,7 @@ function CreatedInviteLink({ email, link }: { email: string; link: string }) {
 
 function InviteForm({ orgId }: { orgId: string }) {
   const { t } = useTranslation('organizations');
-  const [created, setCreated] = useState<{ email: string; link: string }>();
+  const [created, setCreated] = useState<{ email: string; link: string; mailed: boolean }>();
   const send = useSendInvite(orgId);
   const form = useZodForm({
     initialValues: { email: '' },
@@ -188,8 +193,8 @@ function InviteForm({ orgId }: { orgId: string }) {
       setCreated(undefined);
       return send.mutateAsync(body.email);
     },
-    onSuccess: (link, body) => {
-      setCreated({ email: body.email.toLowerCase(), link });
+    onSuccess: ({ link, mailed }, body) => {
+      setCreated({ email: body.email.toLowerCase(), link, mailed });
       form.reset();
     },
     ns: 'organizations',
@@ -210,7 +215,7 @@ function InviteForm({ orgId }: { orgId: string }) {
           {t('invites.send')}
         </Button>
       </form>
-      {created && <CreatedInviteLink email={created.email} link={created.link} />}
+      {created && <CreatedInviteLink {...created} />}
     </>
   );
 }

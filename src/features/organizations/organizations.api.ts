@@ -6,7 +6,9 @@ import {
   type CreateOrganizationBody,
   createOrganizationResponseSchema,
   type InviteActionBody,
+  type InviteLinkPreview,
   inviteCreatedResponseSchema,
+  inviteLinkPreviewSchema,
   type Member,
   type MyInvite,
   memberSchema,
@@ -97,10 +99,11 @@ export async function fetchOrgInvites(orgId: string): Promise<OrgInvite[]> {
   return z.array(orgInviteSchema).parse((await api.get(`/org/${orgId}/invites`)).data);
 }
 
-/** Answers the invite's secret link, which the server shows only this once. */
-export async function sendInvite(orgId: string, email: string): Promise<string> {
+/** Answers the invite's secret link, which the server shows only this once, and whether the portal mailed it. */
+export async function sendInvite(orgId: string, email: string): Promise<{ link: string; mailed: boolean }> {
   const { data } = await api.post(`/org/${orgId}/invites`, { email });
-  return inviteCreatedResponseSchema.parse(data).link;
+  const { link, mailed } = inviteCreatedResponseSchema.parse(data);
+  return { link, mailed };
 }
 
 export async function revokeInvite(orgId: string, email: string): Promise<void> {
@@ -113,6 +116,11 @@ export async function fetchMyInvites(): Promise<MyInvite[]> {
 
 export async function answerInvite(body: InviteActionBody): Promise<void> {
   organizationChangedSchema.parse((await api.put('/invites', body)).data);
+}
+
+/** Whose invitation a link is (organisation and inviter), without an account; refused for a dead link. */
+export async function previewInviteLink(token: string): Promise<InviteLinkPreview> {
+  return inviteLinkPreviewSchema.parse((await api.post('/invites/preview', { token })).data);
 }
 
 export async function acceptInviteLink(token: string): Promise<AcceptInviteLinkResponse> {

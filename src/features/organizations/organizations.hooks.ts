@@ -15,6 +15,7 @@ import {
   fetchOrganization,
   fetchOrgInvites,
   leaveOrganization,
+  previewInviteLink,
   removeMember,
   renameOrganization,
   revokeInvite,
@@ -134,6 +135,17 @@ export function useAnswerInvite() {
 }
 
 /** Joining by an invite's link changes the caller's teams, so the user data is refetched too. */
+/** The organisation and inviter an invite link names; a refused link answers its reason once (no retries). */
+export function useInvitePreview(token: string | undefined) {
+  return useQuery({
+    queryKey: ['invite-preview', token] as const,
+    queryFn: () => previewInviteLink(token ?? ''),
+    enabled: !!token,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
 export function useAcceptInviteLink() {
   const client = useQueryClient();
   const user = useUser();

@@ -181,6 +181,63 @@ describe('/accounts', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers an organisation member only what their role allows on its accounts (issue 32)', async () => {
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () =>
+        HttpResponse.json({
+          items: [
+            account({
+              organization: {
+                id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',
+                name: 'Dike Works',
+                holderUserId: 'ffffffff-ffff-4fff-8fff-ffffffffffff',
+                holderEmail: 'eva@example.test',
+                canManage: false,
+                canRenewPassword: false,
+              },
+            }),
+          ],
+        }),
+      ),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    expect(await within(dialog).findByText('Shown only when created or regenerated')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /Regenerate/ })).toBeNull();
+    await u.click(within(dialog).getByRole('tab', { name: 'Manage' }));
+    expect(within(dialog).getByTestId('manage-not-allowed')).toHaveTextContent(
+      'This account belongs to the organisation Dike Works: its owners and admins manage it.',
+    );
+    for (const name of [/Regenerate/, 'Delete', 'Rename']) {
+      expect(within(dialog).queryByRole('button', { name })).toBeNull();
+    }
+    expect(within(dialog).queryByRole('switch')).toBeNull();
+  });
+
+  it('says a refused action is a missing permission, not something to try again', async () => {
+    const u = setup([
+      http.get('*/api/ntrip-accounts', () => HttpResponse.json({ items: [account()] })),
+      http.get('*/api/ntrip-accounts/:id/mountpoints', () => HttpResponse.json({ items: [] })),
+      http.delete('*/api/ntrip-accounts/:id', () =>
+        HttpResponse.json(
+          { code: 'forbidden', message: 'Only owners and admins of the organisation may do this.' },
+          { status: 403 },
+        ),
+      ),
+    ]);
+    await u.click(await screen.findByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Tractor 7' });
+    await u.click(within(dialog).getByRole('tab', { name: 'Manage' }));
+    await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete Tractor 7?' });
+    await u.click(within(confirm).getByRole('button', { name: 'Delete account' }));
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent(
+      "You do not have permission to do this: only the organisation's owners and admins can change its NTRIP accounts.",
+    );
+    expect(confirm).not.toHaveTextContent('Please try again');
+  });
+
   it('pages the usage list', async () => {
     const session = (i: number) => ({
       id: String(i),

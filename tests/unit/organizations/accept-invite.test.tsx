@@ -17,6 +17,9 @@ const ORG = '6f0c1a52-8d4e-4d7b-9a43-2f3a1c9b7e10';
 beforeEach(() =>
   server.use(
     http.get('*/api/meta/pages/*', () => HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 })),
+    http.post('*/api/invites/preview', () =>
+      HttpResponse.json({ organization: { name: 'Polder Surveys' }, inviter: 'Eva de Vries' }),
+    ),
   ),
 );
 beforeEach(() => {
@@ -164,6 +167,37 @@ describe('the invite link page', () => {
       'href',
       '/settings/organization',
     );
+  });
+
+  it('names the organisation and the inviter before the visitor logs in (issue 32)', async () => {
+    const tokens: string[] = [];
+    server.use(
+      http.post('*/api/invites/preview', async ({ request }) => {
+        tokens.push(((await request.json()) as { token: string }).token);
+        return HttpResponse.json({ organization: { name: 'Dike Works' }, inviter: 'eva@example.test' });
+      }),
+    );
+    renderAcceptPage(`${INVITE_LINK_PATH}?token=secret-abc`, { loggingIn: fakeUser() });
+    expect(await screen.findByTestId('invite-preview')).toHaveTextContent(
+      'eva@example.test invited you to join the organisation Dike Works.',
+    );
+    expect(tokens).toEqual(['secret-abc']);
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it('says at once that a revoked link can no longer be used, names nobody and offers no log-in', async () => {
+    server.use(
+      http.post('*/api/invites/preview', () =>
+        HttpResponse.json(
+          { code: 'invite_revoked', message: 'This invitation was revoked by the organisation.' },
+          { status: 410 },
+        ),
+      ),
+    );
+    renderAcceptPage(`${INVITE_LINK_PATH}?token=revoked`, { loggingIn: fakeUser() });
+    expect(await screen.findByText('This invitation was revoked by the organisation.')).toBeInTheDocument();
+    expect(screen.queryByTestId('invite-preview')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
   });
 
   it('says what is missing when the page is opened without a link', () => {

@@ -12,7 +12,14 @@ const ORG = '88888888-8888-4888-8888-888888888888';
 const HOLDER = '99999999-9999-4999-8999-999999999999';
 const dredger = account({
   label: 'Dredger',
-  organization: { id: ORG, name: 'Dike Works', holderUserId: HOLDER, holderEmail: 'eva@example.test', canManage: true },
+  organization: {
+    id: ORG,
+    name: 'Dike Works',
+    holderUserId: HOLDER,
+    holderEmail: 'eva@example.test',
+    canManage: true,
+    canRenewPassword: true,
+  },
 });
 const writes: string[] = [];
 let accounts = [dredger];

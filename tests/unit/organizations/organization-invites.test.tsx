@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 /** The organisation calls of an owner's page; `myInvites` answers GET /invites (the server's view of the caller). */
-function serve(myInvites: () => MyInvite[]) {
+function serve(myInvites: () => MyInvite[], mailed = true) {
   const org: Organization = {
     id: ORG,
     name: 'Polder Surveys',
@@ -49,7 +49,7 @@ function serve(myInvites: () => MyInvite[]) {
     http.get(`*/api/org/${ORG}/billing/details`, () => HttpResponse.json({ details: null })),
     http.post(`*/api/org/${ORG}/invites`, async ({ request }) => {
       invited.push(((await request.json()) as { email: string }).email);
-      return HttpResponse.json({ success: true, link: LINK }, { status: 201 });
+      return HttpResponse.json({ success: true, link: LINK, mailed }, { status: 201 });
     }),
   );
   return invited;
@@ -89,6 +89,18 @@ describe('sending an invite', () => {
     await expect(navigator.clipboard.readText()).resolves.toBe(LINK);
     // The field is emptied for the next colleague; the link stays until then.
     expect(screen.getByLabelText('Invite by e-mail:')).toHaveValue('');
+  });
+
+  it('does not claim the link was e-mailed when the portal sends no mail: the inviter passes it on', async () => {
+    serve(() => [], false);
+    const u = renderPage(owner());
+    await u.type(await screen.findByLabelText('Invite by e-mail:'), 'colleague@example.test');
+    await u.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByLabelText('Invite link:')).toHaveValue(LINK);
+    expect(screen.getByTestId('invite-link-mailed')).toHaveTextContent(
+      'This portal sends no e-mail, so colleague@example.test has not received it: pass this link on yourself.',
+    );
+    expect(screen.queryByText(/The portal also e-mails this link/)).toBeNull();
   });
 
   it('shows no link when the server refuses the invite, only its message', async () => {

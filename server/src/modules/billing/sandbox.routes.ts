@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatMoney, paymentMethodSchema, sandboxCardSchema, sandboxPaidSchema } from '@portal/contract';
+import { cardExpired, formatMoney, paymentMethodSchema, sandboxCardSchema, sandboxPaidSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
@@ -46,6 +46,18 @@ function cardRefused(result: { code: 'card_declined' | 'invalid_card' | 'not_ope
   if (result.code === 'card_declined') return new AppError(402, 'card_declined', result.message, 'card');
   if (result.code === 'invalid_card') return new AppError(400, 'invalid_card', result.message, 'card');
   return new AppError(409, 'not_open', result.message);
+}
+
+/** A card past its expiry month is refused before anything is charged or saved, as Stripe refuses it. */
+function refuseExpired(expiry: string): void {
+  if (cardExpired(expiry, new Date())) {
+    throw new AppError(
+      400,
+      'card_expired',
+      'This card has expired. Use a card with an expiry date in the future.',
+      'expiry',
+    );
+  }
 }
 
 /**
@@ -132,6 +144,7 @@ ${error ? `<div class="error" role="alert" data-testid="error">${escapeHtml(erro
         const actor = actorOf(request);
         const session = await sandbox.checkoutBySecret(request.body.clientSecret);
         if (session?.userId !== actor.userId) throw notFound('Checkout session');
+        refuseExpired(request.body.expiry);
         const result = await sandbox.pay(session.id, request.body.card);
         if (!result.ok) throw cardRefused(result);
         await service.handleEvent(result.event);
@@ -150,6 +163,7 @@ ${error ? `<div class="error" role="alert" data-testid="error">${escapeHtml(erro
         const intent = await sandbox.setupIntentBySecret(request.body.clientSecret);
         const customerId = await service.customerIdOf(actorOf(request));
         if (!intent || intent.customerId !== customerId) throw notFound('Card form');
+        refuseExpired(request.body.expiry);
         const result = await sandbox.confirmSetup(request.body.clientSecret, request.body.card, request.body.expiry);
         if (!result.ok) throw cardRefused(result);
         return reply.status(201).send(result.card);

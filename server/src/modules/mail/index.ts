@@ -93,6 +93,7 @@ export function createMailModule(
     signer,
     wake: send ? () => worker.kick() : undefined,
     log: deps.log,
+    delivers: transport.kind === 'smtp',
   });
   if (send) worker.start();
   const access = createAccessNotices({

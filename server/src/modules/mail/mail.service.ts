@@ -49,9 +49,13 @@ export function createMailer(deps: {
   /** Called after queueing, so the worker looks soon (it also polls). */
   wake?: () => void;
   log?: { error(obj: object, msg: string): void };
+  /** True when queued mail goes to a mail server (SMTP), false when it only stays in the outbox. */
+  delivers?: boolean;
 }) {
   const { repo } = deps;
   return {
+    /** Whether a queued mail reaches its recipient: false without SMTP_URL (kept in the outbox, docs/adr/0025). */
+    delivers: deps.delivers ?? false,
     /** True when a mail was queued; false when the user turned it off, has no address, or the key was used. */
     async queue(trx: Database, request: QueueRequest): Promise<boolean> {
       const topic = TOPIC_OF[request.content.kind];

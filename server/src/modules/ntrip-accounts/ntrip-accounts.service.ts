@@ -191,7 +191,14 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
   };
 
   /** The organisation part of an organisation account's answer, as the caller may use it. */
-  type OrgView = { id: string; name: string; holderEmail: string | null; canManage: boolean };
+  type OrgView = {
+    id: string;
+    name: string;
+    holderEmail: string | null;
+    canManage: boolean;
+    /** The caller, when not a manager: the holder of an account may still renew its password. */
+    viewerId?: string;
+  };
 
   async function present(rows: AccountRow[], orgViews?: Map<string, OrgView>): Promise<NtripAccount[]> {
     const now = clock();
@@ -224,6 +231,7 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
               holderUserId: row.owner_user_id,
               holderEmail: org.holderEmail,
               canManage: org.canManage,
+              canRenewPassword: org.canManage || row.owner_user_id === org.viewerId,
             },
           }),
       };
@@ -274,7 +282,10 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
     const allowed = need === 'read' || canManage || (need === 'password' && row.owner_user_id === actor.userId);
     if (!allowed) throw forbidden('Only owners and admins of the organisation may do this.');
     const holderEmail = await repo.userEmail(row.owner_user_id, trx);
-    return { row, org: { id: row.organization_id, name: membership.name, holderEmail, canManage } };
+    return {
+      row,
+      org: { id: row.organization_id, name: membership.name, holderEmail, canManage, viewerId: actor.userId },
+    };
   }
 
   async function insertWithFreshUsername(
@@ -367,7 +378,10 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       const canManage = canManageOrganizationAccount(membership.role);
       const rows = await repo.listByOrganization(orgId);
       const views = new Map(
-        rows.map((r) => [r.id, { id: orgId, name: membership.name, holderEmail: r.holder_email, canManage }]),
+        rows.map((r) => [
+          r.id,
+          { id: orgId, name: membership.name, holderEmail: r.holder_email, canManage, viewerId: actor.userId },
+        ]),
       );
       return present(rows, views);
     },

@@ -298,6 +298,16 @@ function organizationsQueries(db: Database) {
         )
         .execute();
     },
+    /** What an invite link names, for its page: the organisation and who invited (no lock: it only reads). */
+    async inviteByToken(tokenHash: string) {
+      return db
+        .selectFrom('organization_invites as i')
+        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+        .leftJoin('users as u', 'u.id', 'i.invited_by')
+        .select(['i.status', 'i.updated_at', 'o.name', 'u.display_name as inviter_name', 'u.email as inviter_email'])
+        .where('i.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
     /** Locks the invite a link opens, so two uses of one link are answered one after the other. */
     async lockInviteByToken(tokenHash: string) {
       return db

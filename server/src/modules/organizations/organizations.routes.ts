@@ -9,6 +9,7 @@ import {
   inviteActionBodySchema,
   inviteCreatedResponseSchema,
   inviteEmailBodySchema,
+  inviteLinkPreviewSchema,
   memberRefBodySchema,
   memberSchema,
   myInviteSchema,
@@ -18,6 +19,7 @@ import {
   organizationTokensSchema,
   organizationTokenTransferBodySchema,
   orgInviteSchema,
+  previewInviteLinkBodySchema,
   renameOrganizationBodySchema,
   updateMemberBodySchema,
 } from '@portal/contract';
@@ -195,8 +197,8 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         },
       },
       async (request, reply) => {
-        const link = await service.invite(actorOf(request), request.params.orgId, request.body.email);
-        return reply.status(201).send({ success: true, link });
+        const { link, mailed } = await service.invite(actorOf(request), request.params.orgId, request.body.email);
+        return reply.status(201).send({ success: true, link, mailed });
       },
     );
 
@@ -243,6 +245,17 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
         schema: { tags, body: acceptInviteLinkBodySchema, response: { 200: acceptInviteLinkResponseSchema } },
       },
       (request) => service.acceptInviteLink(actorOf(request), request.body.token),
+    );
+
+    // Without an account: the link's holder sees whose invitation it is before logging in or signing up. The
+    // token is a 256-bit secret, so a guess finds nothing; the global rate limit bounds the guessing anyway.
+    app.post(
+      '/invites/preview',
+      {
+        config: { auth: 'public' },
+        schema: { tags, body: previewInviteLinkBodySchema, response: { 200: inviteLinkPreviewSchema } },
+      },
+      (request) => service.previewInviteLink(request.body.token),
     );
 
     app.post(

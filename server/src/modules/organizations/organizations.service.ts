@@ -3,6 +3,7 @@ import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
   type InviteActionBody,
+  type InviteLinkPreview,
   type InviteStatus,
   MAX_TOKEN_BALANCE,
   type Member,
@@ -104,7 +105,7 @@ export function createOrganizationsService({
   repo: OrganizationsRepo;
   publicUrl: string;
   /** Queues the invitation and membership mails in the same transaction as the change. */
-  mailer?: Pick<Mailer, 'queue' | 'preferences'>;
+  mailer?: Pick<Mailer, 'queue' | 'preferences'> & Partial<Pick<Mailer, 'delivers'>>;
   tokens?: PersonalTokens;
   ports?: OrganizationPorts;
   clock?: () => Date;
@@ -421,15 +422,18 @@ export function createOrganizationsService({
       }));
     },
 
-    /** Answers the invite's secret link; it is not stored, so this is the only time anyone sees it. */
-    async invite(actor: Actor, orgId: string, rawEmail: string): Promise<string> {
+    /**
+     * Answers the invite's secret link; it is not stored, so this is the only time anyone sees it. `mailed`: the
+     * invitation went to a mail server's queue (not only the outbox of a portal without SMTP).
+     */
+    async invite(actor: Actor, orgId: string, rawEmail: string): Promise<{ link: string; mailed: boolean }> {
       const email = rawEmail.trim().toLowerCase();
       const token = randomBytes(32).toString('base64url');
       const link = new URL(INVITE_LINK_PATH, publicUrl);
       link.searchParams.set('token', token);
       // The invitee may not have an account: the mail is in the inviter's language.
       const locale = mailer && (await mailer.preferences(actor.userId)).locale;
-      await locked(orgId, actor, 'manager', async (tx, _role, trx) => {
+      const mailed = await locked(orgId, actor, 'manager', async (tx, _role, trx) => {
         if (await tx.isMemberByEmail(orgId, email)) {
           throw conflict('already_member', `${email} is already a member of this organisation.`, 'email');
         }
@@ -440,7 +444,7 @@ export function createOrganizationsService({
         }
         await tx.upsertInvite(orgId, email, actor.userId, hashToken(token));
         const org = await tx.find(orgId);
-        await mailer?.queue(trx, {
+        const queued = await mailer?.queue(trx, {
           // Each invite (a new link) is its own event; the key names it without the link's secret.
           key: `invitation:${hashToken(hashToken(token))}`,
           recipient: email,
@@ -452,8 +456,9 @@ export function createOrganizationsService({
             link: link.toString(),
           },
         });
+        return queued === true && mailer?.delivers === true;
       });
-      return link.toString();
+      return { link: link.toString(), mailed };
     },
 
     /** Only a pending invite is revoked; one already answered, or revoked, answers 404. */
@@ -503,6 +508,19 @@ export function createOrganizationsService({
         );
         if (body.action !== 'decline') await tx.addMember(body.organization, actor.userId);
       });
+    },
+
+    /**
+     * What the invite page shows before the visitor answers: the organisation and the inviter. Only for a link that
+     * can still be accepted; any other answers the refusal accepting it would, which names nobody.
+     */
+    async previewInviteLink(token: string): Promise<InviteLinkPreview> {
+      const invite = await repo.inviteByToken(hashToken(token));
+      if (!invite || invite.status === 'accepted') throw inviteLinkInvalid();
+      if (invite.status === 'revoked') throw inviteRevoked();
+      if (inviteExpired(invite, await lifetime(), clock())) throw inviteExpiredError();
+      const inviter = invite.inviter_name?.trim() || invite.inviter_email || null;
+      return { organization: { name: invite.name }, inviter };
     },
 
     /**
