@@ -64,6 +64,8 @@ await pushBase({
   ntripVersion: version,
   epochs,
   loop: !values.once,
+  // A capture recorded years ago is sent as if received now, so the demo's RINEX hours hold its data.
+  retime: true,
   retrySeconds: 5,
   log,
   signal: controller.signal,

@@ -1,3 +1,4 @@
+import { utcToGpst } from '@portal/gnss';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epochsOf, observationTime, pushBase } from '../src/base/pusher.ts';
 import { createCaster, validFrames } from '../src/index.ts';
@@ -73,6 +74,48 @@ describe('the paced base station (npm run base)', () => {
       expect(validFrames(rover.body()).length).toBeLessThan(epochs.flatMap((e) => e.frames).length);
       expect(lines.some((l) => l.includes(`as its base station (NTRIP ${ntripVersion})`))).toBe(true);
     }
+  });
+
+  it('sends a capture recorded in 2022 with epochs of now when asked to retime it (the demo base, issue 32)', async () => {
+    const epochs = epochsOf(fixture('oem729_hiroshima_20221213_msm7_alleph.rtcm3'));
+    const { port } = await caster();
+    const rover = await Peer.connect(port);
+    open.push(rover);
+    rover.write(roverRequest('HIRO', 1, ['alice', 'alice-pw']));
+    await rover.until((p) => p.text().startsWith('ICY 200 OK'), 'rover accepted');
+    const controller = new AbortController();
+    const pushing = pushBase({
+      host: '127.0.0.1',
+      port,
+      mountpoint: 'HIRO',
+      password: 'base-secret',
+      ntripVersion: 1,
+      epochs,
+      loop: true,
+      retime: true,
+      retrySeconds: 1,
+      log: () => {},
+      signal: controller.signal,
+    });
+    const frames = epochs.slice(0, 2).flatMap((e) => e.frames).length;
+    await rover.until((p) => validFrames(p.body()).length >= frames, 'two epochs', 8000);
+    const nowTod = (utcToGpst(Date.now()).tow * 1000) % 86_400_000;
+    controller.abort();
+    await pushing;
+    const received = validFrames(rover.body()).slice(0, frames);
+    const times = received.map(observationTime).filter((t) => t !== null);
+    expect(times.length).toBeGreaterThan(0);
+    // Within a few seconds of now (GPS time of day), not the capture's December 2022 epoch.
+    for (const t of times) expect(Math.abs((t?.todMs ?? 0) - nowTod)).toBeLessThan(5000);
+    const original = epochs
+      .slice(0, 2)
+      .flatMap((e) => e.frames)
+      .map(observationTime)
+      .filter((t) => t !== null);
+    expect(times[0]?.todMs).not.toBe(original[0]?.todMs);
+    // Everything but the observation epochs is sent as recorded: the station's position, the ephemerides.
+    const sameTypes = (list: Buffer[]) => list.map((f) => f.readUInt16BE(3) >> 4);
+    expect(sameTypes(received)).toEqual(sameTypes(epochs.slice(0, 2).flatMap((e) => e.frames)));
   });
 
   it('says what the caster answered and tries again, as a base station does', async () => {

@@ -14,6 +14,7 @@ export { type Ecef, ecefToGeodetic, geodeticToEcef, horizontalVertical } from '.
 export { ObservationDecoder } from './obs/decoder.ts';
 export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
+export { createRetimer, epochShiftTo, firstWeekEpochMs, retimeCapture, retimeFrame } from './retime.ts';
 export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
 export { decodeStationPosition, encodeStationPosition } from './station.ts';
 export {

@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { retimeCapture } from '@portal/gnss';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { capturePosition, readObservationFile, unzip } from '../../server/test/support/rinex';
 import { signUp } from './support/auth';
 import { DESKTOP, launchBrowser, MOBILE, newSession, type Session } from './support/browser';
 import { payInPortal } from './support/checkout';
-import { retimeCapture } from './support/rinex';
 
 /** A real base-station capture (NovAtel OEM729, Hiroshima; 60 epochs at 1 Hz, with its 1005 position). */
 const CAPTURE = new URL('../../gnss/test/fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3', import.meta.url)

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { frameMessageType, framePayload, getBitU, validFrames } from '@portal/gnss';
+import { createRetimer, frameMessageType, framePayload, getBitU, validFrames } from '@portal/gnss';
 
 /** A burst of frames sent together, and how long after the previous one the receiver produced it. */
 export interface Epoch {
@@ -86,6 +86,11 @@ export interface PushOptions {
   epochs: Epoch[];
   /** Send the capture again and again (a base station that keeps running); false stops after one pass. */
   loop: boolean;
+  /**
+   * Move each epoch's observation time to the moment it is sent, as a live receiver's: the caster's archive and
+   * RINEX then hold hours of now, and the integrity monitor sees a current stream, not a recording.
+   */
+  retime?: boolean;
   /** Seconds to wait before reconnecting after the caster closed the connection or refused it. */
   retrySeconds: number;
   log: (line: string) => void;
@@ -152,6 +157,7 @@ async function session(o: PushOptions): Promise<'done' | 'closed'> {
     socket.write(
       chunked ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data,
     );
+  const retimer = o.retime ? createRetimer() : null;
   // The schedule is kept from the start, not from each send, so the pace does not drift with timer delays.
   let due = Date.now();
   let pass = 0;
@@ -163,7 +169,7 @@ async function session(o: PushOptions): Promise<'done' | 'closed'> {
       const wait = due - Date.now();
       if (wait > 0) await sleep(wait, o.signal);
       if (o.signal?.aborted || closed) break;
-      write(Buffer.concat(epoch.frames));
+      write(Buffer.concat(retimer ? retimer(epoch.frames, Date.now()) : epoch.frames));
     }
   } while (o.loop && !o.signal?.aborted && !closed);
   if (closed && !o.signal?.aborted) {

@@ -22,6 +22,7 @@ import type { CatalogueScope } from './catalogue.api';
 import {
   CLUSTER_MAX_ZOOM,
   CLUSTER_RADIUS_PX,
+  clusterState,
   FIT_MAX_ZOOM,
   FIT_PADDING_PX,
   INITIAL_VIEW,
@@ -160,21 +161,24 @@ export function CoverageMap({
         if (p.cluster) {
           const count = Number(p.point_count);
           const size = count < 10 ? 30 : count < 100 ? 38 : count < 1000 ? 46 : 54;
-          el.className = 'coverage-cluster';
+          const offline = Number(p.offline ?? 0);
+          const state = clusterState(count, offline);
+          el.className = `coverage-cluster is-${state}`;
           el.style.width = `${size}px`;
           el.style.height = `${size}px`;
           el.textContent = String(p.point_count_abbreviated ?? count);
           el.dataset.testid = 'map-cluster';
-          const offline = Number(p.offline ?? 0);
+          el.dataset.state = state;
+          el.setAttribute(
+            'aria-label',
+            offline > 0 ? t('map.clusterLabelOffline', { count, offline }) : t('map.clusterLabel', { count }),
+          );
           if (latest.current.highlightOffline && offline > 0) {
             el.classList.add('has-offline');
             const badge = document.createElement('span');
             badge.className = 'coverage-cluster-offline';
             badge.textContent = String(offline);
             el.append(badge);
-            el.setAttribute('aria-label', t('map.clusterLabelOffline', { count, offline }));
-          } else {
-            el.setAttribute('aria-label', t('map.clusterLabel', { count }));
           }
           el.addEventListener('click', async () => {
             const source = map?.getSource('stations') as GeoJSONSource | undefined;

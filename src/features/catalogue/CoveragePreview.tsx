@@ -7,6 +7,7 @@ import { BASEMAP_COLORS, OFFLINE_BASEMAP_URL } from './basemap';
 import {
   abbreviatedCount,
   clusterSize,
+  clusterState,
   clusterStations,
   fitView,
   type MapView,
@@ -173,15 +174,17 @@ export function CoveragePreview({
           if (item.kind === 'cluster') {
             const flagged = highlightOffline && item.offline > 0;
             const diameter = clusterSize(item.count);
+            const state = clusterState(item.count, item.offline);
             return (
               <button
                 key={`c${item.lon},${item.lat}`}
                 type="button"
                 data-testid="map-cluster"
-                className={`coverage-cluster absolute ${flagged ? 'has-offline' : ''}`}
+                data-state={state}
+                className={`coverage-cluster is-${state} absolute ${flagged ? 'has-offline' : ''}`}
                 style={{ ...position, width: diameter, height: diameter }}
                 aria-label={
-                  flagged
+                  item.offline > 0
                     ? t('map.clusterLabelOffline', { count: item.count, offline: item.offline })
                     : t('map.clusterLabel', { count: item.count })
                 }

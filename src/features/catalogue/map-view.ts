@@ -118,6 +118,12 @@ export function clusterStations(markers: StationMarker[], zoom: number): MapItem
   return items;
 }
 
+/** A cluster's state, which its colour shows: all its stations online, some offline, or all offline. */
+export function clusterState(count: number, offline: number): 'online' | 'partial' | 'offline' {
+  if (offline <= 0) return 'online';
+  return offline >= count ? 'offline' : 'partial';
+}
+
 /** MapLibre's point_count_abbreviated. */
 export function abbreviatedCount(count: number): string {
   if (count >= 10_000) return `${Math.round(count / 1000)}k`;
