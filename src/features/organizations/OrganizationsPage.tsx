@@ -24,6 +24,7 @@ import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
+import { ApiKeysSection } from '../api-keys/ApiKeysSection';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
@@ -477,6 +478,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
       <ManageOrganization org={org.data} members={members.data ?? []} />
       <OrganizationSubscriptions orgId={orgId} canBuy={canManage(role)} />
       <BillingDetailsForm orgId={orgId} readOnly={!canManage(role)} />
+      {canManage(role) && <ApiKeysSection orgId={orgId} />}
       {canManage(role) && (
         <section
           aria-labelledby="org-invites"

@@ -12,6 +12,7 @@ import { Modal, ModalTitle } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { ApiKeysSection } from '../api-keys/ApiKeysSection';
 import { AuthMessageArea } from '../auth/AuthMessageArea';
 import { type LoggedInUser, useUser } from '../auth/auth-context';
 import { type AuthMessage, authErrorMessage } from '../auth/auth-errors';
@@ -338,6 +339,7 @@ export function AccountSettingsPage() {
           <NotificationsSection Section={Section} />
         </div>
       </div>
+      <ApiKeysSection />
       <DeleteAccountSection />
     </Page>
   );
