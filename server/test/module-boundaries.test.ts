@@ -78,6 +78,8 @@ const READS: Record<string, string[]> = {
   ],
   // Who changed a setting.
   settings: ['users'],
+  // The public status page: the catalogue's public stations and their recorded states (docs/adr/0068).
+  status: ['networks', 'station_state_changes', 'stations'],
   // The latest terms version, read with the identity on every request.
   users: ['legal_documents'],
 };
