@@ -46,4 +46,36 @@ describe('the station popup on the coverage map', () => {
     expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'RINEX' })).not.toBeInTheDocument();
   });
+
+  it('says when the station fails its integrity checks, naming the failing reasons, and that it still serves', async () => {
+    const since = '2026-11-28T10:00:00.000Z';
+    server.use(
+      http.get(`*/api/stations/${STATION_ID}`, () =>
+        HttpResponse.json(
+          station({
+            integrity: {
+              state: 'failing',
+              reasons: [
+                { code: 'position_moved', level: 'failing', message: 'moved 5.0 cm horizontally', since },
+                { code: 'late', level: 'warning', message: 'frames arrive 3 s late', since },
+              ],
+              excluded: true,
+              override: false,
+              acknowledgedAt: null,
+            },
+          }),
+        ),
+      ),
+    );
+    renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
+    expect(await screen.findByTestId('station-integrity')).toHaveTextContent(
+      'Failing its integrity checks (reference position moved): left out of the nearest-station choice. Its own mountpoint still serves.',
+    );
+  });
+
+  it('says nothing of integrity while the checks pass', async () => {
+    renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
+    expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();
+    expect(screen.queryByTestId('station-integrity')).not.toBeInTheDocument();
+  });
 });
