@@ -26,6 +26,7 @@ import { type SourceLoginDeps, serveSource } from './source-login.ts';
 import { type CasterIdentity, DEFAULT_IDENTITY } from './sourcetable.ts';
 import { liveState } from './telemetry/live.ts';
 import type { LiveTelemetry } from './telemetry/types.ts';
+import { loadTlsFiles, type TlsFiles, TlsPort, TlsReloader } from './tls.ts';
 
 export type { CasterStats } from './relay/relay.ts';
 
@@ -57,10 +58,19 @@ export interface CasterOptions {
   trustedProxies?: readonly string[];
   /** The stations' integrity monitor (issue 33, ADR 0063); on unless false (the bench compares both). */
   integrity?: boolean;
+  /**
+   * The certificate and key of the TLS ports (`listenTls`), checked before the caster starts (a TlsConfigError
+   * says what is wrong) and reloaded when the files change or on `reloadTls`.
+   */
+  tls?: TlsFiles;
 }
 
 export interface Caster extends LiveTelemetry {
   listen(port: number, host?: string): Promise<net.AddressInfo>;
+  /** A TLS port (needs the `tls` option) beside the plain one: the same rovers, sources and sourcetable. */
+  listenTls(port: number, host?: string): Promise<net.AddressInfo>;
+  /** Reads the certificate and key again (SIGHUP); false, and the current ones stay, when they do not load. */
+  reloadTls(): boolean;
   close(): Promise<void>;
   stats(): CasterStats;
   /** Reads the catalogue now instead of at the next interval (after a station or feed was created). */
@@ -85,6 +95,8 @@ export interface Caster extends LiveTelemetry {
 export async function createCaster(options: CasterOptions): Promise<Caster> {
   const limits: CasterLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const clock = options.clock ?? systemClock;
+  // First, so a bad certificate refuses the start before anything else is opened.
+  let tlsCredentials = options.tls ? loadTlsFiles(options.tls, new Date(clock.now())) : null;
   const { auth, catalogue, usage } = options.ports;
   const logger = options.logger ?? silentLogger;
   const nodeId = options.nodeId ?? randomUUID();
@@ -221,6 +233,26 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
     source: (socket, req, rest) => serveSource(socket, req, rest, sourceLogin),
   });
+  const tlsPorts: TlsPort[] = [];
+  const tlsReloader =
+    options.tls &&
+    new TlsReloader(
+      options.tls,
+      (credentials) => {
+        tlsCredentials = credentials;
+        for (const port of tlsPorts) port.setCredentials(credentials);
+      },
+      logger,
+      () => new Date(clock.now()),
+    );
+  const stopListening = () => {
+    tlsReloader?.stop();
+    return Promise.all([listener.stop(), ...tlsPorts.map((port) => port.stop())]);
+  };
+  const destroySockets = () => {
+    listener.destroySockets();
+    for (const port of tlsPorts) port.destroySockets();
+  };
   let closed = false;
 
   return {
@@ -230,6 +262,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       pulls.start();
       return address;
     },
+    async listenTls(port, host = '0.0.0.0') {
+      if (!tlsCredentials) throw new Error('listenTls needs the tls option (certificate and key files)');
+      const tlsPort = new TlsPort(tlsCredentials, limits.headerTimeoutMs, listener.accept);
+      const address = await tlsPort.listen(port, host);
+      tlsPorts.push(tlsPort);
+      return address;
+    },
+    reloadTls: () => tlsReloader?.reload() ?? false,
     async close() {
       if (closed) return;
       closed = true;
@@ -239,10 +279,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       live.stop();
       firstData.stop();
       pulls.stop();
-      const stopped = listener.stop();
+      const stopped = stopListening();
       rovers.endAll('shutdown');
       relay.closeSources('caster shutting down');
-      listener.destroySockets();
+      destroySockets();
       await stopped;
       await sessions.close();
       await archive?.close();
@@ -256,7 +296,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     connectionsByAccount: (accountIds) => cluster.connectionsByAccount(accountIds),
     disconnectAccount: (accountId) => rovers.endAccount(accountId),
     async drain(overMs) {
-      const stopped = listener.stop();
+      const stopped = stopListening();
       const draining = rovers.all();
       logger.info({ rovers: draining.length, overMs }, 'draining: no new connections, closing rovers gradually');
       // Ten closings a second at most per step, so a node of thousands hands them over as a steady trickle.
@@ -270,7 +310,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       // served from the bus until now and serve again once their bases reconnect through the balancer.
       rovers.endAll('shutdown');
       relay.closeSources('caster draining');
-      listener.destroySockets();
+      destroySockets();
       await stopped;
       logger.info({}, 'drained');
     },

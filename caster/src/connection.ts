@@ -133,20 +133,24 @@ export class Listener {
   private readonly sockets = new Set<net.Socket>();
   private closed = false;
 
+  /** Serves a connection of this port, or of a TLS port once its handshake is done (tls.ts). */
+  readonly accept: (socket: net.Socket) => void;
+
   constructor(handlers: RequestHandlers) {
     // One listener of each kind for all sockets, not a closure per connection: a rover's every byte counts.
     const sockets = this.sockets;
     function forget(this: net.Socket) {
       sockets.delete(this);
     }
-    this.server = net.createServer((socket) => {
-      if (this.closed) return socket.destroy();
+    this.accept = (socket) => {
+      if (this.closed) return void socket.destroy();
       this.sockets.add(socket);
       socket.setNoDelay(true);
       socket.on('close', forget);
       socket.on('error', ignore);
       readRequest(socket, handlers);
-    });
+    };
+    this.server = net.createServer(this.accept);
     this.server.maxConnections = 100_000;
   }
 

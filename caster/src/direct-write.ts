@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type net from 'node:net';
+import { isTls } from './tls.ts';
 
 interface NativeFanout {
   send(fds: Int32Array, count: number, data: Uint8Array, results: Int32Array): void;
@@ -62,7 +63,8 @@ export class DirectWriter {
 
   /** Queues a socket for the next flush; false when it must be written through Node instead. */
   add(socket: net.Socket): boolean {
-    if (this.failure || socket.destroyed || socket.writableLength > 0) return false;
+    // A TLS socket's descriptor carries ciphertext: its frames must go through Node's TLS stream.
+    if (this.failure || socket.destroyed || socket.writableLength > 0 || isTls(socket)) return false;
     const fd = descriptorOf(socket);
     if (typeof fd !== 'number' || fd < 0) return false;
     if (this.count === this.fds.length) {

@@ -67,6 +67,7 @@ export class FirstDataWatch {
       remoteAddress: rover.remoteAddress,
       userAgent: rover.userAgent,
       ntripVersion: rover.version,
+      tls: rover.tls,
       detail,
     });
   }

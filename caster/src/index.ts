@@ -12,3 +12,4 @@ export { type CasterIdentity, filterRecords, renderSourcetable, wildcardMatch } 
 export { connectTelemetryClient } from './telemetry/bus.ts';
 export { parseGgaFix } from './telemetry/fix.ts';
 export type * from './telemetry/types.ts';
+export { isTls, loadTlsFiles, TlsConfigError, type TlsCredentials, type TlsFiles } from './tls.ts';

@@ -248,6 +248,8 @@ export interface RefusalRecord {
   remoteAddress: string;
   userAgent: string | null;
   ntripVersion: 1 | 2;
+  /** Of the last attempt: it came over a TLS port. */
+  tls: boolean;
   detail: RefusalDetail;
 }
 

@@ -11,6 +11,8 @@ export interface RefusalEvent {
   remoteAddress: string;
   userAgent: string | null;
   ntripVersion: 1 | 2;
+  /** The attempt came over a TLS port. */
+  tls: boolean;
   detail: RefusalDetail;
 }
 
@@ -71,6 +73,7 @@ export class RefusalLog {
       entry.remoteAddress = key.startsWith('overflow') ? '*' : event.remoteAddress;
       entry.userAgent = userAgent;
       entry.ntripVersion = event.ntripVersion;
+      entry.tls = event.tls;
       entry.detail = event.detail;
       if (entry.usernames.length < MAX_SAMPLE_NAMES && !entry.usernames.includes(username)) {
         entry.usernames.push(username);
@@ -90,6 +93,7 @@ export class RefusalLog {
       remoteAddress: key.startsWith('overflow') ? '*' : event.remoteAddress,
       userAgent,
       ntripVersion: event.ntripVersion,
+      tls: event.tls,
       detail: event.detail,
     });
   }

@@ -12,6 +12,7 @@ import type { NtripRequest } from './request.ts';
 import { DENIAL, errorResponse, LEFT_ORGANIZATION } from './responses.ts';
 import type { Logger } from './session-log.ts';
 import type { CasterIdentity } from './sourcetable.ts';
+import { isTls } from './tls.ts';
 
 export interface RoverLoginDeps {
   auth: Pick<AuthorizePort, 'authorize'>;
@@ -82,6 +83,7 @@ export async function admitRover(
       remoteAddress: ip,
       userAgent,
       ntripVersion: v,
+      tls: isTls(socket),
       detail,
     });
   const mount = await deps.cache.resolveMount(req.mountpoint);

@@ -269,6 +269,7 @@ describe('aggregation', () => {
         remoteAddress: '203.0.113.7',
         userAgent: 'x\u0000y',
         ntripVersion: 1,
+        tls: false,
         detail: { throttle: 'address' },
       });
     }

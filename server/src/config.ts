@@ -162,6 +162,25 @@ const configSchema = z.object({
       )
       .optional(),
   ),
+  /**
+   * NTRIP over TLS (issue 38, ADR 0076): the certificate (PEM, leaf first, then its chain) and private key (PEM)
+   * files, both or neither; neither serves no TLS port (a balancer may terminate TLS instead). Reloaded when the
+   * files change and on SIGHUP, without dropping a connection.
+   */
+  CASTER_TLS_CERT: unsetIfEmpty(z.string().min(1).optional()),
+  CASTER_TLS_KEY: unsetIfEmpty(z.string().min(1).optional()),
+  /** The TLS ports, comma separated: 2102 by default, 443 too for networks that pass nothing else (`2102,443`). */
+  CASTER_TLS_PORTS: z
+    .string()
+    .default('2102')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+        .map(Number),
+    )
+    .pipe(z.array(z.number().int().min(0).max(65535)).min(1)),
   /** How long a drained caster node (SIGUSR2) takes to close its rovers, so they reconnect elsewhere a few at a time. */
   CASTER_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
@@ -327,6 +346,11 @@ export function loadConfig(env?: NodeJS.ProcessEnv): Config {
   }
   if (config.NODE_ENV === 'production' && paymentProviderOf(config) === 'stripe' && !config.STRIPE_WEBHOOK_SECRET) {
     throw new Error('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with Stripe in production');
+  }
+  if (!config.CASTER_TLS_CERT !== !config.CASTER_TLS_KEY) {
+    throw new Error(
+      `Invalid configuration:\n  ${config.CASTER_TLS_CERT ? 'CASTER_TLS_KEY' : 'CASTER_TLS_CERT'}: the TLS port needs both the certificate and the key file`,
+    );
   }
   if (config.ARCHIVE_STORE === 'nats' && !config.CASTER_BUS_URL) {
     throw new Error(

@@ -1,4 +1,4 @@
-import { connectTelemetryClient, type LiveTelemetry } from '@portal/caster';
+import { connectTelemetryClient, type LiveTelemetry, loadTlsFiles, TlsConfigError } from '@portal/caster';
 import type { ArchiveStore } from '@portal/caster/archive';
 import { apiOptionsOf } from './api-options.ts';
 import { buildApp } from './app.ts';
@@ -18,6 +18,15 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const feedSecretKey = feedSecretKeyOf(loaded);
   const config = { ...loaded, FEED_SECRET_KEY: feedSecretKey };
+  if (config.SERVICES.includes('caster') && config.CASTER_TLS_CERT) {
+    // Checked before the database is opened, so a bad certificate stops the start at once; the caster loads it again.
+    try {
+      loadTlsFiles({ certFile: config.CASTER_TLS_CERT, keyFile: config.CASTER_TLS_KEY as string }, new Date());
+    } catch (err) {
+      if (!(err instanceof TlsConfigError)) throw err;
+      throw new Error(`Invalid configuration:\n  CASTER_TLS_CERT, CASTER_TLS_KEY: ${err.message}`);
+    }
+  }
   // firebase-admin reads this variable itself, relative to its own working directory; give it the file checked.
   if (config.GOOGLE_APPLICATION_CREDENTIALS)
     process.env.GOOGLE_APPLICATION_CREDENTIALS = config.GOOGLE_APPLICATION_CREDENTIALS;
@@ -58,6 +67,9 @@ async function main(): Promise<void> {
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
       trustedProxies: config.CASTER_TRUSTED_PROXIES,
+      tls: config.CASTER_TLS_CERT
+        ? { ports: config.CASTER_TLS_PORTS, certFile: config.CASTER_TLS_CERT, keyFile: config.CASTER_TLS_KEY as string }
+        : undefined,
       limits: {
         failedLoginsPerPair: config.CASTER_FAILED_LOGINS_PER_PAIR,
         failedLoginBackoffMaxMs: config.CASTER_FAILED_LOGIN_BACKOFF_MAX_SECONDS * 1000,
@@ -72,6 +84,11 @@ async function main(): Promise<void> {
     const { directWrites } = caster.caster.stats();
     console.log(
       `  NTRIP caster listening on port ${caster.port}${config.CASTER_BUS_URL ? ' (sharing sources over NATS)' : ''}`,
+    );
+    console.log(
+      caster.tlsPorts.length
+        ? `  NTRIP over TLS on port ${caster.tlsPorts.join(' and ')} (SIGHUP reloads the certificate)`
+        : '  NTRIP over TLS off (CASTER_TLS_CERT and CASTER_TLS_KEY unset)',
     );
     console.log(
       directWrites.active
@@ -134,6 +151,16 @@ async function main(): Promise<void> {
   // this process ends as after SIGTERM, for its supervisor to start the new version.
   const draining = caster;
   if (draining) {
+    // A renewed certificate is also picked up when its files change; SIGHUP is for renewal hooks that say so.
+    if (draining.tlsPorts.length) {
+      process.on('SIGHUP', () => {
+        console.log(
+          draining.caster.reloadTls()
+            ? 'SIGHUP: TLS certificate reloaded'
+            : 'SIGHUP: TLS certificate not reloaded (see the log)',
+        );
+      });
+    }
     process.on('SIGUSR2', () => {
       if (stopping) return;
       console.log(`SIGUSR2: draining the caster over ${config.CASTER_DRAIN_SECONDS} s`);

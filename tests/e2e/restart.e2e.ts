@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/launch.ts';
 import { emulatorClient } from '../../server/src/dev/auth-emulator.ts';
@@ -72,6 +73,22 @@ describe('npm start comes back after any stop, with every account', () => {
   let baseURL: string;
   let portal: NpmProcess;
   let emulator: ReturnType<typeof emulatorClient>;
+  let tlsPort: number;
+
+  /** The first line the caster answers a sourcetable request with over TLS, trusting only the certificate made. */
+  const sourcetableOverTls = () =>
+    new Promise<string>((resolve, reject) => {
+      const ca = readFileSync(join(workDir, 'tls/localhost-cert.pem'));
+      const socket = tls.connect({ host: '127.0.0.1', port: tlsPort, servername: 'localhost', ca }, () =>
+        socket.write('GET / HTTP/1.0\r\nUser-Agent: NTRIP restart-test\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+      });
+      socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''));
+      socket.on('error', reject);
+    });
 
   const userInfo = async (idToken: string) => {
     const res = await fetch(`${baseURL}/api/user`, { headers: { authorization: `Bearer ${idToken}` } });
@@ -111,11 +128,13 @@ describe('npm start comes back after any stop, with every account', () => {
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'portal-restart-'));
     const [port, casterPort, authPort] = [await freePort(), await freePort(), await freePort()];
+    tlsPort = await freePort();
     baseURL = `http://127.0.0.1:${port}`;
     env = {
       HOST: '127.0.0.1',
       PORT: String(port),
       CASTER_PORT: String(casterPort),
+      CASTER_TLS_PORTS: String(tlsPort),
       AUTH_EMULATOR_PORT: String(authPort),
       PGLITE_DATA_DIR: join(workDir, 'db'),
       AUTH_EMULATOR_DATA_DIR: join(workDir, 'auth'),
@@ -138,6 +157,10 @@ describe('npm start comes back after any stop, with every account', () => {
     }
     rmSync(workDir, { recursive: true, force: true });
     rmSync(join(root, spaDir), { recursive: true, force: true });
+  });
+
+  it('serves NTRIP over TLS with the certificate it made for localhost', async () => {
+    expect(await sourcetableOverTls()).toBe('SOURCETABLE 200 OK');
   });
 
   it(

@@ -3,6 +3,7 @@ import type { DirectWriter } from '../direct-write.ts';
 import type { Position } from '../gga.ts';
 import type { Frame } from '../rtcm.ts';
 import type { RoverFix } from '../telemetry/fix.ts';
+import { isTls } from '../tls.ts';
 import type { Mount } from './mount.ts';
 
 /** One batch per NTRIP version: NTRIP 1 rovers get a frame raw, NTRIP 2 rovers as one chunk. */
@@ -44,6 +45,11 @@ export class Rover {
   ) {
     this.lastSentAt = now;
     this.startedMs = now;
+  }
+
+  /** It connected over a TLS port (read from the socket: nothing more kept per rover). */
+  get tls(): boolean {
+    return isTls(this.socket);
   }
 
   get startedAt(): Date {

@@ -9,6 +9,7 @@ export interface RoverView {
   readonly remoteAddress: string;
   readonly userAgent: string | null;
   readonly version: 1 | 2;
+  readonly tls: boolean;
   readonly requested: string;
   readonly nearNetwork: string | null;
   readonly startedAt: Date;
@@ -47,6 +48,7 @@ export function liveSession(node: string, rover: RoverView): LiveSession {
     remoteAddress: rover.remoteAddress,
     userAgent: rover.userAgent,
     ntripVersion: rover.version,
+    tls: rover.tls,
     mountpoint: rover.requested,
     ...served(rover),
     connectedAt: rover.startedAt.toISOString(),

@@ -20,6 +20,8 @@ export interface LiveSession {
   remoteAddress: string;
   userAgent: string | null;
   ntripVersion: 1 | 2;
+  /** It connected over a TLS port. */
+  tls: boolean;
   /** The mountpoint asked for. */
   mountpoint: string;
   /** The station whose data it gets: the mountpoint itself, or for `{NET}_NEAR` the one chosen (null: none yet). */

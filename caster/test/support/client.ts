@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 import { ChunkedDecoder } from '../../src/index.ts';
 
 export const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
@@ -29,6 +30,17 @@ export class Peer {
   static connect(port: number, localAddress?: string): Promise<Peer> {
     return new Promise((resolve, reject) => {
       const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(new Peer(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  /** Over TLS, trusting only `ca` (the caster's self-signed certificate) for the name localhost; null: any. */
+  static connectTls(port: number, ca: string | null): Promise<Peer> {
+    return new Promise((resolve, reject) => {
+      const trust = ca === null ? { rejectUnauthorized: false } : { ca };
+      const socket = tls.connect({ port, host: '127.0.0.1', servername: 'localhost', ...trust }, () =>
+        resolve(new Peer(socket)),
+      );
       socket.once('error', reject);
     });
   }

@@ -31,12 +31,16 @@ export interface CasterServiceOptions {
   archive?: Omit<ArchiveOptions, 'index'>;
   /** Balancers whose PROXY protocol header names the client (CASTER_TRUSTED_PROXIES). */
   trustedProxies?: readonly string[];
+  /** NTRIP over TLS on these ports with this certificate and key (CASTER_TLS_*); without it no TLS port. */
+  tls?: { ports: number[]; certFile: string; keyFile: string };
 }
 
 export interface CasterService {
   caster: Caster;
   authorizer: Authorizer;
   port: number;
+  /** The TLS ports as bound (none without TLS). */
+  tlsPorts: number[];
   /** For the NTRIP accounts module: drop cached decisions and close what is no longer allowed. */
   accessChanged(change: { accountId: string; reason: string }): void;
   close(): Promise<void>;
@@ -86,8 +90,11 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     trustedProxies: options.trustedProxies,
     archive: options.archive && { ...options.archive, index: createArchiveRepo(options.db) },
     identity: { host: options.publicHost, port: options.port || undefined, url: options.publicUrl },
+    tls: options.tls && { certFile: options.tls.certFile, keyFile: options.tls.keyFile },
   });
   const address = await caster.listen(options.port, options.host);
+  const tlsPorts: number[] = [];
+  for (const port of options.tls?.ports ?? []) tlsPorts.push((await caster.listenTls(port, options.host)).port);
   // Every node sweeps for every node, so a crashed node's stations go offline while the others run.
   const expiry = setInterval(() => {
     repo.expireStationStatus(staleAfterMs).catch((err: unknown) => onError(err, 'station status expiry failed'));
@@ -97,6 +104,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     caster,
     authorizer,
     port: address.port,
+    tlsPorts,
     accessChanged({ accountId, reason }) {
       authorizer.invalidate();
       if (reason === 'disabled' || reason === 'deleted' || reason === 'password') caster.disconnectAccount(accountId);
