@@ -25,6 +25,9 @@ afterEach(async () => {
 
 function stampedFrame(bytes: number, sentAt: number): Buffer {
   const payload = Buffer.alloc(bytes - 6);
+  // Message type 1077, as the bench's frames: the load generators time only those.
+  payload[0] = 0x43;
+  payload[1] = 0x50;
   payload.writeDoubleLE(sentAt, 2);
   return encodeFrame(payload);
 }
@@ -79,5 +82,40 @@ describe('bench load generators', () => {
       expect(delay).toBeGreaterThanOrEqual(0);
       expect(delay).toBeLessThan(5_000);
     }
+  });
+
+  it('C: a storm opens every rover at its rate and times each answer; NTRIP 2 only reads chunked streams', async () => {
+    const ports = new FakePorts().addNetwork('bench').addStation('BENCH', 'bench', 52, 5, 'bench');
+    ports.accounts.push({
+      username: 'bench',
+      password: 'bench',
+      accountId: 'bench',
+      networks: ['bench'],
+      maxConnections: 100,
+    });
+    const caster: Caster = await createCaster({ ports });
+    open.push(caster);
+    const { port } = await caster.listen(0, '127.0.0.1');
+    const source = await Peer.connect(port);
+    open.push(source);
+    source.write('SOURCE bench /BENCH\r\nSource-Agent: NTRIP test\r\n\r\n');
+    await source.until((p) => p.text().startsWith('ICY 200 OK'), 'source accepted');
+
+    const binary = compileRoverLoad();
+    const storm = cLoader(binary, { port, count: 40, first: 0, spin: false, mode: 'v2', rate: 400 });
+    loaders.push(storm);
+    const began = monotonicMs();
+    await storm.connected;
+    const { openedAt, toAnswer } = await storm.opens();
+    expect(openedAt.length).toBe(40);
+    // 400 a second: the last rover opened about 100 ms after the first, not all at once.
+    expect((openedAt[39] as number) - (openedAt[0] as number)).toBeGreaterThan(80);
+    expect(openedAt[0]).toBeGreaterThanOrEqual(began - 1);
+    for (const t of toAnswer) expect(t).toBeGreaterThanOrEqual(0);
+    await storm.measure();
+    const sentAt = monotonicMs();
+    source.write(stampedFrame(933, sentAt));
+    await until(async () => (await storm.report()).delays.length >= 40, 'the frame to every NTRIP 2 rover', 10_000);
+    expect([...(await storm.report()).sentAt]).toEqual(Array(40).fill(sentAt));
   });
 });
