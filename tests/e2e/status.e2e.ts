@@ -175,6 +175,10 @@ describe('the status page in Chromium under a moved clock', () => {
       ['offline', '2026-03-13T20:00:00.000Z', '2026-03-14T01:00:00.000Z'],
       ['integrity', '2026-03-10T05:00:00.000Z', '2026-03-10T12:00:00.000Z'],
     ]);
+    const atomHref = await page.getByRole('link', { name: 'Atom feed of incidents' }).getAttribute('href');
+    const atom = await page.request.get(atomHref ?? '');
+    expect(atom.headers()['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect((await atom.text()).match(/<entry>/g)).toHaveLength(2);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { api } from '../../lib/api';
 import { brand } from '../../lib/brand';
 import { useFormat } from '../../lib/format';
 import { useStatus } from './status.api';
@@ -173,6 +174,11 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
   );
 }
 
+/** Where the API is (VITE_API_BASE_URL may name another origin): the feeds are read by other programs there. */
+function feedBase(): string {
+  return (api.defaults.baseURL ?? '/api').replace(/\/+$/, '');
+}
+
 /** /status: every public network and station, now and over 90 days, from the stations' recorded state changes. */
 export function StatusPage() {
   const { t } = useTranslation('status');
@@ -185,10 +191,10 @@ export function StatusPage() {
       subtitle={t('subtitle', { product: brand.name, days: STATUS_WINDOW_DAYS })}
       actions={
         <div className="flex gap-4 text-sm">
-          <a href="/api/status/incidents.atom" className="text-accent underline" type="application/atom+xml">
+          <a href={`${feedBase()}/status/incidents.atom`} className="text-accent underline" type="application/atom+xml">
             {t('atom')}
           </a>
-          <a href="/api/status/incidents.json" className="text-accent underline" type="application/json">
+          <a href={`${feedBase()}/status/incidents.json`} className="text-accent underline" type="application/json">
             {t('json')}
           </a>
         </div>
