@@ -4,6 +4,7 @@ import { useFormat } from '../../lib/format';
 import { useUser } from '../auth/auth-context';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStation } from './catalogue.hooks';
+import { catalogueMismatch } from './catalogue-mismatch';
 import { useReferenceFrameText } from './reference-frame';
 import { StatusBadge } from './StatusBadge';
 
@@ -62,6 +63,15 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
               .map((r) => ts(`codes.${r.code}`))
               .join(', '),
           })}
+        </p>
+      )}
+      {scope === 'admin' && catalogueMismatch(s) && (
+        <p
+          data-testid="catalogue-mismatch"
+          role="status"
+          className="rounded-lg border border-status-yellow/40 bg-status-yellow/10 px-2 py-1 text-status-yellow"
+        >
+          {t('popup.catalogueMismatch')}
         </p>
       )}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">

@@ -41,6 +41,48 @@ describe('the station popup on the coverage map', () => {
     expect(await screen.findByText('Not stated by the network')).toBeInTheDocument();
   });
 
+  it('flags to admins a station whose sent position contradicts its catalogue entry, and not to the public (issue 32)', async () => {
+    const mismatched = station({
+      integrity: {
+        state: 'warning',
+        reasons: [
+          {
+            code: 'position_mismatch',
+            level: 'warning',
+            message: 'The reference position the station sends is 9123456.00 m horizontally from the catalogue.',
+            since: '2026-11-28T10:00:00.000Z',
+          },
+        ],
+        excluded: false,
+        override: false,
+        acknowledgedAt: null,
+      },
+    });
+    server.use(
+      http.get('*/api/admin/networks', () => HttpResponse.json({ items: [network()] })),
+      http.get(`*/api/admin/stations/${STATION_ID}`, () => HttpResponse.json(mismatched)),
+      http.get(`*/api/stations/${STATION_ID}`, () => HttpResponse.json(mismatched)),
+    );
+    const admin = renderWithProviders(<StationPopup scope="admin" id={STATION_ID} />);
+    expect(await screen.findByTestId('catalogue-mismatch')).toHaveTextContent(
+      'The position the station sends differs from its catalogue entry: correct the entry or re-survey the station.',
+    );
+    admin.unmount();
+    renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
+    expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();
+    expect(screen.queryByTestId('catalogue-mismatch')).toBeNull();
+  });
+
+  it('raises no flag for a station that agrees with its catalogue entry', async () => {
+    server.use(
+      http.get('*/api/admin/networks', () => HttpResponse.json({ items: [network()] })),
+      http.get(`*/api/admin/stations/${STATION_ID}`, () => HttpResponse.json(station())),
+    );
+    renderWithProviders(<StationPopup scope="admin" id={STATION_ID} />);
+    expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();
+    expect(screen.queryByTestId('catalogue-mismatch')).toBeNull();
+  });
+
   it('offers nothing to buy to a visitor who is not logged in', async () => {
     renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
     expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();
