@@ -28,16 +28,29 @@ const mountpoint = (name: string) => ({
 });
 /** BENCH_STATIONS: more stations (ST0, ST1, …), fed by the bench without rovers, for the archive to carry. */
 const stations = Array.from({ length: Number(process.env.BENCH_STATIONS ?? 0) }, (_, i) => mountpoint(`ST${i}`));
+/**
+ * BENCH_BUS_URL: a node of several sharing sources over NATS (`npm run bench:topology`). Its rovers then belong to
+ * 100 accounts, as a network's do, so the logins' compare-and-set writes in the connection ledger (ADR 0040) are
+ * not all on one key.
+ */
+const busUrl = process.env.BENCH_BUS_URL;
+let logins = 0;
 const ports: CasterPorts = {
   auth: {
     authorize: async () => ({
       allowed: true,
-      accountId: 'bench',
+      accountId: busUrl ? `bench-${logins++ % 100}` : 'bench',
       ownerId: 'bench',
       maxConnections: 1_000_000,
       until: FAR_FUTURE,
     }),
-    access: async () => new Map([['bench', { maxConnections: 1_000_000, networks: new Map([['bench', FAR_FUTURE]]) }]]),
+    access: async (accountIds) =>
+      new Map(
+        [...accountIds, 'bench'].map((id) => [
+          id,
+          { maxConnections: 1_000_000, networks: new Map([['bench', FAR_FUTURE]]) },
+        ]),
+      ),
   },
   catalogue: {
     snapshot: async () => ({
@@ -76,6 +89,9 @@ const caster = await createCaster({
   directWrites: process.env.BENCH_DIRECT !== '0',
   archive,
   integrity: !process.env.BENCH_INTEGRITY_OFF,
+  busUrl,
+  busPrefix: process.env.BENCH_BUS_PREFIX,
+  nodeId: process.env.BENCH_NODE_ID,
 });
 const { port } = await caster.listen(0, '127.0.0.1');
 
