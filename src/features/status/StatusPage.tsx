@@ -1,5 +1,5 @@
 import { type Incident, type NetworkStatus, STATUS_WINDOW_DAYS, type StatusDay } from '@portal/contract';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Page } from '../../components/Page';
@@ -104,6 +104,8 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
   const { t } = useTranslation('status');
   const percent = usePercent();
   const headingId = `status-${network.slug}`;
+  // A network of hundreds of stations has tens of thousands of day bars: drawn only once someone opens the list.
+  const [open, setOpen] = useState(false);
   return (
     <section className={card} aria-labelledby={headingId} data-testid="status-network" data-slug={network.slug}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -120,43 +122,45 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
         </div>
       </div>
       <DayStrip days={network.days} />
-      <details>
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary className="cursor-pointer text-sm text-muted hover:text-ink">
           {t('stations', { count: network.stations.length })}
         </summary>
-        <table className="mt-3 w-full text-sm">
-          <thead>
-            <tr className="text-left text-subtle">
-              <th className="py-1 pr-3 font-medium">{t('columns.station')}</th>
-              <th className="py-1 pr-3 font-medium">{t('columns.state')}</th>
-              <th className="py-1 pr-3 text-right font-medium">{t('columns.availability')}</th>
-              <th className="hidden w-1/2 py-1 font-medium md:table-cell">{t('columns.days')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {network.stations.map((station) => (
-              <tr key={station.id} data-testid="status-station" data-mountpoint={station.mountpoint}>
-                <td className="py-1 pr-3">
-                  <span className="font-mono text-ink">{station.mountpoint}</span>
-                  {station.identifier && (
-                    <span className="ml-2 text-muted">
-                      {station.identifier} · {station.country}
-                    </span>
-                  )}
-                </td>
-                <td className="py-1 pr-3">
-                  <StateBadge state={station.state} />
-                </td>
-                <td data-testid="status-station-availability" className="py-1 pr-3 text-right text-ink">
-                  {station.availability === null ? '–' : percent(station.availability)}
-                </td>
-                <td className="hidden py-1 md:table-cell">
-                  <DayStrip days={station.days} small />
-                </td>
+        {open && (
+          <table className="mt-3 w-full text-sm">
+            <thead>
+              <tr className="text-left text-subtle">
+                <th className="py-1 pr-3 font-medium">{t('columns.station')}</th>
+                <th className="py-1 pr-3 font-medium">{t('columns.state')}</th>
+                <th className="py-1 pr-3 text-right font-medium">{t('columns.availability')}</th>
+                <th className="hidden w-1/2 py-1 font-medium md:table-cell">{t('columns.days')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {network.stations.map((station) => (
+                <tr key={station.id} data-testid="status-station" data-mountpoint={station.mountpoint}>
+                  <td className="py-1 pr-3">
+                    <span className="font-mono text-ink">{station.mountpoint}</span>
+                    {station.identifier && (
+                      <span className="ml-2 text-muted">
+                        {station.identifier} · {station.country}
+                      </span>
+                    )}
+                  </td>
+                  <td className="py-1 pr-3">
+                    <StateBadge state={station.state} />
+                  </td>
+                  <td data-testid="status-station-availability" className="py-1 pr-3 text-right text-ink">
+                    {station.availability === null ? '–' : percent(station.availability)}
+                  </td>
+                  <td className="hidden py-1 md:table-cell">
+                    <DayStrip days={station.days} small />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </details>
       <div>
         <h3 className="text-sm font-semibold text-ink">{t('incidents')}</h3>
