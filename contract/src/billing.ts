@@ -159,12 +159,36 @@ export const ledgerKindSchema = z.enum([
 ]);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
 
+/**
+ * What the server wrote an entry for, as a code the SPA words in the reader's language (issue 32): `note` keeps the
+ * English words for API clients and an administrator's reason, which has no code.
+ */
+export const LEDGER_NOTE_CODES = [
+  'token_pack',
+  'taken_back_disputed',
+  'taken_back_refunded',
+  'activation',
+  'transfer_to',
+  'rinex',
+  'rinex_failed',
+] as const;
+export type LedgerNoteCode = (typeof LEDGER_NOTE_CODES)[number];
+
 export const ledgerEntrySchema = z.object({
   id: z.string(),
   kind: ledgerKindSchema,
   delta: z.number().int(),
   balanceAfter: z.number().int(),
   note: z.string().nullable(),
+  /**
+   * With `noteParams` (names, counts, ISO times as `at`), the note in words the SPA translates; null for an
+   * administrator's reason and entries older than the codes.
+   */
+  noteCode: z.enum(LEDGER_NOTE_CODES).nullable().optional(),
+  noteParams: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .nullable()
+    .optional(),
   createdAt: z.string(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;

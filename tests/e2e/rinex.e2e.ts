@@ -138,10 +138,11 @@ describe('RINEX in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Buy RINEX data' });
     await until(
       async () =>
-        (await dialog.getByTestId('rinex-price').textContent()) === '1 token' &&
+        // The tokens first, then what they cost in money.
+        /^1 token \(€/.test((await dialog.getByTestId('rinex-price').textContent()) ?? '') &&
         (await dialog.getByTestId('rinex-balance').textContent()) === '100 tokens' &&
         (await dialog.getByTestId('rinex-balance-after').textContent()) === '99 tokens',
-      () => 'the price (1 token), the balance (100) and the balance after (99)',
+      () => 'the price (1 token and its euros), the balance (100) and the balance after (99)',
       10_000,
     );
     await dialog.getByRole('button', { name: 'Buy for 1 token' }).click();

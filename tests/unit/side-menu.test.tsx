@@ -130,6 +130,14 @@ describe('side menu', () => {
     expect(await screen.findByRole('button', { name: 'Admin' })).toHaveAttribute('aria-pressed', 'true');
   });
 
+  it('offers a subscription without naming a plan the catalogue does not have (no "Pro")', () => {
+    renderRoutes(routes, { path: '/dashboard', auth: fakeUser() });
+    const menu = sideMenu() as HTMLElement;
+    expect(within(menu).getByText('Upgrade to a subscription')).toBeInTheDocument();
+    expect(within(menu).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/subscriptions');
+    expect(menu).not.toHaveTextContent(/\bPro\b/);
+  });
+
   it('has a user menu whose account entry points to /settings/billing', async () => {
     const user = userEvent.setup();
     renderRoutes(routes, { path: '/dashboard', auth: fakeUser() });

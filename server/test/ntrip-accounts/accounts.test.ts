@@ -174,6 +174,13 @@ describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
       { kind: 'activation_spend', delta: -30, balance_after: 70 },
       { kind: 'activation_spend', delta: -20, balance_after: 50 },
     ]);
+    // The history's note is a code with its values, for the SPA to word in the reader's language (issue 32).
+    const history = await t.app.inject({ method: 'GET', url: '/api/tokens/history', headers: user.headers });
+    expect(history.json().entries[0]).toMatchObject({
+      kind: 'activation_spend',
+      noteCode: 'activation',
+      noteParams: { days: 2, network: expect.any(String), account: account.username },
+    });
   });
 
   it('a token activation after a support grant starts where that grant ends, not over days already given', async () => {

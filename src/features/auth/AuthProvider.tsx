@@ -2,8 +2,10 @@ import type { User } from 'firebase/auth';
 import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { setTokenSource } from '../../lib/api-token';
 import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
+import i18n from '../../lib/i18n';
 import { lazyWithQueries, loadQueries } from '../../lib/query-client-slot';
-import { AuthContext, type AuthState } from './auth-context';
+import { followUiLanguage } from '../mail/mail-language';
+import { AuthContext, type AuthState, isFirstSession } from './auth-context';
 import type { UserInfoSnapshot } from './UserInfoQuery';
 
 export const userInfoQueryKey = (uid: string) => ['user-info', uid] as const;
@@ -45,6 +47,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const uid = firebaseUser !== 'loading' && firebaseUser ? firebaseUser.uid : undefined;
+  // The server mails the user in the language they use the portal in.
+  useEffect(() => {
+    if (!uid) return;
+    return followUiLanguage(uid, i18n, async (locale) =>
+      (await import('../mail/mail.api')).saveNotificationPreferences({ locale }),
+    );
+  }, [uid]);
   const [reported, setUserInfo] = useState<UserInfoSnapshot>();
   const userInfo = reported?.uid === uid ? reported : undefined;
 
@@ -57,6 +66,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       username: firebaseUser.displayName ?? '',
       ...(firebaseUser.email && { email: firebaseUser.email }),
       emailVerified: firebaseUser.emailVerified,
+      firstSession: isFirstSession(firebaseUser.metadata),
       ...(firebaseUser.photoURL && { photoURL: firebaseUser.photoURL }),
       teams: userInfo?.data?.teams,
       isAdmin: userInfo?.data?.isAdmin,

@@ -14,6 +14,8 @@ export interface LoggedInUser {
    */
   emailVerified?: boolean;
   photoURL?: string;
+  /** The session of the sign-up: the account has not signed in since it was made, so it is greeted, not welcomed back. */
+  firstSession?: boolean;
   teams: Team[] | undefined;
   isAdmin: boolean | undefined;
   /** Reloads the Firebase user, forces a new ID token (so the server sees e.g. a fresh verification) and GET /user. */
@@ -35,4 +37,15 @@ export function useAuth(): AuthState {
 export function useUser(): LoggedInUser | undefined {
   const state = useAuth();
   return state === 'loading' ? undefined : state;
+}
+
+/**
+ * Firebase's account metadata (RFC 1123 dates): a user whose last sign-in is the one that made the account (within
+ * a minute of it) is in their first session.
+ */
+export function isFirstSession(metadata?: { creationTime?: string; lastSignInTime?: string }): boolean {
+  const created = Date.parse(metadata?.creationTime ?? '');
+  const signedIn = Date.parse(metadata?.lastSignInTime ?? '');
+  if (Number.isNaN(created) || Number.isNaN(signedIn)) return false;
+  return signedIn - created < 60_000;
 }

@@ -8,6 +8,7 @@ import { StatCard } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
 import { useNetworks } from '../catalogue/catalogue.hooks';
 import { useTokenHistory, useTokenProducts } from './billing.hooks';
+import { ledgerNote } from './ledger-note';
 import { PricingTables } from './PricingGrid';
 import { usePricingModal } from './PricingModal';
 import { useTokenMoney } from './token-money';
@@ -85,7 +86,7 @@ export function CreditsPage() {
                 delta: e.delta > 0 ? `+${e.delta}` : String(e.delta),
                 balance: String(e.balanceAfter),
                 date: format.dateTime(e.createdAt),
-                note: e.note ?? '',
+                note: ledgerNote(e, t, format.dateTime),
               },
             }))}
             columns={[

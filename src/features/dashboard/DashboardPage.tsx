@@ -151,7 +151,13 @@ export function DashboardPage() {
       name="dashboard"
       title={t('pages.dashboard.title')}
       hideHeading={!user}
-      subtitle={user ? t('dashboard.user.welcome', { name: user.username || t('layout.fallbackUser') }) : undefined}
+      subtitle={
+        user
+          ? t(user.firstSession ? 'dashboard.user.welcomeNew' : 'dashboard.user.welcome', {
+              name: user.username || t('layout.fallbackUser'),
+            })
+          : undefined
+      }
     >
       {user ? <LoggedInDashboard /> : <LoggedOutDashboard />}
     </Page>

@@ -30,13 +30,7 @@ function CreateOrganizationForm({ initialName, onSubmit }: { initialName: string
   const { name } = form.values;
   return (
     <form className="flex flex-col gap-4" onSubmit={form.handleSubmit}>
-      <div className="flex items-center gap-2">
-        <ModalTitle>{t('create.title')}</ModalTitle>
-        <span className="rounded-full bg-status-blue/15 px-2 py-0.5 text-xs font-semibold text-status-blue">
-          {t('beta')}
-        </span>
-      </div>
-      <p className="text-sm text-muted">{t('create.betaNotice')}</p>
+      <ModalTitle>{t('create.title')}</ModalTitle>
       <TextField
         label={t('create.nameLabel')}
         value={name}

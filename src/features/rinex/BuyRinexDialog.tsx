@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/Button';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
+import { useTokenMoney } from '../billing/token-money';
 import { useTokenBalance } from '../billing/useTokenBalance';
 import { useCreateRinexJob } from './rinex.hooks';
 
@@ -30,6 +31,7 @@ const utcTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
  */
 export function BuyRinexDialog({ order, onClose }: { order: RinexOrder; onClose: () => void }) {
   const { t } = useTranslation('rinex');
+  const { money } = useTokenMoney();
   const { balance } = useTokenBalance();
   const create = useCreateRinexJob();
   const [short, setShort] = useState<{ needed: number; balance: number }>();
@@ -71,7 +73,13 @@ export function BuyRinexDialog({ order, onClose }: { order: RinexOrder; onClose:
         <dd className="text-right text-ink tabular-nums">{order.hoursWithData}</dd>
         <dt className="text-muted">{t('buy.price')}</dt>
         <dd className="text-right font-semibold text-ink tabular-nums" data-testid="rinex-price">
-          {paid ? tokens(order.price) : order.charge === 'plan' ? t('price.plan') : t('price.free')}
+          {paid
+            ? money(order.price)
+              ? t('buy.tokensMoney', { count: order.price, money: money(order.price) })
+              : tokens(order.price)
+            : order.charge === 'plan'
+              ? t('price.plan')
+              : t('price.free')}
         </dd>
         <dt className="text-muted">{t('buy.balance')}</dt>
         <dd className="text-right text-ink tabular-nums" data-testid="rinex-balance">

@@ -15,6 +15,7 @@ import { Icon } from '../../components/Icon';
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
+import { useTokenMoney } from '../billing/token-money';
 import { AvailabilityBar } from './AvailabilityBar';
 import { BuyRinexDialog, type RinexOrder } from './BuyRinexDialog';
 import { JobHistory } from './JobHistory';
@@ -42,6 +43,7 @@ function Section({ title, children, id }: { title: string; children: React.React
  */
 export function RinexPage() {
   const { t } = useTranslation('rinex');
+  const { money } = useTokenMoney();
   const modal = useModal();
   const [params, setParams] = useSearchParams();
   const requested = params.get('station') ?? '';
@@ -209,9 +211,18 @@ export function RinexPage() {
                 {offer?.charge === 'tokens' && (
                   <>
                     <p className="font-semibold text-ink" data-testid="rinex-total">
-                      {t('price.total', { count: price })}
+                      {money(price)
+                        ? t('price.totalMoney', { count: price, money: money(price) })
+                        : t('price.total', { count: price })}
                     </p>
-                    <p className="text-muted">{t('price.perHour', { count: offer.pricePerHour ?? 0 })}</p>
+                    <p className="text-muted">
+                      {money(offer.pricePerHour ?? 0)
+                        ? t('price.perHourMoney', {
+                            count: offer.pricePerHour ?? 0,
+                            money: money(offer.pricePerHour ?? 0),
+                          })
+                        : t('price.perHour', { count: offer.pricePerHour ?? 0 })}
+                    </p>
                   </>
                 )}
                 {offer?.charge === 'plan' && <p className="font-semibold text-status-green">{t('price.plan')}</p>}

@@ -17,6 +17,7 @@ import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { useUser } from '../auth/auth-context';
 import { useGrantTokens } from '../billing/billing.hooks';
 import { downloadInvoicePdf } from '../billing/invoicing.api';
+import { ledgerNote } from '../billing/ledger-note';
 import { AdminNtripAccountCard } from './AdminNtripAccountCard';
 import { CreateNtripAccountDialog } from './CreateNtripAccountDialog';
 import { customerKey, useCustomer, usePatchAdminUser, useSetVatVerified } from './users.hooks';
@@ -284,7 +285,7 @@ export function CustomerPage() {
                   <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
                     <span className="min-w-0 flex-1">
                       <span className="block text-ink">
-                        {e.note ?? tb(`ledger.${e.kind}`, { defaultValue: e.kind })}
+                        {ledgerNote(e, tb, format.dateTime) || tb(`ledger.${e.kind}`, { defaultValue: e.kind })}
                       </span>
                       <span className="text-xs text-muted">
                         {format.dateTime(e.createdAt)} · {tb(`ledger.${e.kind}`, { defaultValue: e.kind })}

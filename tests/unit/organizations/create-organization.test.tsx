@@ -48,6 +48,8 @@ describe('organisation creation flow', () => {
     await u.click(screen.getByRole('button', { name: 'open' }));
     const input = screen.getByLabelText('Organisation name:');
     expect(input).toHaveAttribute('maxLength', '32');
+    // Built and tested, so not labelled Beta or "not guaranteed" (issue 32).
+    expect(screen.getByRole('dialog')).not.toHaveTextContent(/Beta|not guaranteed/);
     await u.type(input, 'a-!');
     expect(screen.getByRole('button', { name: 'Create organisation' })).toBeDisabled();
     await u.type(input, 'bc');

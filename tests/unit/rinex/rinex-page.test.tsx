@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { RinexPage } from '../../../src/features/rinex/RinexPage';
-import { NETWORK_ID, STATION_ID, station, user } from '../support/factories';
+import { NETWORK_ID, STATION_ID, station, tokenTables, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -85,6 +85,7 @@ function setup(
       HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
     ),
     http.get('*/api/rinex/jobs', () => HttpResponse.json({ items: options.jobs ?? [] })),
+    http.get('*/api/tokenProducts', () => HttpResponse.json(tokenTables)),
     http.get('*/api/rinex/availability', ({ request }) => {
       const url = new URL(request.url);
       requests.availability.push(url);
@@ -117,7 +118,8 @@ describe('/rinex', () => {
     // By default the hour being recorded is chosen.
     expect(cells[currentIndex]).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByTestId('rinex-summary')).toHaveTextContent('1 of 1 selected hours hold data.');
-    expect(screen.getByTestId('rinex-total')).toHaveTextContent('Price: 3 tokens');
+    // In tokens and, as everywhere a price shows, in money (8 to 10 cents a token; issue 32).
+    await waitFor(() => expect(screen.getByTestId('rinex-total')).toHaveTextContent('Price: 3 tokens (€0.24–€0.30)'));
     const asked = requests.availability[0];
     expect(asked?.searchParams.get('station')).toBe('DELF00NLD');
     expect(asked?.searchParams.get('from')).toBe(new Date(dayStart).toISOString());
@@ -141,7 +143,7 @@ describe('/rinex', () => {
     await u.click(screen.getByLabelText('NavIC'));
     await u.click(screen.getByRole('button', { name: 'Buy RINEX' }));
     const dialog = await screen.findByRole('dialog', { name: 'Buy RINEX data' });
-    expect(within(dialog).getByTestId('rinex-price')).toHaveTextContent('3 tokens');
+    expect(within(dialog).getByTestId('rinex-price')).toHaveTextContent('3 tokens (€0.24–€0.30)');
     await waitFor(() => expect(within(dialog).getByTestId('rinex-balance')).toHaveTextContent('10 tokens'));
     expect(within(dialog).getByTestId('rinex-balance-after')).toHaveTextContent('7 tokens');
     expect(within(dialog).getByText(/still being recorded/)).toBeInTheDocument();

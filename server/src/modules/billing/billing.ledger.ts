@@ -1,4 +1,4 @@
-import { MAX_TOKEN_BALANCE } from '@portal/contract';
+import { type LedgerNoteCode, MAX_TOKEN_BALANCE } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { balanceAfter } from './billing.policy.ts';
@@ -13,6 +13,9 @@ export interface LedgerAppend {
   /** What caused it; (kind, referenceId) is unique, so appending the same cause twice adds nothing. */
   referenceId?: string;
   note?: string;
+  /** The note as a code and its values, for the SPA to word in the reader's language (contract LEDGER_NOTE_CODES). */
+  noteCode?: LedgerNoteCode;
+  noteParams?: Record<string, string | number>;
   createdBy?: string;
 }
 
@@ -69,6 +72,8 @@ export function createTokenLedger(deps: {
         balance_after: next,
         reference_id: entry.referenceId ?? null,
         note: entry.note ?? null,
+        note_code: entry.noteCode ?? null,
+        note_params: entry.noteParams ? JSON.stringify(entry.noteParams) : null,
         created_by: entry.createdBy ?? null,
       },
       trx,
@@ -89,7 +94,10 @@ export function createTokenLedger(deps: {
     },
     /** Spends tokens (token activation); throws 409 insufficient_tokens and changes nothing when short. */
     spend(
-      entry: { userId: string; amount: number; referenceId: string; note?: string },
+      entry: Pick<LedgerAppend, 'userId' | 'note' | 'noteCode' | 'noteParams'> & {
+        amount: number;
+        referenceId: string;
+      },
       trx?: Database,
     ): Promise<LedgerResult> {
       return this.append(
@@ -99,6 +107,7 @@ export function createTokenLedger(deps: {
           delta: -entry.amount,
           referenceId: entry.referenceId,
           note: entry.note,
+          ...(entry.noteCode && { noteCode: entry.noteCode, noteParams: entry.noteParams }),
         },
         trx,
       );

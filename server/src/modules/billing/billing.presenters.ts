@@ -127,6 +127,8 @@ export function toLedgerEntry(e: LedgerRow): LedgerEntry {
     delta: e.delta,
     balanceAfter: e.balance_after,
     note: e.note,
+    noteCode: e.note_code,
+    noteParams: e.note_params,
     createdAt: iso(e.created_at),
   };
 }

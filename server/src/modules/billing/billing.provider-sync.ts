@@ -141,6 +141,7 @@ export function createProviderSync(deps: ProviderSyncDeps) {
           delta: row.credits_amount ?? product?.credits_amount ?? 0,
           referenceId: row.id,
           note: product?.name ?? 'Token pack',
+          ...(!product && { noteCode: 'token_pack' as const }),
         },
         trx,
       );

@@ -1,4 +1,4 @@
-import type { ProductTranslations } from '@portal/contract';
+import type { LedgerNoteCode, ProductTranslations } from '@portal/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -8,6 +8,7 @@ import type { ColumnType, Generated } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type TextArray = ColumnType<string[], string[] | undefined, string[]>;
+type LedgerNoteParams = Record<string, string | number>;
 
 export interface ProductsTable {
   id: Generated<string>;
@@ -120,6 +121,9 @@ export interface TokenLedgerTable {
   balance_after: number;
   reference_id: string | null;
   note: string | null;
+  /** Migration 202611281615: the note as a code and its values, worded by the SPA in the reader's language. */
+  note_code: ColumnType<LedgerNoteCode | null, LedgerNoteCode | null | undefined, never>;
+  note_params: ColumnType<LedgerNoteParams | null, string | null | undefined, never>;
   created_by: string | null;
   created_at: Timestamp;
 }

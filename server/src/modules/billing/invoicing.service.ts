@@ -403,6 +403,7 @@ export function createInvoicing(deps: InvoicingDeps) {
             delta: -taken,
             referenceId: refund.id,
             note: input.kind === 'dispute' ? 'Taken back: payment disputed' : 'Taken back: payment refunded',
+            noteCode: input.kind === 'dispute' ? 'taken_back_disputed' : 'taken_back_refunded',
             ...(input.createdBy && { createdBy: input.createdBy }),
           },
           trx,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LedgerNoteCode } from '@portal/contract';
 import {
   type AccountGrant,
   type AccountMountpoint,
@@ -40,7 +41,14 @@ import type { AccountRow, GrantRow, NtripAccountsRepo } from './ntrip-accounts.r
 /** The token ledger as this module uses it: billing's `TokenLedger.spend`, inside our transaction. */
 export interface TokenSpender {
   spend(
-    entry: { userId: string; amount: number; referenceId: string; note?: string },
+    entry: {
+      userId: string;
+      amount: number;
+      referenceId: string;
+      note?: string;
+      noteCode?: LedgerNoteCode;
+      noteParams?: Record<string, string | number>;
+    },
     trx: Database,
   ): Promise<{
     balance: number;
@@ -538,7 +546,14 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
               ));
             } else {
               ({ balance } = await ledger.spend(
-                { userId: actor.userId, amount: price, referenceId: grantId, note },
+                {
+                  userId: actor.userId,
+                  amount: price,
+                  referenceId: grantId,
+                  note,
+                  noteCode: 'activation',
+                  noteParams: { days: body.days, network: network.name, account: account.username },
+                },
                 trx,
               ));
             }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { LedgerNoteCode } from '@portal/contract';
 import {
   type AcceptInviteLinkResponse,
   type AdminOrganization,
@@ -79,7 +80,15 @@ const notManager = () => forbidden('Only owners and admins of the organisation m
 /** The personal token ledger (billing's), inside the caller's transaction. */
 export interface PersonalTokens {
   append(
-    entry: { userId: string; kind: 'organization_transfer'; delta: number; referenceId?: string; note?: string },
+    entry: {
+      userId: string;
+      kind: 'organization_transfer';
+      delta: number;
+      referenceId?: string;
+      note?: string;
+      noteCode?: LedgerNoteCode;
+      noteParams?: Record<string, string | number>;
+    },
     trx: Database,
   ): Promise<{ balance: number }>;
 }
@@ -391,6 +400,8 @@ export function createOrganizationsService({
             delta: -amount,
             referenceId,
             note: `To ${org?.name ?? 'an organisation'}`,
+            noteCode: 'transfer_to',
+            ...(org && { noteParams: { organization: org.name } }),
           },
           trx,
         );

@@ -1,3 +1,4 @@
+import type { LedgerNoteCode } from '@portal/contract';
 import {
   type AdminRinexNetwork,
   type AdminRinexNetworkPatch,
@@ -42,6 +43,8 @@ export interface RinexLedger {
       delta: number;
       referenceId: string;
       note?: string;
+      noteCode?: LedgerNoteCode;
+      noteParams?: Record<string, string | number>;
       createdBy?: string;
     },
     trx: Database,
@@ -261,6 +264,8 @@ export function createRinexService(deps: RinexServiceDeps) {
                 delta: -price,
                 referenceId: job.id,
                 note: `RINEX ${station.mountpoint}, ${withData.length} hour${withData.length === 1 ? '' : 's'} from ${from.toISOString()}`,
+                noteCode: 'rinex',
+                noteParams: { mountpoint: station.mountpoint, count: withData.length, at: from.toISOString() },
               },
               trx,
             );
@@ -372,6 +377,8 @@ export function createRinexService(deps: RinexServiceDeps) {
             delta: job.tokens_charged,
             referenceId: job.id,
             note: `RINEX ${job.mountpoint}: the job failed (${error.code})`,
+            noteCode: 'rinex_failed',
+            noteParams: { mountpoint: job.mountpoint, reason: error.code },
           },
           trx,
         );
