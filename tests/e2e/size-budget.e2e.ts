@@ -1,61 +1,86 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './support/browser';
 import { readBundle } from './support/bundle';
 
 /**
- * The JavaScript size budget, on the production build the e2e run made (global-setup.ts): gzip bytes, which are
- * deterministic for a given source, so a failure names the chunk that grew and by how much. After a deliberate
- * growth, `SIZE_BUDGET_UPDATE=1 npx vitest run --project e2e tests/e2e/size-budget.e2e.ts` rewrites the budget
- * with 5 % headroom; the diff of size-budget.json shows the growth in review.
+ * The JavaScript size budget, on the production build the e2e run made (global-setup.ts), in gzip bytes (level 9 of
+ * each built file), which are deterministic for a given source, so a failure names what grew and by how much.
+ *
+ * A page's budget counts its first-visit JavaScript (issue 39): every script a fresh browser fetches for the page
+ * until the network is idle, logged out, with no interaction (support/bundle.ts). After a deliberate growth,
+ * `SIZE_BUDGET_UPDATE=1 npx vitest run --project e2e tests/e2e/size-budget.e2e.ts` rewrites the chunk budgets with
+ * 5 % headroom and the page budgets (see TARGETS); the diff of size-budget.json shows it in review.
  */
 const BUDGET_FILE = new URL('./size-budget.json', import.meta.url);
 const HEADROOM = 1.05;
 
 interface Budget {
-  /** gzip bytes a first visit of a page loads, by the page's module. */
-  firstLoad: Record<string, number>;
+  /** gzip bytes of a page's first-visit JavaScript, by the page's path. */
+  firstVisit: Record<string, number>;
   /** gzip bytes per chunk name. */
   chunks: Record<string, number>;
   /** A chunk the budget does not name yet (a new page) may have this many. */
   newChunk: number;
 }
 
-const FIRST_LOADS = {
-  // The issue's target: a logged-out visitor's /dashboard.
-  dashboard: 'src/features/dashboard/DashboardPage.tsx',
-  marketplace: 'src/features/catalogue/MapPages.tsx',
+/**
+ * Issue 39's targets. The pages are above them today, so size-budget.json holds their measured figures (rounded up
+ * to 256 bytes) until the deferred loading gets them under: any growth fails, and an update never raises a page's
+ * budget above its target or its current budget, whichever is higher.
+ */
+const TARGETS: Record<string, number> = {
+  '/dashboard': 120 * 1024,
+  '/marketplace': 160 * 1024,
+  '/signup': 160 * 1024,
 };
-
-/** Issue 22's target, which an update never raises the budget above: 120 KiB gzip for the logged-out /dashboard. */
-const TARGETS: Record<string, number> = { dashboard: 120 * 1024 };
 
 describe('the JavaScript size budget', () => {
   const bundle = readBundle(inject('spaDir'));
   let budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as Budget;
   const chunks = bundle.chunks();
-  const firstLoads = Object.fromEntries(
-    Object.entries(FIRST_LOADS).map(([page, module]) => [page, bundle.firstLoad(module)]),
-  );
+  const firstVisits: Record<string, { bytes: number; files: Record<string, number> }> = {};
+  let browser: Browser;
 
-  if (process.env.SIZE_BUDGET_UPDATE) {
-    const round = (bytes: number) => Math.ceil((bytes * HEADROOM) / 256) * 256;
-    const sorted = Object.fromEntries(Object.entries(chunks).sort(([a], [b]) => a.localeCompare(b)));
-    const updated: Budget = {
-      firstLoad: Object.fromEntries(
-        Object.entries(firstLoads).map(([page, bytes]) => [page, Math.min(round(bytes), TARGETS[page] ?? Infinity)]),
-      ),
-      chunks: Object.fromEntries(Object.entries(sorted).map(([name, bytes]) => [name, round(bytes)])),
-      newChunk: budget.newChunk,
-    };
-    writeFileSync(BUDGET_FILE, `${JSON.stringify(updated, null, 2)}\n`);
-    budget = updated;
-  }
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    for (const path of Object.keys(TARGETS)) firstVisits[path] = await bundle.firstVisit(browser, path);
+    for (const [path, { bytes, files }] of Object.entries(firstVisits)) {
+      console.log(
+        `first-visit JavaScript of ${path}: ${bytes} bytes gzip (${(bytes / 1024).toFixed(1)} KiB, target ` +
+          `${TARGETS[path]}), ${Object.keys(files).length} files`,
+      );
+    }
+    if (process.env.SIZE_BUDGET_UPDATE) {
+      const round = (bytes: number) => Math.ceil((bytes * HEADROOM) / 256) * 256;
+      const sorted = Object.entries(chunks).sort(([a], [b]) => a.localeCompare(b));
+      budget = {
+        firstVisit: Object.fromEntries(
+          Object.entries(firstVisits).map(([path, { bytes }]) => [
+            path,
+            Math.min(round(bytes), Math.max(TARGETS[path] ?? Number.POSITIVE_INFINITY, budget.firstVisit[path] ?? 0)),
+          ]),
+        ),
+        chunks: Object.fromEntries(sorted.map(([name, bytes]) => [name, round(bytes)])),
+        newChunk: budget.newChunk,
+      };
+      writeFileSync(BUDGET_FILE, `${JSON.stringify(budget, null, 2)}\n`);
+    }
+  }, 120_000);
 
-  it('keeps the first load of each measured page within its budget', () => {
-    const over = Object.entries(firstLoads)
-      .filter(([page, bytes]) => bytes > (budget.firstLoad[page] ?? 0))
-      .map(([page, bytes]) => `${page}: ${bytes} bytes gzip, budget ${budget.firstLoad[page]}`);
-    expect(over, 'first loads over budget').toEqual([]);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('keeps the first-visit JavaScript of each page within its budget', () => {
+    const over = Object.entries(firstVisits)
+      .filter(([path, { bytes }]) => bytes > (budget.firstVisit[path] ?? 0))
+      .map(
+        ([path, { bytes, files }]) =>
+          `${path}: ${bytes} bytes gzip, budget ${budget.firstVisit[path]}; ${JSON.stringify(files)}`,
+      );
+    expect(over, 'first visits over budget').toEqual([]);
   });
 
   it('keeps every chunk within its budget', () => {
