@@ -77,6 +77,8 @@ export interface CatalogueMountpoint {
   latitude: number;
   longitude: number;
   heightM?: number | null;
+  /** The antenna the catalogue names (the receiver is the STR record's); empty or absent: not stated. */
+  antenna?: string;
   str: StreamDescription;
   /** An admin's decisions on the integrity monitor (issue 33); absent: none. */
   integrity?: IntegrityControl;
@@ -173,6 +175,7 @@ export type IntegrityState = 'ok' | 'warning' | 'failing';
 export type IntegrityCode =
   | 'position_moved'
   | 'position_mismatch'
+  | 'descriptor_mismatch'
   | 'constellation_missing'
   | 'message_missing'
   | 'late'

@@ -209,6 +209,7 @@ export type IntegrityState = (typeof integrityStates)[number];
 export const integrityCodes = [
   'position_moved',
   'position_mismatch',
+  'descriptor_mismatch',
   'constellation_missing',
   'message_missing',
   'late',

@@ -16,7 +16,7 @@ export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
 export { createRetimer, epochShiftTo, firstWeekEpochMs, retimeCapture, retimeFrame } from './retime.ts';
 export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
-export { decodeStationPosition, encodeStationPosition } from './station.ts';
+export { decodeStationMessage, decodeStationPosition, emptyStation, encodeStationPosition } from './station.ts';
 export {
   addSeconds,
   calendarToGpst,

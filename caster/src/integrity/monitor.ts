@@ -1,6 +1,8 @@
 import {
+  decodeStationMessage,
   decodeStationPosition,
   ecefToGeodetic,
+  emptyStation,
   geodeticToEcef,
   getBitU,
   gpstToUtc,
@@ -37,6 +39,22 @@ export interface SurveyedPosition {
   latitude: number;
   longitude: number;
   heightM: number | null;
+  /** The receiver and antenna the catalogue names; empty or absent: not stated, nothing to compare. */
+  receiver?: string;
+  antenna?: string;
+}
+
+/** A descriptor as compared: upper case, runs of spaces as one (1033 pads the antenna's radome with spaces). */
+const descriptor = (text: string) => text.trim().replace(/\s+/g, ' ').toUpperCase();
+
+/**
+ * The same equipment: equal descriptors, or one names the antenna without the radome the other adds (a catalogue
+ * entry often leaves out `NONE`).
+ */
+function sameDescriptor(catalogue: string, sent: string): boolean {
+  const a = descriptor(catalogue);
+  const b = descriptor(sent);
+  return a === b || b.startsWith(`${a} `) || a.startsWith(`${b} `);
 }
 
 /** Beyond this the catalogue's position is not the one the station sends (a warning: rovers use the sent one). */
@@ -109,6 +127,9 @@ export class StationMonitor {
   private crcSeen = 0;
   private frames = 0;
   private readonly since = new Map<IntegrityCode, number>();
+  /** The receiver type (1033) and antenna descriptor (1007/1008/1033) the station sends; empty before the first. */
+  sentReceiver = '';
+  sentAntenna = '';
   /** Set when a 1005/1006 moved: the check runs at once, not at the next second. */
   positionChanged = false;
 
@@ -134,6 +155,16 @@ export class StationMonitor {
       this.typeLast[i] = now;
     }
     if (type === 1005 || type === 1006) this.stationPosition(data, now);
+    // One every few seconds or rarer: decoded whole, as a 1005 is.
+    if (type === 1007 || type === 1008 || type === 1033) this.descriptors(data);
+  }
+
+  private descriptors(frame: Uint8Array): void {
+    const info = emptyStation();
+    // The frame's payload: after the 3-byte header, before the 3-byte CRC.
+    if (!decodeStationMessage(frame.subarray(3, frame.length - 3), info)) return;
+    if (info.antennaDescriptor) this.sentAntenna = info.antennaDescriptor;
+    if (info.receiverType) this.sentReceiver = info.receiverType;
   }
 
   private epoch(data: Uint8Array, system: number, now: number): void {
@@ -190,6 +221,7 @@ export class StationMonitor {
   ): IntegrityReason[] {
     const found: Array<Omit<IntegrityReason, 'since'>> = [];
     this.checkPosition(settings, surveyed, found);
+    this.checkDescriptors(surveyed, found);
     const silentMs = lastDataAt === null ? 0 : now - lastDataAt;
     // A silent station is offline or in a gap; its missing messages are not separate faults.
     if (silentMs < 3000) {
@@ -238,6 +270,23 @@ export class StationMonitor {
         message: `The reference position the station sends is ${fromCatalogue.horizontal.toFixed(2)} m horizontally and ${vertical.toFixed(2)} m vertically from the surveyed position in the catalogue.`,
       });
     }
+  }
+
+  private checkDescriptors(surveyed: SurveyedPosition, found: Array<Omit<IntegrityReason, 'since'>>): void {
+    const differ: string[] = [];
+    const { receiver = '', antenna = '' } = surveyed;
+    if (receiver.trim() && this.sentReceiver && !sameDescriptor(receiver, this.sentReceiver)) {
+      differ.push(`receiver ${descriptor(this.sentReceiver)} (the catalogue: ${descriptor(receiver)})`);
+    }
+    if (antenna.trim() && this.sentAntenna && !sameDescriptor(antenna, this.sentAntenna)) {
+      differ.push(`antenna ${descriptor(this.sentAntenna)} (the catalogue: ${descriptor(antenna)})`);
+    }
+    if (differ.length === 0) return;
+    found.push({
+      code: 'descriptor_mismatch',
+      level: 'warning',
+      message: `The station sends ${differ.join(' and ')}.`,
+    });
   }
 
   private checkSystems(now: number, found: Array<Omit<IntegrityReason, 'since'>>): void {

@@ -69,7 +69,13 @@ export class IntegrityWatch {
     const reasons = monitor.evaluate(
       now,
       settings,
-      { latitude: mount.info.latitude, longitude: mount.info.longitude, heightM: mount.info.heightM ?? null },
+      {
+        latitude: mount.info.latitude,
+        longitude: mount.info.longitude,
+        heightM: mount.info.heightM ?? null,
+        receiver: mount.info.str.receiver,
+        antenna: mount.info.antenna ?? '',
+      },
       mount.sourceDataAt,
     );
     const state = level(reasons);

@@ -98,6 +98,7 @@ export interface IntegrityReasonJson {
   code:
     | 'position_moved'
     | 'position_mismatch'
+    | 'descriptor_mismatch'
     | 'constellation_missing'
     | 'message_missing'
     | 'late'

@@ -4,7 +4,7 @@ import { useFormat } from '../../lib/format';
 import { useUser } from '../auth/auth-context';
 import type { CatalogueScope } from './catalogue.api';
 import { useNetworks, useStation } from './catalogue.hooks';
-import { catalogueMismatch } from './catalogue-mismatch';
+import { catalogueMismatches } from './catalogue-mismatch';
 import { useReferenceFrameText } from './reference-frame';
 import { StatusBadge } from './StatusBadge';
 
@@ -65,15 +65,17 @@ export function StationPopup({ scope, id }: { scope: CatalogueScope; id: string 
           })}
         </p>
       )}
-      {scope === 'admin' && catalogueMismatch(s) && (
-        <p
-          data-testid="catalogue-mismatch"
-          role="status"
-          className="rounded-lg border border-status-yellow/40 bg-status-yellow/10 px-2 py-1 text-status-yellow"
-        >
-          {t('popup.catalogueMismatch')}
-        </p>
-      )}
+      {scope === 'admin' &&
+        catalogueMismatches(s).map((code) => (
+          <p
+            key={code}
+            data-testid="catalogue-mismatch"
+            role="status"
+            className="rounded-lg border border-status-yellow/40 bg-status-yellow/10 px-2 py-1 text-status-yellow"
+          >
+            {t(`popup.${code === 'position_mismatch' ? 'catalogueMismatch' : 'descriptorMismatch'}`)}
+          </p>
+        ))}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">

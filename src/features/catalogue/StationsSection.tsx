@@ -8,7 +8,7 @@ import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteStation } from './catalogue.api';
 import { STATION_PAGE_SIZE, useCatalogueMutation, useStations } from './catalogue.hooks';
-import { catalogueMismatch } from './catalogue-mismatch';
+import { catalogueMismatches } from './catalogue-mismatch';
 import { StationFormModal } from './StationFormModal';
 
 /** The stations of one network, a page at a time, searchable by mountpoint or name. */
@@ -55,13 +55,14 @@ export function StationsSection({ network }: { network: Network }) {
           editAction: () => setEditing(s),
           records: {
             identifier: s.identifier || '–',
-            status: catalogueMismatch(s) ? (
-              <span data-testid="catalogue-mismatch" className="text-status-yellow">
-                {t(`status.${s.status}`)} · {t('stations.catalogueMismatch')}
-              </span>
-            ) : (
-              t(`status.${s.status}`)
-            ),
+            status:
+              catalogueMismatches(s).length > 0 ? (
+                <span data-testid="catalogue-mismatch" className="text-status-yellow">
+                  {t(`status.${s.status}`)} · {t('stations.catalogueMismatch')}
+                </span>
+              ) : (
+                t(`status.${s.status}`)
+              ),
             position: `${s.latitude.toFixed(4)}, ${s.longitude.toFixed(4)}`,
             receiver: s.receiver || '–',
             format: s.format,

@@ -52,6 +52,12 @@ describe('the station popup on the coverage map', () => {
             message: 'The reference position the station sends is 9123456.00 m horizontally from the catalogue.',
             since: '2026-11-28T10:00:00.000Z',
           },
+          {
+            code: 'descriptor_mismatch',
+            level: 'warning',
+            message: 'The station sends receiver TRIMBLE NETR9 (the catalogue: SEPT POLARX5).',
+            since: '2026-11-28T10:00:00.000Z',
+          },
         ],
         excluded: false,
         override: false,
@@ -64,9 +70,11 @@ describe('the station popup on the coverage map', () => {
       http.get(`*/api/stations/${STATION_ID}`, () => HttpResponse.json(mismatched)),
     );
     const admin = renderWithProviders(<StationPopup scope="admin" id={STATION_ID} />);
-    expect(await screen.findByTestId('catalogue-mismatch')).toHaveTextContent(
+    const flags = await screen.findAllByTestId('catalogue-mismatch');
+    expect(flags.map((f) => f.textContent)).toEqual([
       'The position the station sends differs from its catalogue entry: correct the entry or re-survey the station.',
-    );
+      'The receiver or antenna the station sends (1033) differs from its catalogue entry: correct the entry.',
+    ]);
     admin.unmount();
     renderWithProviders(<StationPopup scope="public" id={STATION_ID} />);
     expect(await screen.findByText('DELF00NLD')).toBeInTheDocument();

@@ -84,6 +84,7 @@ const CAUSE: Record<MailLocale, Record<string, string>> = {
   en: {
     position_moved: 'its reference position moved',
     position_mismatch: 'its reference position differs from the surveyed one',
+    descriptor_mismatch: 'its receiver or antenna differs from the catalogue',
     constellation_missing: 'a satellite system or signal is missing',
     message_missing: 'a message type stopped',
     late: 'its data arrives late',
@@ -93,6 +94,7 @@ const CAUSE: Record<MailLocale, Record<string, string>> = {
   nl: {
     position_moved: 'de referentiepositie is verschoven',
     position_mismatch: 'de referentiepositie wijkt af van de ingemeten positie',
+    descriptor_mismatch: 'de ontvanger of antenne wijkt af van de catalogus',
     constellation_missing: 'een satellietsysteem of signaal ontbreekt',
     message_missing: 'een berichttype is gestopt',
     late: 'de data komt te laat binnen',

@@ -47,6 +47,7 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
             latitude: s.latitude,
             longitude: s.longitude,
             heightM: s.height_m,
+            antenna: s.antenna,
             integrity: { override: s.integrity_override, surveyRevision: s.survey_revision },
             str: {
               identifier: s.identifier,

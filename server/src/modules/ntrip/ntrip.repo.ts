@@ -57,6 +57,7 @@ export interface SnapshotStationRow {
   nav_system: string;
   country: string;
   receiver: string;
+  antenna: string;
   bitrate: number;
 }
 
@@ -194,7 +195,7 @@ export function createNtripRepo(db: Database) {
       const r = await sql<SnapshotStationRow>`
         SELECT s.mountpoint, n.slug AS network_slug, s.latitude, s.longitude, s.height_m, s.integrity_override,
           s.survey_revision, s.identifier, s.format,
-          s.format_details, s.carrier, s.nav_system, s.country, s.receiver, s.bitrate
+          s.format_details, s.carrier, s.nav_system, s.country, s.receiver, s.antenna, s.bitrate
         FROM stations s JOIN networks n ON n.id = s.network_id
         WHERE n.status <> 'retired' ORDER BY s.mountpoint`.execute(db);
       return r.rows;
