@@ -15,9 +15,16 @@ export const DOCUMENT_BODY_MAX = 200_000;
 
 export const documentKindParamsSchema = z.object({ kind: documentKindSchema });
 
+/** The languages a document can be written in (the portal's); a page in another language says which it is. */
+export const DOCUMENT_LANGUAGES = ['en', 'nl'] as const;
+export const documentLanguageSchema = z.enum(DOCUMENT_LANGUAGES);
+export type DocumentLanguage = z.infer<typeof documentLanguageSchema>;
+
 export const publishDocumentBodySchema = z.strictObject({
   title: z.string().trim().min(1).max(DOCUMENT_TITLE_MAX),
   body: z.string().trim().min(1).max(DOCUMENT_BODY_MAX),
+  /** The text's language; English when left out. */
+  language: documentLanguageSchema.optional(),
 });
 export type PublishDocumentBody = z.infer<typeof publishDocumentBodySchema>;
 
@@ -27,6 +34,7 @@ export const documentVersionSchema = z.object({
   version: z.number().int(),
   title: z.string(),
   body: z.string(),
+  language: documentLanguageSchema,
   publishedAt: z.string(),
 });
 export type DocumentVersion = z.infer<typeof documentVersionSchema>;

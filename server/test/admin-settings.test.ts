@@ -208,6 +208,16 @@ describe(`admin settings, documents and the operator dashboard on ${testDatabase
       const versions = (await call('GET', '/api/admin/documents/dpa', admin)).json().items;
       expect(versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
       expect(versions[0].publishedBy).toBe(admin.email);
+      // The language the text is written in: English unless the publisher says otherwise (issue 32).
+      expect(current.json().language).toBe('en');
+      const dutch = await publish(admin, 'dpa', {
+        title: 'Verwerkersovereenkomst',
+        body: 'Versie drie',
+        language: 'nl',
+      });
+      expect(dutch.json()).toMatchObject({ version: 3, language: 'nl' });
+      expect((await call('GET', '/api/documents/dpa')).json()).toMatchObject({ version: 3, language: 'nl' });
+      expect((await publish(admin, 'dpa', { title: 'DPA', body: 'x', language: 'de' })).statusCode).toBe(400);
     });
 
     it('makes every user accept a new terms version and records who accepted which version when', async () => {

@@ -19,7 +19,7 @@ describe(`the demo's legal documents and accepting the version shown, on ${testD
     ] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/documents/${kind}` });
       expect(res.statusCode, kind).toBe(200);
-      expect(res.json()).toMatchObject({ kind, version: 1, title });
+      expect(res.json()).toMatchObject({ kind, version: 1, title, language: 'en' });
       expect(res.json().body).toContain(phrase);
       expect(res.json().body).toContain('Meridian RTK B.V.');
     }

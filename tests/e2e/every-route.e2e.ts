@@ -8,6 +8,10 @@ const ROUTES = [
   '/dashboard',
   '/marketplace',
   '/white-label',
+  '/help',
+  '/legal/terms',
+  '/legal/privacy',
+  '/legal/dpa',
   '/status',
   '/login',
   '/signup',
@@ -24,6 +28,9 @@ const ROUTES = [
   '/checkout',
   '/admin/map',
   '/admin/products',
+  '/admin/products/credits',
+  '/admin/products/non-billable-subscriptions',
+  '/admin/dashboard',
   '/admin/feed',
   '/admin/rinex',
   '/admin/users',
@@ -35,6 +42,10 @@ const ROUTES = [
   '/admin/audit',
   '/admin/outbox',
   '/admin/settings',
+  '/admin/settings/tax-management',
+  '/admin/settings/invoices',
+  '/admin/settings/account-management',
+  '/admin/settings/documents',
 ];
 
 /**

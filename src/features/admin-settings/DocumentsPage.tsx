@@ -1,7 +1,9 @@
 import {
   DOCUMENT_BODY_MAX,
   DOCUMENT_KINDS,
+  DOCUMENT_LANGUAGES,
   type DocumentKind,
+  type DocumentLanguage,
   legalDocumentPath,
   publishDocumentBodySchema,
 } from '@portal/contract';
@@ -10,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
-import { TextField } from '../../components/form';
+import { SelectField, TextField } from '../../components/form';
 import { fieldClass } from '../../components/form/TextField';
 import { Modal } from '../../components/modal';
 import { Page } from '../../components/Page';
@@ -20,19 +22,29 @@ import { useZodForm } from '../../lib/forms/useZodForm';
 import { SafeMarkdown } from '../legal/Markdown';
 import { useDocumentVersions, usePublishDocument } from './admin-settings.hooks';
 
-function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title: string; body: string } }) {
+function PublishForm({
+  kind,
+  initial,
+}: {
+  kind: DocumentKind;
+  initial?: { title: string; body: string; language?: DocumentLanguage };
+}) {
   const { t } = useTranslation('admin');
   const publish = usePublishDocument(kind);
   const [confirming, setConfirming] = useState(false);
   const bodyId = useId();
   const form = useZodForm({
-    initialValues: { title: initial?.title ?? t(`documents.kinds.${kind}`), body: initial?.body ?? '' },
+    initialValues: {
+      title: initial?.title ?? t(`documents.kinds.${kind}`),
+      body: initial?.body ?? '',
+      language: initial?.language ?? 'en',
+    },
     schema: publishDocumentBodySchema,
     submit: (document) => publish.mutateAsync(document).finally(() => setConfirming(false)),
     ns: 'admin',
     failedText: t('saveFailed'),
   });
-  const { title, body } = form.values;
+  const { title, body, language } = form.values;
 
   // Publishing asks first; the dialog's button sends.
   const submit = (event: FormEvent) => {
@@ -48,6 +60,13 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
         value={title}
         onChange={(e) => form.set('title')(e.target.value)}
         error={form.errors.title}
+      />
+      <SelectField
+        label={t('documents.language')}
+        name="language"
+        value={language}
+        options={DOCUMENT_LANGUAGES.map((value) => ({ value, label: t(`documents.languages.${value}`) }))}
+        onChange={(e) => form.set('language')(e.target.value as DocumentLanguage)}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="flex flex-col gap-1.5">
@@ -68,7 +87,7 @@ function PublishForm({ kind, initial }: { kind: DocumentKind; initial?: { title:
         </div>
         <div className="flex min-w-0 flex-col gap-1.5">
           <p className="text-sm font-medium text-muted">{t('documents.preview')}:</p>
-          <div className="min-h-64 overflow-auto rounded-lg border border-line bg-raised p-4">
+          <div lang={language} className="min-h-64 overflow-auto rounded-lg border border-line bg-raised p-4">
             {body.trim() ? (
               <SafeMarkdown source={body} />
             ) : (
@@ -149,7 +168,12 @@ function DocumentKindSection({ kind }: { kind: DocumentKind }) {
 
       <section className="rounded-2xl border border-line bg-panel p-5 sm:p-6">
         <h2 className="mb-4 text-lg font-semibold text-ink">{t('documents.newVersion')}</h2>
-        {versions.data && <PublishForm kind={kind} initial={current && { title: current.title, body: current.body }} />}
+        {versions.data && (
+          <PublishForm
+            kind={kind}
+            initial={current && { title: current.title, body: current.body, language: current.language }}
+          />
+        )}
       </section>
 
       {items.length > 0 && (

@@ -9,7 +9,7 @@ import { SafeMarkdown } from './Markdown';
 
 /** /legal/{terms|privacy|dpa}: the current published version, public. */
 export function LegalDocumentPage() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const format = useFormat();
   const parsed = documentKindSchema.safeParse(useParams().kind);
   const kind = parsed.success ? parsed.data : 'terms';
@@ -18,7 +18,8 @@ export function LegalDocumentPage() {
   return (
     <Page
       name={`legal-${kind}`}
-      title={doc.data?.title ?? t(`documents.kinds.${kind}`)}
+      // A document in another language than the page's is titled in the page's.
+      title={doc.data && doc.data.language === i18n.resolvedLanguage ? doc.data.title : t(`documents.kinds.${kind}`)}
       subtitle={
         doc.data &&
         t('documents.versionOf', {
@@ -30,8 +31,14 @@ export function LegalDocumentPage() {
       {doc.isLoading && <Preloader />}
       {doc.isError && <p className="text-sm text-status-red">{t('loadFailed')}</p>}
       {doc.data === null && <p className="text-sm text-muted">{t('documents.notPublished')}</p>}
+      {doc.data && doc.data.language !== i18n.resolvedLanguage && (
+        <p className="text-sm text-muted" data-testid="document-language">
+          {t('documents.writtenIn', { language: t(`documents.languages.${doc.data.language}`) })}
+        </p>
+      )}
       {doc.data && (
-        <article className="rounded-2xl border border-line bg-panel p-5 sm:p-8">
+        // lang: screen readers read it in its own language, and it is not taken for the page's.
+        <article lang={doc.data.language} className="rounded-2xl border border-line bg-panel p-5 sm:p-8">
           <SafeMarkdown source={doc.data.body} />
         </article>
       )}

@@ -2,9 +2,11 @@ import { PORTAL_SETTINGS_DEFAULTS } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountManagementPage } from '../../../src/features/admin-settings/AccountManagementPage';
 import { DocumentsPage } from '../../../src/features/admin-settings/DocumentsPage';
+import { LegalDocumentPage } from '../../../src/features/legal/LegalDocumentPage';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -18,6 +20,7 @@ const terms = {
   version: 2,
   title: 'Terms and conditions',
   body: '# Terms\n\nBe kind to the caster.',
+  language: 'en',
   publishedAt: '2026-11-20T09:00:00Z',
   publishedBy: 'operator@example.test',
   acceptances: 12,
@@ -121,14 +124,17 @@ describe('/admin/settings/documents', () => {
     const u = userEvent.setup();
     const body = screen.getByLabelText('Text (Markdown):');
     await u.clear(body);
-    await u.type(body, 'Version three');
+    await u.type(body, 'Versie drie');
+    await u.selectOptions(screen.getByLabelText('Language of the text:'), 'nl');
     await u.click(screen.getByRole('button', { name: 'Publish' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Every user will have to accept this version');
     expect(published).toEqual([]);
     await u.click(within(dialog).getByRole('button', { name: 'Publish' }));
     await waitFor(() =>
-      expect(published).toEqual([{ kind: 'terms', title: 'Terms and conditions', body: 'Version three' }]),
+      expect(published).toEqual([
+        { kind: 'terms', title: 'Terms and conditions', body: 'Versie drie', language: 'nl' },
+      ]),
     );
     expect(await screen.findByText('Version 3 is published.')).toBeInTheDocument();
   });
@@ -138,5 +144,27 @@ describe('/admin/settings/documents', () => {
     await screen.findByTestId('current-version');
     await userEvent.setup().click(screen.getByRole('tab', { name: 'Privacy policy' }));
     expect(await screen.findByText('No version has been published yet.')).toBeInTheDocument();
+  });
+});
+
+describe('/legal/:kind', () => {
+  it('says which language a document is published in when it is not the page’s, and marks its text so (issue 32)', async () => {
+    server.use(
+      http.get('*/api/documents/terms', () =>
+        HttpResponse.json({ ...terms, body: '# Voorwaarden\n\nWees aardig voor de caster.', language: 'nl' }),
+      ),
+    );
+    renderWithProviders(<LegalDocumentPage />, {
+      route: '/legal/terms',
+      wrapper: (children) => (
+        <Routes>
+          <Route path="/legal/:kind" element={children} />
+        </Routes>
+      ),
+    });
+    expect(await screen.findByTestId('document-language')).toHaveTextContent(
+      'This document is published in Dutch only.',
+    );
+    expect(screen.getByRole('heading', { name: 'Voorwaarden' }).closest('article')).toHaveAttribute('lang', 'nl');
   });
 });

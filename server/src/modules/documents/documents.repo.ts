@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type {} from '../settings/settings.tables.ts';
 
-const versionColumns = ['d.id', 'd.kind', 'd.version', 'd.title', 'd.body', 'd.published_at'] as const;
+const versionColumns = ['d.id', 'd.kind', 'd.version', 'd.title', 'd.body', 'd.language', 'd.published_at'] as const;
 
 export type DocumentsRepo = ReturnType<typeof createDocumentsRepo>;
 
@@ -46,17 +46,23 @@ export function createDocumentsRepo(db: Database) {
     },
 
     /** The next version of the kind; call with the kind's lock held. */
-    async publish(kind: DocumentKind, title: string, body: string, userId: string, trx: Database) {
+    async publish(
+      kind: DocumentKind,
+      { title, body, language }: { title: string; body: string; language: 'en' | 'nl' },
+      userId: string,
+      trx: Database,
+    ) {
       return trx
         .insertInto('legal_documents')
         .values({
           kind,
           title,
           body,
+          language,
           published_by: userId,
           version: sql<number>`coalesce((SELECT max(version) FROM legal_documents WHERE kind = ${kind}), 0) + 1`,
         })
-        .returning(['id', 'kind', 'version', 'title', 'body', 'published_at'])
+        .returning(['id', 'kind', 'version', 'title', 'body', 'language', 'published_at'])
         .executeTakeFirstOrThrow();
     },
   };

@@ -12,6 +12,7 @@ const present = (row: VersionRow): DocumentVersion => ({
   version: row.version,
   title: row.title,
   body: row.body,
+  language: row.language,
   publishedAt: iso(row.published_at),
 });
 
@@ -45,7 +46,12 @@ export function createDocumentsService({ repo }: { repo: DocumentsRepo }) {
       const row = await repo.transaction(async (trx) => {
         await repo.lock(kind, trx);
         const previous = await repo.current(kind, trx);
-        const published = await repo.publish(kind, body.title, body.body, who.actor.userId, trx);
+        const published = await repo.publish(
+          kind,
+          { title: body.title, body: body.body, language: body.language ?? 'en' },
+          who.actor.userId,
+          trx,
+        );
         await recordAudit(trx, {
           ...who,
           action: 'document.publish',

@@ -16,6 +16,8 @@ export interface LegalDocumentsTable {
   version: number;
   title: string;
   body: string;
+  /** Migration 202611281650: the language the text is written in. */
+  language: Generated<'en' | 'nl'>;
   published_at: Timestamp;
   published_by: string | null;
 }
