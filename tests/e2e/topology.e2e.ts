@@ -199,9 +199,17 @@ async function until(check: () => boolean, what: () => string, ms: number): Prom
 
 /**
  * One NTRIP 2 login straight to a caster node, as HAProxy relays it: from the balancer's address, with a PROXY
- * v1 header naming the client's. Resolves to the answer's status line; the connection is closed once answered.
+ * v1 header naming the client's. Resolves to the answer's status line; the connection is closed once answered, or
+ * once `hold` resolves (a rover admitted stays while the others are decided).
  */
-function loginVia(node: string, port: number, client: string, user: string, password: string): Promise<string> {
+function loginVia(
+  node: string,
+  port: number,
+  client: string,
+  user: string,
+  password: string,
+  hold?: Promise<unknown>,
+): Promise<string> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: node, port, localAddress: '127.0.0.1' });
     let answer = '';
@@ -217,7 +225,8 @@ function loginVia(node: string, port: number, client: string, user: string, pass
       answer += chunk.toString('latin1');
       if (answer.includes('\r\n\r\n')) {
         resolve(answer.split('\r\n')[0] ?? '');
-        socket.destroy();
+        if (hold) void hold.then(() => socket.destroy());
+        else socket.destroy();
       }
     });
     socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
@@ -302,7 +311,15 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       });
       credentials.push(Buffer.from(`fleet${i}:fleet-password`).toString('base64'));
     }
+    await createAccountWithGrant(db.db, {
+      email: DEMO_USER.email,
+      username: 'solo',
+      password: 'solo-password',
+      network: 'dutch-rtk',
+      days: 1,
+    });
     await sql`UPDATE ntrip_accounts SET max_connections = 1000 WHERE username LIKE 'fleet%'`.execute(db.db);
+    await sql`UPDATE ntrip_accounts SET max_connections = 1 WHERE username = 'solo'`.execute(db.db);
   }, START_MS + 60_000);
 
   afterAll(async () => {
@@ -375,6 +392,23 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       () => 'the API to log the request under the client address',
       10_000,
     );
+  });
+
+  it('the same one-connection account logging in on all three nodes at once is admitted exactly once', async () => {
+    const nodes = status.filter((e) => e.role === 'caster').map((e) => e.address.split(':')[0] as string);
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Ten at once on each node, each from its own address as HAProxy would say it; the one admitted stays until
+    // all are answered (once it leaves, the next login may rightly have its connection).
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        loginVia(nodes[i % 3] as string, ntripPort, `198.51.100.${i + 1}`, 'solo', 'solo-password', hold),
+      ),
+    ).finally(release);
+    expect(answers.filter((a) => a === 'HTTP/1.1 200 OK')).toHaveLength(1);
+    expect(answers.filter((a) => a.startsWith('HTTP/1.1 429'))).toHaveLength(29);
   });
 
   it('30 wrong passwords spread over the three nodes throttle the address as 30 on one node would', async () => {
