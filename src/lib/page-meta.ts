@@ -1,8 +1,7 @@
 import type { PageMeta } from '@portal/contract';
-import { QueryClientContext } from '@tanstack/react-query';
-import { useContext, useEffect, useState } from 'react';
+import i18n from 'i18next';
+import { useEffect, useState } from 'react';
 import { brand } from './brand';
-import { loadQueries } from './query-client-slot';
 
 export const DEFAULT_DESCRIPTION = 'GNSS correction platform with real-time RTK and RINEX post-processing data.';
 
@@ -17,15 +16,33 @@ function isPageMeta(data: unknown): data is PageMeta {
   return typeof meta?.title === 'string' && typeof meta.description === 'string';
 }
 
+/** Answers kept for ten minutes, by page: a page shown again asks no more. */
+const cache = new Map<string, { at: number; meta: Promise<PageMeta | null> }>();
+const FRESH_MS = 10 * 60_000;
+
 async function fetchPageMeta(page: string): Promise<PageMeta | null> {
   try {
-    // axios loads with the first call, after the page has drawn: it is not part of the first load.
-    const { api } = await import('./api');
-    const response = await api.get(`/meta/pages/${encodeURIComponent(page)}`, { validateStatus: (s) => s === 200 });
-    return isPageMeta(response.data) ? response.data : null;
+    // A plain fetch, not axios and React Query: this call is all a logged-out page asks at first, and neither is
+    // needed for it, so a first visit fetches neither (issue 39). The meta is public: no credential.
+    const base = import.meta.env.VITE_API_BASE_URL ?? '/api';
+    const language = i18n.resolvedLanguage ?? i18n.language;
+    const response = await fetch(`${base}/meta/pages/${encodeURIComponent(page)}`, {
+      headers: language ? { 'Accept-Language': language } : {},
+    });
+    if (response.status !== 200) return null;
+    const data: unknown = await response.json();
+    return isPageMeta(data) ? data : null;
   } catch {
     return null; // unreachable or an older server's 404: keep the defaults
   }
+}
+
+function pageMeta(page: string): Promise<PageMeta | null> {
+  const held = cache.get(page);
+  if (held && Date.now() - held.at < FRESH_MS) return held.meta;
+  const meta = fetchPageMeta(page);
+  cache.set(page, { at: Date.now(), meta });
+  return meta;
 }
 
 function setDescription(content: string) {
@@ -44,29 +61,17 @@ function setDescription(content: string) {
  */
 export function usePageMeta(page: string | undefined, pageTitle?: string, description?: string): void {
   const [meta, setMeta] = useState<PageMeta | null>();
-  const client = useContext(QueryClientContext);
-  // Observed by hand, not with useQuery: the page draws first and React Query loads after (query-client-slot.tsx).
   useEffect(() => {
     setMeta(undefined);
     if (!page) return;
     let active = true;
-    let unsubscribe: (() => void) | undefined;
-    void loadQueries().then(({ queryClient, QueryObserver }) => {
-      if (!active) return;
-      const observer = new QueryObserver(client ?? queryClient, {
-        queryKey: ['page-meta', page],
-        queryFn: () => fetchPageMeta(page),
-        staleTime: 10 * 60_000,
-        retry: false,
-      });
-      unsubscribe = observer.subscribe((result) => setMeta(result.data));
-      setMeta(observer.getCurrentResult().data);
+    void pageMeta(page).then((answer) => {
+      if (active) setMeta(answer);
     });
     return () => {
       active = false;
-      unsubscribe?.();
     };
-  }, [page, client]);
+  }, [page]);
   const title = meta?.title || pageTitle;
   const desc = meta?.description || description || DEFAULT_DESCRIPTION;
   useEffect(() => {
