@@ -74,6 +74,8 @@ export const refusalSchema = z.object({
   remoteAddress: z.string(),
   userAgent: z.string().nullable(),
   ntripVersion: z.union([z.literal(1), z.literal(2)]),
+  /** The last attempt came over the caster's TLS port (issue 38). */
+  tls: z.boolean(),
   detail: refusalDetailSchema,
 });
 export type Refusal = z.infer<typeof refusalSchema>;
@@ -97,6 +99,7 @@ export const loginFailureSchema = z.object({
   mountpoint: z.string(),
   userAgent: z.string().nullable(),
   ntripVersion: z.union([z.literal(1), z.literal(2)]),
+  tls: z.boolean(),
 });
 export type LoginFailure = z.infer<typeof loginFailureSchema>;
 
@@ -121,6 +124,8 @@ export const liveSessionSchema = z.object({
   remoteAddress: z.string(),
   userAgent: z.string().nullable(),
   ntripVersion: z.union([z.literal(1), z.literal(2)]),
+  /** Connected over the caster's TLS port (issue 38). */
+  tls: z.boolean(),
   mountpoint: z.string(),
   /** The station whose corrections it gets (for the nearest-station mountpoint, the one chosen); null: none yet. */
   servedStation: z.string().nullable(),

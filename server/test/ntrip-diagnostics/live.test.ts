@@ -157,6 +157,7 @@ describe(`live sessions, live base stations and status from data on ${testDataba
         userAgent: 'NTRIP RTKLIB/2.4.3',
         remoteAddress: '127.0.0.1',
         ntripVersion: 1,
+        tls: false,
         fix: { quality: 'fixed', satellites: 12 },
       });
       // The station is at 52°N 5°E (createStation): 0.01° north and east of it is about 1.3 km.

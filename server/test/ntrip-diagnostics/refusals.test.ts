@@ -115,6 +115,7 @@ describe(`refused attempts through the caster and the API on ${testDatabaseKind(
         remoteAddress: '127.0.0.1',
         userAgent: ua,
         ntripVersion: version,
+        tls: false,
         detail: {},
       });
     });

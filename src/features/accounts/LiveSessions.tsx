@@ -78,7 +78,7 @@ function SessionCard({ session, at, account }: { session: LiveSession; at: strin
         · {t('live.sent', { bytes: format.bytes(session.bytesSent) })}
       </p>
       <p className="text-xs text-subtle">
-        {t('live.client', {
+        {t(session.tls ? 'live.clientTls' : 'live.client', {
           address: session.remoteAddress,
           client: session.userAgent ?? t('refused.unknownClient'),
           version: session.ntripVersion,

@@ -95,7 +95,7 @@ function RefusalItem({ refusal }: { refusal: Refusal }) {
       </p>
       <p className="text-xs text-subtle">
         {t('refused.where', { mountpoint: refusal.mountpoint, address: refusal.remoteAddress })} ·{' '}
-        {t('refused.client', {
+        {t(refusal.tls ? 'refused.clientTls' : 'refused.client', {
           client: refusal.userAgent ?? t('refused.unknownClient'),
           version: refusal.ntripVersion,
         })}

@@ -18,6 +18,7 @@ const failure = (overrides: Partial<LoginFailure>): LoginFailure => ({
   mountpoint: 'AMS1',
   userAgent: 'NTRIP scanner',
   ntripVersion: 1,
+  tls: false,
   ...overrides,
 });
 

@@ -22,6 +22,7 @@ function refusal(reason: Refusal['reason'], overrides: Partial<Refusal> = {}): R
     remoteAddress: '198.51.100.7',
     userAgent: 'NTRIP RTKLIB/2.4.3',
     ntripVersion: 1,
+    tls: false,
     detail: {},
     ...overrides,
   };
@@ -58,7 +59,7 @@ describe('refused attempts', () => {
             refusal('unknown_mountpoint', { mountpoint: 'AMS' }),
             refusal('mountpoint_offline', { detail: { waitedSeconds: 15 } }),
             refusal('near_no_position', { mountpoint: 'NL-RTK_NEAR', detail: { waitedSeconds: 15 } }),
-            refusal('throttled', { detail: { throttle: 'pair' } }),
+            refusal('throttled', { detail: { throttle: 'pair' }, tls: true, ntripVersion: 2 }),
           ],
         }),
       ),
@@ -70,6 +71,7 @@ describe('refused attempts', () => {
     expect(wrong).toHaveTextContent('12 times');
     expect(wrong).toHaveTextContent('Fix: Enter the account');
     expect(wrong).toHaveTextContent('Mountpoint AMS1, from 198.51.100.7 · Client: NTRIP RTKLIB/2.4.3 (NTRIP 1)');
+    expect(await entry('throttled')).toHaveTextContent('(NTRIP 2 over TLS)');
     expect(await entry('account_disabled')).toHaveTextContent('Switch the account on under Manage.');
     const access = await entry('no_access');
     expect(access).toHaveTextContent('No access to Dutch RTK');

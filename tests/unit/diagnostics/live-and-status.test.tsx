@@ -17,6 +17,7 @@ const session = (overrides: Partial<LiveSession>): LiveSession => ({
   remoteAddress: '198.51.100.7',
   userAgent: 'NTRIP RTKLIB/2.4.3',
   ntripVersion: 1,
+  tls: false,
   mountpoint: 'NL-RTK_NEAR',
   servedStation: 'DELF00NLD',
   distanceKm: 3.46,
@@ -38,6 +39,7 @@ describe('live sessions of an account', () => {
             ? [session({})]
             : [
                 session({
+                  tls: true,
                   fix: { quality: 'float', ageOfCorrections: 4, satellites: 19, at: '2026-11-24T10:06:01.000Z' },
                 }),
               ];
@@ -53,6 +55,7 @@ describe('live sessions of an account', () => {
     expect(card).toHaveTextContent('From 198.51.100.7 · NTRIP RTKLIB/2.4.3 (NTRIP 1)');
     // The next refresh, without a reload: the rover dropped to float, and a node did not answer.
     expect(await screen.findByText('RTK float', {}, { timeout: 6000 })).toBeInTheDocument();
+    expect(screen.getByTestId('live-session')).toHaveTextContent('(NTRIP 1 over TLS)');
     expect(screen.getByText(/A caster node did not answer in time/)).toBeInTheDocument();
   });
 

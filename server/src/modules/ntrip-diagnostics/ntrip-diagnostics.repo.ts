@@ -17,6 +17,7 @@ export interface RefusalRow {
   remote_address: string;
   user_agent: string | null;
   ntrip_version: number;
+  tls: boolean;
   detail: unknown;
 }
 
@@ -32,6 +33,7 @@ export interface LoginFailureRow {
   mountpoint: string;
   user_agent: string | null;
   ntrip_version: number;
+  tls: boolean;
 }
 
 export type NtripDiagnosticsRepo = ReturnType<typeof createNtripDiagnosticsRepo>;
@@ -67,7 +69,7 @@ export function createNtripDiagnosticsRepo(db: Database) {
     async refusals(accountId: string, since: Date, limit: number): Promise<RefusalRow[]> {
       const r = await sql<RefusalRow>`
         SELECT id::text AS id, reason, minute, count, first_at, last_at, mountpoint, remote_address, user_agent,
-          ntrip_version, detail
+          ntrip_version, tls, detail
         FROM ntrip_refusals WHERE account_id = ${accountId} AND last_at >= ${since}
         ORDER BY last_at DESC, id DESC LIMIT ${limit}`.execute(db);
       return r.rows;
@@ -76,7 +78,7 @@ export function createNtripDiagnosticsRepo(db: Database) {
     async loginFailures(limit: number, offset: number): Promise<{ rows: LoginFailureRow[]; total: number }> {
       const rows = await sql<LoginFailureRow>`
         SELECT id::text AS id, reason, minute, count, first_at, last_at, remote_address, usernames, mountpoint,
-          user_agent, ntrip_version
+          user_agent, ntrip_version, tls
         FROM ntrip_login_failures ORDER BY last_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
       const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ntrip_login_failures`.execute(db);
       return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };

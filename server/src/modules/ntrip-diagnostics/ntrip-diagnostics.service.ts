@@ -45,6 +45,7 @@ function toRefusal(row: RefusalRow): Refusal {
     remoteAddress: row.remote_address,
     userAgent: row.user_agent,
     ntripVersion: version(row.ntrip_version),
+    tls: row.tls,
     detail: detail.success ? detail.data : {},
   };
 }
@@ -62,6 +63,7 @@ function toLoginFailure(row: LoginFailureRow): LoginFailure {
     mountpoint: row.mountpoint,
     userAgent: row.user_agent,
     ntripVersion: version(row.ntrip_version),
+    tls: row.tls,
   };
 }
 
@@ -73,6 +75,7 @@ function toLiveSession(session: TelemetrySnapshot['sessions'][number]): LiveSess
     remoteAddress: session.remoteAddress,
     userAgent: session.userAgent,
     ntripVersion: session.ntripVersion,
+    tls: session.tls,
     mountpoint: session.mountpoint,
     servedStation: session.servedStation,
     distanceKm: session.distanceKm,

@@ -14,6 +14,7 @@ export interface RefusalUpsert {
   remote_address: string;
   user_agent: string | null;
   ntrip_version: number;
+  tls: boolean;
   detail: object;
 }
 
@@ -28,6 +29,7 @@ export interface LoginFailureUpsert {
   mountpoint: string;
   user_agent: string | null;
   ntrip_version: number;
+  tls: boolean;
 }
 
 /** How many of the names tried from one address the admin log keeps per minute. */
@@ -51,12 +53,12 @@ export function createNtripRefusalsRepo(db: Database) {
       if (rows.length === 0) return;
       await sql`
         INSERT INTO ntrip_refusals AS r (account_id, reason, minute, count, first_at, last_at, mountpoint,
-          remote_address, user_agent, ntrip_version, detail)
+          remote_address, user_agent, ntrip_version, tls, detail)
         SELECT x.account_id, x.reason, x.minute, x.count, x.first_at, x.last_at, x.mountpoint, x.remote_address,
-          x.user_agent, x.ntrip_version, x.detail
+          x.user_agent, x.ntrip_version, x.tls, x.detail
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(account_id uuid, reason text, minute timestamptz,
           count integer, first_at timestamptz, last_at timestamptz, mountpoint text, remote_address text,
-          user_agent text, ntrip_version smallint, detail jsonb)
+          user_agent text, ntrip_version smallint, tls boolean, detail jsonb)
         JOIN ntrip_accounts a ON a.id = x.account_id
         ON CONFLICT (account_id, reason, minute) DO UPDATE SET
           count = r.count + excluded.count,
@@ -66,6 +68,7 @@ export function createNtripRefusalsRepo(db: Database) {
           remote_address = excluded.remote_address,
           user_agent = excluded.user_agent,
           ntrip_version = excluded.ntrip_version,
+          tls = excluded.tls,
           detail = excluded.detail`.execute(db);
     },
 
@@ -73,12 +76,12 @@ export function createNtripRefusalsRepo(db: Database) {
       if (rows.length === 0) return;
       await sql`
         INSERT INTO ntrip_login_failures AS f (remote_address, reason, minute, count, first_at, last_at, usernames,
-          mountpoint, user_agent, ntrip_version)
+          mountpoint, user_agent, ntrip_version, tls)
         SELECT x.remote_address, x.reason, x.minute, x.count, x.first_at, x.last_at,
-          ARRAY(SELECT jsonb_array_elements_text(x.usernames)), x.mountpoint, x.user_agent, x.ntrip_version
+          ARRAY(SELECT jsonb_array_elements_text(x.usernames)), x.mountpoint, x.user_agent, x.ntrip_version, x.tls
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(remote_address text, reason text,
           minute timestamptz, count integer, first_at timestamptz, last_at timestamptz, usernames jsonb,
-          mountpoint text, user_agent text, ntrip_version smallint)
+          mountpoint text, user_agent text, ntrip_version smallint, tls boolean)
         ON CONFLICT (remote_address, reason, minute) DO UPDATE SET
           count = f.count + excluded.count,
           first_at = least(f.first_at, excluded.first_at),
@@ -88,7 +91,8 @@ export function createNtripRefusalsRepo(db: Database) {
             LIMIT ${SAMPLE_NAMES}),
           mountpoint = excluded.mountpoint,
           user_agent = excluded.user_agent,
-          ntrip_version = excluded.ntrip_version`.execute(db);
+          ntrip_version = excluded.ntrip_version,
+          tls = excluded.tls`.execute(db);
     },
 
     /** Drops entries of both logs last seen before `before`. */

@@ -15,6 +15,8 @@ export interface NtripRefusalsTable {
   remote_address: string;
   user_agent: string | null;
   ntrip_version: 1 | 2;
+  /** The last attempt came over a TLS port (issue 38). */
+  tls: boolean;
   detail: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
@@ -30,6 +32,8 @@ export interface NtripLoginFailuresTable {
   mountpoint: string;
   user_agent: string | null;
   ntrip_version: 1 | 2;
+  /** The last attempt came over a TLS port (issue 38). */
+  tls: boolean;
 }
 
 declare module '../../db/schema.ts' {

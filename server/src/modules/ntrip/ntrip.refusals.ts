@@ -42,6 +42,7 @@ export function createRefusalRecorder(options: { repo: NtripRefusalsRepo; clock?
           remote_address: r.remoteAddress,
           user_agent: r.userAgent,
           ntrip_version: r.ntripVersion,
+          tls: r.tls,
           detail: r.detail,
         });
         continue;
@@ -69,6 +70,7 @@ export function createRefusalRecorder(options: { repo: NtripRefusalsRepo; clock?
         mountpoint: r.mountpoint,
         user_agent: r.userAgent,
         ntrip_version: r.ntripVersion,
+        tls: r.tls,
       });
     }
     await repo.upsertRefusals([...refusals.values()]);
