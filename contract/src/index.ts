@@ -23,3 +23,4 @@ export * from './rinex.ts';
 export * from './settings.ts';
 export * from './status.ts';
 export * from './user.ts';
+export * from './webhooks.ts';

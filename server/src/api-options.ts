@@ -13,6 +13,8 @@ export function apiOptionsOf(
   | 'billing'
   | 'anonymousRequestsPerMinute'
   | 'signedInRequestsPerMinute'
+  | 'apiKeyRequestsPerMinute'
+  | 'webhooks'
   | 'feedSecretKey'
   | 'trustProxy'
   | 'strictTransportSecurity'
@@ -30,6 +32,8 @@ export function apiOptionsOf(
     },
     anonymousRequestsPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
     signedInRequestsPerMinute: config.RATE_LIMIT_SIGNED_IN_PER_MINUTE,
+    apiKeyRequestsPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
+    webhooks: { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES },
     feedSecretKey: config.FEED_SECRET_KEY,
     trustProxy: config.TRUST_PROXY,
     strictTransportSecurity: config.NODE_ENV === 'production',

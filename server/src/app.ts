@@ -61,6 +61,7 @@ import { createAccountService } from './modules/users/account.service.ts';
 import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createWebhooksModule, type WebhookOptions } from './modules/webhooks/index.ts';
 
 export interface AppDeps {
   db: Database;
@@ -97,6 +98,11 @@ export interface AppDeps {
   mail?: MailOptions;
   /** The status page: its clock (tests move it) and how long one computed answer is reused (30 s by default). */
   status?: { clock?: () => Date; cacheMs?: number };
+  /**
+   * Webhook deliveries (issue 37). `allowPrivateAddresses` (WEBHOOK_ALLOW_PRIVATE_ADDRESSES) lets them reach loopback
+   * and private networks: tests only, never in production (SSRF).
+   */
+  webhooks?: WebhookOptions;
 }
 
 export const API_PREFIX = '/api';
@@ -145,12 +151,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openapi: {
       info: { title: 'GNSS correction portal API', version: '1.0.0' },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'Firebase ID token' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'Firebase ID token' },
+          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'API key (gnk_…), docs/machine-access.md' },
+        },
       },
     },
     transform: jsonSchemaTransform,
   });
 
+  // The OpenAPI document says which operations take an API key, with which scope, and which an Idempotency-Key.
+  app.addHook('onRoute', (route) => {
+    const scope = route.config?.apiKey;
+    const idempotent = route.config?.idempotent;
+    if (!scope && !idempotent) return;
+    route.schema = {
+      ...route.schema,
+      ...(scope && { 'x-api-key-scope': scope, security: [{ bearer: [] }, { apiKey: [] }] }),
+      ...(idempotent && { 'x-idempotency-key': true }),
+    };
+  });
   app.decorate('audit', createAuditor(deps.db));
   const users = createUsersRepo(deps.db);
   // Bound late like the sign-up gate: an organisation's keys are managed by its owners and admins.
@@ -165,9 +185,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
   const mail = createMailModule(
     deps.db,
-    { secretKey: deps.feedSecretKey ?? devFeedSecretKey(), publicUrl, log: app.log.child({ module: 'mail' }) },
+    {
+      secretKey: deps.feedSecretKey ?? devFeedSecretKey(),
+      publicUrl,
+      log: app.log.child({ module: 'mail' }),
+      // Bound late: the webhooks module is built below; each notice becomes an event for the person's webhooks.
+      observe: (trx, request) => webhooks.fromNotice(trx, request),
+    },
     deps.mail,
   );
+  const webhooks = createWebhooksModule(deps.db, deps.webhooks ?? {}, app.log.child({ module: 'webhooks' }));
+  app.addHook('onClose', () => webhooks.worker.close());
   app.addHook('onClose', () => mail.close());
   const organizations = createOrganizationsService({
     repo: createOrganizationsRepo(deps.db),
@@ -236,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
       await api.register(organizationsRoutes(organizations));
       await api.register(apiKeys.routes);
+      await api.register(webhooks.routes);
       await api.register(
         adminUsersRoutes(users, {
           billing: billing.service.customerBilling,

@@ -103,6 +103,16 @@ const configSchema = z.object({
   /** API requests a minute per address without a verified token, and per signed-in account (ADR 0015). */
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_SIGNED_IN_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /** API requests a minute per API key (docs/adr/0078). */
+  RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /**
+   * Webhooks may be delivered to loopback and private addresses (docs/adr/0079): for tests and local development
+   * only; production refuses to start with it (a customer's webhook URL must never reach the portal's own network).
+   */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Unset: no proxy is trusted, each request's address is its socket's. */
   TRUST_PROXY: unsetIfEmpty(trustProxy.optional()),
   // Payments: the offline sandbox unless Stripe is configured (docs/adr/0005-billing.md).
@@ -261,6 +271,11 @@ function unsafeProductionSettings(config: z.infer<typeof configSchema>): string[
   }
   if (config.SEED_DEMO)
     unsafe.push('SEED_DEMO: creates demo accounts with published passwords; unset it in production');
+  if (config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) {
+    unsafe.push(
+      "WEBHOOK_ALLOW_PRIVATE_ADDRESSES: lets customers' webhooks reach the portal's own network; unset it in production",
+    );
+  }
   if (!config.FEED_SECRET_KEY) unsafe.push('FEED_SECRET_KEY: required in production (openssl rand -base64 32)');
   // The API mails invitation links, receipts and access notices; without SMTP they would sit in the outbox while
   // the portal tells people the mail went out. The caster alone sends no mail.

@@ -189,6 +189,17 @@ describe(`API keys (issue 37) on ${testDatabaseKind()}`, { timeout: 60_000 }, ()
     expect(own.json().items).toEqual([]);
   });
 
+  it('the OpenAPI document marks the operations that take keys, their scopes and Idempotency-Key', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(doc.paths['/api/ntrip-accounts'].post).toMatchObject({
+      'x-api-key-scope': 'ntrip-accounts:write',
+      'x-idempotency-key': true,
+      security: [{ bearer: [] }, { apiKey: [] }],
+    });
+    expect(doc.paths['/api/tokens'].post['x-api-key-scope']).toBe('activations:write');
+    expect(doc.paths['/api/admin/ntrip-accounts'].get['x-api-key-scope']).toBeUndefined();
+  });
+
   it('admin routes refuse keys, even an administrator’s', async () => {
     const admin = await t.buildAdmin();
     const { key } = await makeKey(admin, {

@@ -11,7 +11,7 @@ import {
 } from './mail.notices.ts';
 import { createMailRepo, type MailRepo } from './mail.repo.ts';
 import { mailRoutes } from './mail.routes.ts';
-import { createMailer, type Mailer } from './mail.service.ts';
+import { createMailer, type Mailer, type QueueRequest } from './mail.service.ts';
 import { createStationAlerts } from './mail.station-alerts.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail.transport.ts';
 import { createUnsubscribeSigner } from './mail.unsubscribe.ts';
@@ -46,6 +46,9 @@ export interface MailOptions {
   stationAlertGraceMs?: number;
 }
 
+/** Who else hears of each notice, in its transaction (the webhooks module). */
+export type NoticeObserver = (trx: Database, request: QueueRequest) => Promise<void>;
+
 export interface MailModule {
   mailer: Mailer;
   worker: MailWorker;
@@ -64,7 +67,7 @@ export interface MailModule {
 /** Composition of the mail module: outbox repo, mailer (queueing), worker (sending) and routes. */
 export function createMailModule(
   db: Database,
-  deps: { secretKey: string; publicUrl: string; log: WorkerLog },
+  deps: { secretKey: string; publicUrl: string; log: WorkerLog; observe?: NoticeObserver },
   options: MailOptions = {},
 ): MailModule {
   const brand = resolveBrand(options.brand);
@@ -94,6 +97,7 @@ export function createMailModule(
     wake: send ? () => worker.kick() : undefined,
     log: deps.log,
     delivers: transport.kind === 'smtp',
+    observe: deps.observe,
   });
   if (send) worker.start();
   const access = createAccessNotices({

@@ -51,6 +51,8 @@ export function createMailer(deps: {
   log?: { error(obj: object, msg: string): void };
   /** True when queued mail goes to a mail server (SMTP), false when it only stays in the outbox. */
   delivers?: boolean;
+  /** Told of every notice in its transaction before the mail preferences apply (webhooks, issue 37). */
+  observe?: (trx: Database, request: QueueRequest) => Promise<void>;
 }) {
   const { repo } = deps;
   return {
@@ -58,6 +60,7 @@ export function createMailer(deps: {
     delivers: deps.delivers ?? false,
     /** True when a mail was queued; false when the user turned it off, has no address, or the key was used. */
     async queue(trx: Database, request: QueueRequest): Promise<boolean> {
+      await deps.observe?.(trx, request);
       const topic = TOPIC_OF[request.content.kind];
       let preferences: NotificationPreferences | undefined;
       let recipient = request.recipient;
