@@ -38,9 +38,9 @@ function inlinedResources(): Resource | undefined {
 }
 
 /**
- * i18next-http-backend, loaded beside the first paint rather than before it: with the shell's texts in the page the
- * first paint reads nothing, and the backend loads the other namespaces and languages as before. It starts loading
- * at once, so a page's own namespace does not wait for it a round trip later.
+ * i18next-http-backend, loaded with the first text the page does not hold: the portal server writes the shell's and
+ * the first route's texts into the page, so a first visit that changes nothing reads no file and fetches no backend
+ * (first-visit JavaScript, issue 39); another page's namespace or another language loads it then.
  */
 function lazyHttpBackend(): BackendModule {
   let init: [Services, object, object] | undefined;
@@ -53,7 +53,6 @@ function lazyHttpBackend(): BackendModule {
     type: 'backend',
     init(services, options, allOptions) {
       init = [services, options, allOptions];
-      setTimeout(load, 0);
     },
     read(language: string, namespace: string, callback: ReadCallback) {
       load().then(

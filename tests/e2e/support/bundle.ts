@@ -50,7 +50,16 @@ export function readBundle(spaDir: string) {
           const url = new URL(request.url());
           if (url.pathname.endsWith('.js') || request.resourceType() === 'script') scripts.add(request.url());
         });
+        let requests = 0;
+        session.context.on('request', () => requests++);
         await session.page.goto(path, { waitUntil: 'networkidle' });
+        // Playwright's idle is 500 ms without a request; on a loaded machine a script can run longer than that
+        // before it asks for the next one, so idle means no new request for 1.5 s after that.
+        for (let seen = -1; seen !== requests; ) {
+          seen = requests;
+          await session.page.waitForTimeout(1_500);
+          await session.page.waitForLoadState('networkidle');
+        }
         const files: Record<string, number> = {};
         for (const href of scripts) {
           const url = new URL(href);
