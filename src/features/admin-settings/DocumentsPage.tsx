@@ -183,7 +183,9 @@ function DocumentKindSection({ kind }: { kind: DocumentKind }) {
             {items.map((v) => (
               <li key={v.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
                 <span className="font-medium text-ink">
-                  {t('documents.version', { version: v.version })} · {v.title}
+                  {t('documents.version', { version: v.version })} ·{' '}
+                  {/* The document's own title, in the language it is written in (not the page's). */}
+                  <span lang={v.language}>{v.title}</span>
                 </span>
                 <span className="text-muted">
                   {format.dateTime(v.publishedAt)} · {v.publishedBy ?? '—'}
