@@ -33,6 +33,8 @@ vi.mock('../../../src/lib/page-meta', () => ({ usePageMeta: () => {} }));
 const calls: string[] = [];
 beforeEach(() =>
   server.use(
+    // The page's API keys section lists the user's keys.
+    http.get('*/api/api-keys', () => HttpResponse.json({ items: [] })),
     http.post('*/api/user/photo', async ({ request }) => {
       calls.push(`POST photo ${request.headers.get('content-type')}`);
       return HttpResponse.json({ photoURL: 'http://localhost/api/users/u1/photo?v=abc' });

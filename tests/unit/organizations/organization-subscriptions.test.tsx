@@ -35,6 +35,8 @@ function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
     http.get('*/api/meta/pages/*', () => HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 })),
     http.get('*/api/invites', () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}`, () => HttpResponse.json(org)),
+    http.get(`*/api/org/${ORG}/api-keys`, () => HttpResponse.json({ items: [] })),
+    http.get('*/api/tokenProducts', () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/subscriptions`, () => HttpResponse.json({ subscriptions: current })),
