@@ -162,8 +162,13 @@ function supervise(node: Supervised): void {
   });
 }
 
+/**
+ * Every node is started through util-linux's `setpriv --pdeathsig TERM`: the kernel sends it SIGTERM when the launcher
+ * dies, however it dies. The Node programs also watch their parent (STOP_WITH_PARENT), but NATS, HAProxy and
+ * PostgreSQL cannot, and a killed launcher left them running, holding their addresses for the next start.
+ */
 function spawnProcess(cmd: string, args: string[], env: Record<string, string> = {}, uid?: number, gid?: number) {
-  return spawn(cmd, args, {
+  return spawn('setpriv', ['--pdeathsig', 'TERM', '--', cmd, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     // A group of its own: Ctrl-C in the terminal reaches the launcher only, which stops the nodes in order.
