@@ -80,6 +80,9 @@ async function setup(o: Setup) {
   const [first, second] = ports.stations;
   if (first) first.heightM = arp ? at.heightM : null;
   if (second) second.heightM = null;
+  // The fakes' stations name a made-up receiver; these stations' catalogue entries state none, so the receiver and
+  // antenna a capture sends are not compared here (integrity-descriptors.test.ts does that).
+  for (const entry of ports.stations) entry.str.receiver = '';
   if (o.goodPeriodMs !== undefined)
     (ports.networks[0] as { integrity?: object }).integrity = { goodPeriodMs: o.goodPeriodMs };
   ports.accounts.push({ username: 'ann', password: 'pw', accountId: 'acc-ann', networks: ['net'], maxConnections: 3 });
