@@ -11,6 +11,7 @@ interface ImportMetaEnv {
   readonly VITE_FIREBASE_AUTH_EMULATOR_URL?: string;
   readonly VITE_RELAY_HOST?: string;
   readonly VITE_RELAY_PORT?: string;
+  readonly VITE_RELAY_TLS_PORT?: string;
   readonly VITE_STRIPE_PUBLISHABLE_KEY?: string;
   readonly VITE_DOCS_URL?: string;
   /** Automation webhook the sales-demo form posts to; empty: POST /api/demo-requests. */

@@ -15,13 +15,19 @@ import {
   rtkrcvOptions,
   rtkrcvRelayOptions,
   STR2STR_OUTPUT,
+  STUNNEL_CA_FILE,
+  STUNNEL_COMMAND,
+  STUNNEL_CONFIG_FILE,
+  STUNNEL_LOCAL_PORT,
   SW_MAPS_GGA_SWITCH,
   str2strCommand,
   str2strRelayCommand,
+  str2strViaStunnelCommand,
+  stunnelConfig,
   swMapsFields,
 } from './client-presets';
 
-export const CLIENTS = ['str2str', 'rtkrcv', 'emlid', 'swmaps', 'generic'] as const;
+export const CLIENTS = ['str2str', 'rtkrcv', 'emlid', 'swmaps', 'tls', 'generic'] as const;
 export type Client = (typeof CLIENTS)[number];
 
 /**
@@ -42,6 +48,17 @@ export function genericValue(t: TFunction<'accounts'>, field: GenericField, valu
 export function presetText(t: TFunction<'accounts'>, client: Client, settings: ConnectionSettings): string {
   if (client === 'str2str') return str2strCommand(settings) ?? '';
   if (client === 'rtkrcv') return rtkrcvOptions(settings) ?? '';
+  if (client === 'tls') {
+    return [
+      `${t('card.tls.port')}: ${settings.tlsPort}`,
+      '',
+      `${t('card.tls.configLabel', { file: STUNNEL_CONFIG_FILE })}:`,
+      stunnelConfig(settings),
+      '',
+      STUNNEL_COMMAND,
+      str2strViaStunnelCommand(settings) ?? '',
+    ].join('\n');
+  }
   if (client === 'emlid') {
     return [
       ...emlidReachFields(settings).map(({ label, value }) => `${label}: ${value}`),
@@ -124,6 +141,50 @@ export function ClientSettings({
           copyLabel={t('card.rtkrcv.copy')}
           testId="rtkrcv-relay-options"
         />
+      </>
+    );
+  } else if (client === 'tls') {
+    body = (
+      <>
+        <CopyValue
+          label={t('card.tls.port')}
+          value={String(settings.tlsPort)}
+          copyLabel={t('card.copyField', { field: t('card.tls.port') })}
+          testId="tls-port"
+        />
+        <p className="text-xs text-muted">{t('card.tls.clients')}</p>
+        <p className="text-xs text-muted">{t('card.tls.stunnel', { port: STUNNEL_LOCAL_PORT })}</p>
+        <CopyValue
+          multiline
+          label={t('card.tls.configLabel', { file: STUNNEL_CONFIG_FILE })}
+          value={stunnelConfig(settings)}
+          copyLabel={t('card.tls.copyConfig')}
+          testId="stunnel-config"
+        />
+        <p className="text-xs text-muted">{t('card.tls.caFile', { file: STUNNEL_CA_FILE })}</p>
+        <CopyValue
+          label={t('card.tls.commandLabel')}
+          value={STUNNEL_COMMAND}
+          copyLabel={t('card.tls.copyCommand')}
+          testId="stunnel-command"
+        />
+        {needsPosition(settings) ? (
+          <p
+            role="alert"
+            className="rounded-xl border border-status-yellow/40 bg-status-yellow/10 p-3 text-sm text-ink"
+          >
+            {t('card.needsPosition', { mountpoint: settings.mountpoint })}
+          </p>
+        ) : (
+          <CopyValue
+            multiline
+            label={t('card.tls.str2strLabel')}
+            value={str2strViaStunnelCommand(settings) ?? ''}
+            copyLabel={t('card.str2str.copy')}
+            testId="stunnel-str2str-line"
+          />
+        )}
+        {passwordHint}
       </>
     );
   } else if (client === 'emlid') {

@@ -195,6 +195,12 @@ export function ConnectionCard({
           testId="caster-port"
         />
         <CopyValue
+          label={t('details.tlsPort')}
+          value={String(relay.tlsPort)}
+          copyLabel={t('details.copyTlsPort')}
+          testId="caster-tls-port"
+        />
+        <CopyValue
           label={t('details.username')}
           value={account.username}
           copyLabel={t('details.copyUsername')}

@@ -10,6 +10,8 @@ import type { RoverPosition } from './position';
 export interface ConnectionSettings {
   host: string;
   port: number;
+  /** The caster's NTRIP-over-TLS port (ADR 0076). */
+  tlsPort: number;
   username: string;
   /** Known only right after creation or regeneration; otherwise the placeholder stands in. */
   password?: string;
@@ -150,4 +152,36 @@ export function genericFields(s: ConnectionSettings): Array<{ field: GenericFiel
     { field: 'gga', value: s.near ? 'on' : 'off' },
     { field: 'format', value: 'RTCM 3' },
   ];
+}
+
+/**
+ * NTRIP over TLS for a client without TLS (RTKLIB among them): stunnel in client mode on the rover's computer takes
+ * plain NTRIP on a local port and carries it over TLS to the caster's TLS port, checking the caster's certificate
+ * against the system's CA bundle (Debian's and Ubuntu's path) and its name. The local port is an uncommon one, so a
+ * caster or relay already on 2101 of that computer is not in the way.
+ */
+export const STUNNEL_LOCAL_PORT = 12101;
+export const STUNNEL_CONFIG_FILE = 'ntrip-tls.conf';
+export const STUNNEL_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
+
+/** stunnel 5's configuration file for the caster's TLS port; `foreground` keeps it in the terminal it runs in. */
+export function stunnelConfig(s: ConnectionSettings): string {
+  return [
+    'foreground = yes',
+    '[ntrip]',
+    'client = yes',
+    `accept = 127.0.0.1:${STUNNEL_LOCAL_PORT}`,
+    `connect = ${s.host}:${s.tlsPort}`,
+    'verifyChain = yes',
+    `CAfile = ${STUNNEL_CA_FILE}`,
+    `checkHost = ${s.host}`,
+  ].join('\n');
+}
+
+/** Starts stunnel with the configuration above, saved under STUNNEL_CONFIG_FILE in the current folder. */
+export const STUNNEL_COMMAND = `stunnel ${STUNNEL_CONFIG_FILE}`;
+
+/** The str2str line of the card, logging in through the local end of stunnel instead of the caster's plain port. */
+export function str2strViaStunnelCommand(s: ConnectionSettings): string | undefined {
+  return str2strCommand({ ...s, host: '127.0.0.1', port: STUNNEL_LOCAL_PORT });
 }

@@ -324,11 +324,14 @@ describe('token activation', () => {
 });
 
 describe('relay configuration', () => {
-  it('reads host and port from the build configuration, with defaults', () => {
-    expect(relayAddress({ VITE_RELAY_HOST: 'caster.example.com', VITE_RELAY_PORT: '2102' })).toEqual({
-      host: 'caster.example.com',
-      port: 2102,
+  it('reads host, port and TLS port from the build configuration, with defaults', () => {
+    expect(
+      relayAddress({ VITE_RELAY_HOST: 'caster.example.com', VITE_RELAY_PORT: '2111', VITE_RELAY_TLS_PORT: '443' }),
+    ).toEqual({ host: 'caster.example.com', port: 2111, tlsPort: 443 });
+    expect(relayAddress({ VITE_RELAY_HOST: '', VITE_RELAY_PORT: 'x', VITE_RELAY_TLS_PORT: '70000' })).toEqual({
+      host: 'localhost',
+      port: 2101,
+      tlsPort: 2102,
     });
-    expect(relayAddress({ VITE_RELAY_HOST: '', VITE_RELAY_PORT: 'x' })).toEqual({ host: 'localhost', port: 2101 });
   });
 });

@@ -29,7 +29,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const { host, port } = relayAddress();
+const { host, port, tlsPort } = relayAddress();
 
 const RD = { frame: 'ETRS89', realisation: 'ETRF2000', epoch: 2010.5, nationalGrid: 'RD/NAP' };
 const noSessions = { items: [], total: 0, limit: 20, offset: 0 };
@@ -259,6 +259,51 @@ describe('connection card', () => {
     expect(screen.getByTestId('swmaps-gga')).toHaveTextContent('Send NMEA GGA to Base Station: leave it off');
   });
 
+  it('shows the TLS port, and stunnel with str2str through it for clients without TLS, in "Copy all" too', async () => {
+    const u = setup('S3cretPassw0rdXYZabc');
+    await screen.findByTestId('str2str-line');
+    expect(screen.getByTestId('caster-tls-port')).toHaveTextContent(String(tlsPort));
+    await u.click(screen.getByRole('tab', { name: 'NTRIP over TLS' }));
+    expect(screen.getByTestId('tls-port')).toHaveTextContent(String(tlsPort));
+    expect(screen.getByText(/RTKLIB \(str2str, rtkrcv\) and most receivers do not speak TLS/)).toBeInTheDocument();
+    const config = [
+      'foreground = yes',
+      '[ntrip]',
+      'client = yes',
+      'accept = 127.0.0.1:12101',
+      `connect = ${host}:${tlsPort}`,
+      'verifyChain = yes',
+      'CAfile = /etc/ssl/certs/ca-certificates.crt',
+      `checkHost = ${host}`,
+    ];
+    expect(screen.getByTestId('stunnel-config').textContent).toContain(config.join('\n'));
+    expect(screen.getByTestId('stunnel-command')).toHaveTextContent('stunnel ntrip-tls.conf');
+    const line =
+      'str2str -in ntrip://rtk-abcd2345:S3cretPassw0rdXYZabc@127.0.0.1:12101/GRON00NLD0 -out file://corrections.rtcm3';
+    expect(screen.getByTestId('stunnel-str2str-line')).toHaveTextContent(line);
+    await u.click(screen.getByRole('button', { name: 'Copy all' }));
+    expect((await navigator.clipboard.readText()).split('\n').slice(-15)).toEqual([
+      'NTRIP over TLS:',
+      `Port with TLS: ${tlsPort}`,
+      '',
+      'stunnel configuration (save as ntrip-tls.conf):',
+      ...config,
+      '',
+      'stunnel ntrip-tls.conf',
+      line,
+    ]);
+  });
+
+  it('shows no str2str line through stunnel for the nearest-station mountpoint without a position', async () => {
+    const u = setup();
+    await screen.findByTestId('str2str-line');
+    await u.click(screen.getByRole('button', { name: 'Use mountpoint NL-RTK_NEAR' }));
+    await u.click(screen.getByRole('tab', { name: 'NTRIP over TLS' }));
+    expect(screen.getByTestId('stunnel-command')).toBeInTheDocument();
+    expect(screen.queryByTestId('stunnel-str2str-line')).toBeNull();
+    expect(screen.getByRole('alert')).toHaveTextContent(/sends nothing without one/);
+  });
+
   it('shows rtkrcv configuration lines and the generic field list', async () => {
     const u = setup();
     await screen.findByTestId('str2str-line');
@@ -443,6 +488,7 @@ describe('client presets', () => {
   const base = {
     host: 'caster.example.com',
     port: 2101,
+    tlsPort: 2102,
     username: 'rtk-abcd2345',
     mountpoint: 'DLFT00NLD0',
     near: false,
