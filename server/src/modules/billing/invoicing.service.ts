@@ -17,6 +17,7 @@ import {
   type VatVerificationBody,
   type WebhookHealth,
 } from '@portal/contract';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -27,7 +28,7 @@ import type { TokenLedger } from './billing.ledger.ts';
 import type { BillingRepo } from './billing.repo.ts';
 import { type InvoiceDocument, renderInvoicePdf } from './invoice.pdf.ts';
 import type { DetailsOwner, InvoicingRepo } from './invoicing.repo.ts';
-import type { InvoiceLine, InvoiceParty } from './invoicing.tables.ts';
+import type { BillingDetailsTable, InvoiceLine, InvoiceParty } from './invoicing.tables.ts';
 import type { CustomerDetails, PaymentProvider } from './providers/provider.ts';
 import { quoteTax, splitGross, type TaxQuote, type TaxRules, taxTreatment } from './tax.policy.ts';
 import { noVatRegistry, type VatVerifier } from './vat-verifier.ts';
@@ -56,18 +57,19 @@ const organizationNotFound = () => notFound('Organisation');
 const dayStart = (date: string | undefined, plusDays = 0) =>
   date ? new Date(Date.parse(`${date}T00:00:00Z`) + plusDays * 86_400_000) : undefined;
 
-interface DetailsRow {
-  company_name: string | null;
-  address_line1: string;
-  address_line2: string | null;
-  postal_code: string;
-  city: string;
-  country: string;
-  vat_number: string | null;
-  invoice_email: string | null;
-  updated_at: Date;
-  vat_verified_number: string | null;
-}
+type DetailsRow = Pick<
+  Selectable<BillingDetailsTable>,
+  | 'company_name'
+  | 'address_line1'
+  | 'address_line2'
+  | 'postal_code'
+  | 'city'
+  | 'country'
+  | 'vat_number'
+  | 'invoice_email'
+  | 'updated_at'
+  | 'vat_verified_number'
+>;
 
 /** A VAT number counts as verified only while it is the very number that was confirmed. */
 const vatVerifiedOf = (row: Pick<DetailsRow, 'vat_number' | 'vat_verified_number'>) =>

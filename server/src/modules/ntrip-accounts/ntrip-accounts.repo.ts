@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { createNtripSessionsRepo, type SessionRow } from '../ntrip/ntrip-sessions.repo.ts';
 import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizations/organizations.repo.ts';
@@ -12,52 +13,42 @@ import { createUsersRepo, userEmailOf } from '../users/users.repo.ts';
  * transaction that spends it. Every method takes an optional transaction.
  */
 
-export interface AccountRow {
-  id: string;
-  /** For an organisation's account: the member whose rover uses it. */
-  owner_user_id: string;
-  organization_id: string | null;
-  username: string;
-  label: string;
-  enabled: boolean;
-  max_connections: number;
-  created_at: Date;
-  updated_at: Date;
-}
+type Account = Selectable<DB['ntrip_accounts']>;
+type Grant = Selectable<DB['access_grants']>;
+type Network = Selectable<DB['networks']>;
 
-export interface AdminAccountRow extends AccountRow {
+/** An account as read here (ACCOUNT_COLUMNS); for an organisation's account owner_user_id is the member using it. */
+export type AccountRow = Pick<
+  Account,
+  | 'id'
+  | 'owner_user_id'
+  | 'organization_id'
+  | 'username'
+  | 'label'
+  | 'enabled'
+  | 'max_connections'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export type AdminAccountRow = AccountRow & {
+  /** Joined: the owner's email, null once the owner is erased. */
   owner_email: string | null;
-}
+};
 
-export interface GrantRow {
-  id: string;
-  account_id: string | null;
+export type GrantRow = Pick<Grant, 'id' | 'account_id' | 'network_id' | 'valid_from' | 'valid_until' | 'source'> & {
   /** The account of those asked about that this grant covers (a grant for all accounts comes once per account). */
   for_account_id: string;
-  network_id: string;
-  network_slug: string;
-  network_name: string;
-  valid_from: Date;
-  valid_until: Date;
-  source: 'subscription' | 'tokens' | 'manual';
-}
+  network_slug: Network['slug'];
+  network_name: Network['name'];
+};
 
-export interface NetworkRow {
-  id: string;
-  slug: string;
-  name: string;
-  status: 'active' | 'maintenance' | 'retired';
-  token_price_per_day: number;
-}
+export type NetworkRow = Pick<Network, 'id' | 'slug' | 'name' | 'status' | 'token_price_per_day'>;
 
-export interface StationRow {
-  network_id: string;
-  mountpoint: string;
-  identifier: string;
-  status: 'online' | 'offline';
-  latitude: number;
-  longitude: number;
-}
+export type StationRow = Pick<
+  Selectable<DB['stations']>,
+  'network_id' | 'mountpoint' | 'identifier' | 'status' | 'latitude' | 'longitude'
+>;
 
 const OWNER_EMAIL = userEmailOf(sql.ref('a.owner_user_id'));
 

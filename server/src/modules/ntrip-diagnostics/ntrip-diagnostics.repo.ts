@@ -1,40 +1,17 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 
 /**
  * Reads of the caster's refused-attempts logs (ntrip_refusals, ntrip_login_failures; migration
  * 202611241000_ntrip_refusals.sql, written by the ntrip module) and of the account owner for authorisation.
  */
 
-export interface RefusalRow {
-  id: string;
-  reason: string;
-  minute: Date;
-  count: number;
-  first_at: Date;
-  last_at: Date;
-  mountpoint: string;
-  remote_address: string;
-  user_agent: string | null;
-  ntrip_version: number;
-  tls: boolean;
-  detail: unknown;
-}
+/** A row of ntrip_refusals as read here: every column but the account, the id as text. */
+export type RefusalRow = Omit<Selectable<DB['ntrip_refusals']>, 'id' | 'account_id'> & { id: string };
 
-export interface LoginFailureRow {
-  id: string;
-  reason: string;
-  minute: Date;
-  count: number;
-  first_at: Date;
-  last_at: Date;
-  remote_address: string;
-  usernames: string[];
-  mountpoint: string;
-  user_agent: string | null;
-  ntrip_version: number;
-  tls: boolean;
-}
+/** A row of ntrip_login_failures, the id as text. */
+export type LoginFailureRow = Omit<Selectable<DB['ntrip_login_failures']>, 'id'> & { id: string };
 
 export type NtripDiagnosticsRepo = ReturnType<typeof createNtripDiagnosticsRepo>;
 

@@ -1,24 +1,11 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { NtripSessionsTable } from '../../db/schema.ts';
 
 /** Reads of the connection log the caster's usage port writes (ntrip_sessions), for the NTRIP accounts pages. */
 
-export interface SessionRow {
-  id: string;
-  mountpoint: string;
-  remote_address: string | null;
-  started_at: Date;
-  ended_at: Date | null;
-  bytes_sent: number | string;
-  end_reason: string | null;
-  last_gga_lat: number | null;
-  last_gga_lon: number | null;
-  user_agent: string | null;
-  served_station: string | null;
-  distance_km: number | null;
-  fixed_share: number | null;
-  float_share: number | null;
-}
+/** A logged session as read here: every column but the account, the id (a bigint) as text. */
+export type SessionRow = Omit<Selectable<NtripSessionsTable>, 'id' | 'account_id'> & { id: string };
 
 export function createNtripSessionsRepo(db: Database) {
   return {

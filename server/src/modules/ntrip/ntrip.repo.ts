@@ -1,6 +1,6 @@
-import type { ReferenceFrame } from '@portal/contract';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { accessGraceInterval } from '../settings/index.ts';
 
@@ -21,56 +21,54 @@ export interface AccountForLogin {
   max_connections: number;
 }
 
-export interface AccessRow {
+type Network = Selectable<DB['networks']>;
+type Station = Selectable<DB['stations']>;
+type Feed = Selectable<DB['feeds']>;
+
+export interface AccessRow extends Pick<Selectable<DB['ntrip_accounts']>, 'max_connections'> {
   account_id: string;
-  /** The account's connection limit now, so the caster can trim what passes it. */
-  max_connections: number;
   network_id: string;
-  network_slug: string;
+  network_slug: Network['slug'];
+  /** Computed: the end of the latest covering grant plus the grace period. */
   until: Date;
 }
 
-export interface SnapshotNetworkRow {
-  id: string;
-  slug: string;
-  name: string;
-  operator: string;
-  is_public: boolean;
-  reference_frame: ReferenceFrame | null;
-  integrity_moved_horizontal_m: number;
-  integrity_moved_vertical_m: number;
-  integrity_good_period_s: number;
-}
+export type SnapshotNetworkRow = Pick<
+  Network,
+  | 'id'
+  | 'slug'
+  | 'name'
+  | 'operator'
+  | 'is_public'
+  | 'reference_frame'
+  | 'integrity_moved_horizontal_m'
+  | 'integrity_moved_vertical_m'
+  | 'integrity_good_period_s'
+>;
 
-export interface SnapshotStationRow {
-  mountpoint: string;
-  network_slug: string;
-  latitude: number;
-  longitude: number;
-  height_m: number | null;
-  integrity_override: boolean;
-  survey_revision: number;
-  identifier: string;
-  format: string;
-  format_details: string;
-  carrier: number;
-  nav_system: string;
-  country: string;
-  receiver: string;
-  antenna: string;
-  bitrate: number;
-}
+export type SnapshotStationRow = Pick<
+  Station,
+  | 'mountpoint'
+  | 'latitude'
+  | 'longitude'
+  | 'height_m'
+  | 'integrity_override'
+  | 'survey_revision'
+  | 'identifier'
+  | 'format'
+  | 'format_details'
+  | 'carrier'
+  | 'nav_system'
+  | 'country'
+  | 'receiver'
+  | 'antenna'
+  | 'bitrate'
+> & { network_slug: Network['slug'] };
 
-export interface PullFeedRow {
-  id: string;
-  mountpoint: string;
-  upstream_host: string;
-  upstream_port: number;
-  upstream_mountpoint: string;
-  upstream_username: string | null;
-  upstream_password_enc: string | null;
-  upstream_ntrip_version: number;
-}
+/** A pull feed: its upstream columns, set for every pull feed (the username and password may be null). */
+export type PullFeedRow = Pick<Feed, 'id' | 'upstream_username' | 'upstream_password_enc'> & {
+  [K in 'upstream_host' | 'upstream_port' | 'upstream_mountpoint' | 'upstream_ntrip_version']: NonNullable<Feed[K]>;
+} & Pick<Station, 'mountpoint'>;
 
 export interface SessionInsert {
   account_id: string;

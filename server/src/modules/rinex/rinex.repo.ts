@@ -1,31 +1,35 @@
-import type { ReferenceFrame } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
 import type { IndexedHour } from './rinex.policy.ts';
 import type { JobHour, RinexChargeColumn, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';
 
-export interface StationRow {
-  id: string;
-  mountpoint: string;
-  identifier: string;
-  country: string;
-  latitude: number;
-  longitude: number;
-  receiver: string;
-  antenna: string;
-  height_m: number | null;
-  network_id: string;
-  network_name: string;
-  network_slug: string;
-  network_status: string;
-  network_operator: string;
-  token_price_per_day: number;
-  rinex_price_per_hour: number | null;
-  network_reference_frame: ReferenceFrame | null;
-}
+type Network = Selectable<DB['networks']>;
+
+/** A catalogue station with the network columns the RINEX pages need (STATION_COLUMNS). */
+export type StationRow = Pick<
+  Selectable<DB['stations']>,
+  | 'id'
+  | 'mountpoint'
+  | 'identifier'
+  | 'country'
+  | 'latitude'
+  | 'longitude'
+  | 'receiver'
+  | 'antenna'
+  | 'height_m'
+  | 'network_id'
+> &
+  Pick<Network, 'token_price_per_day' | 'rinex_price_per_hour'> & {
+    network_name: Network['name'];
+    network_slug: Network['slug'];
+    network_status: Network['status'];
+    network_operator: Network['operator'];
+    network_reference_frame: Network['reference_frame'];
+  };
 
 export interface ArchivedHour extends IndexedHour {
   mountpoint: string;
