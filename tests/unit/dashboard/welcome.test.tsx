@@ -8,8 +8,7 @@ import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
 function renderDashboard(firstSession: boolean) {
-  // The dashboard's figures are not what this is about.
-  server.use(http.all('*/api/*', () => HttpResponse.json({ code: 'not_found', message: 'not here' }, { status: 404 })));
+  server.use(http.get('*/api/meta/pages/:page', () => new HttpResponse(null, { status: 404 })));
   renderWithProviders(
     <AuthContext.Provider value={fakeUser({ username: 'Ann', firstSession })}>
       <DashboardPage />
