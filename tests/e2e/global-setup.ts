@@ -92,6 +92,8 @@ export default async function setup(project: TestProject) {
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         // An SMTP server makes the start a real one, which needs its own key (docs/adr/0050-no-published-secret.md).
         FEED_SECRET_KEY: randomBytes(32).toString('base64'),
+        // The webhook e2e (machine-access) delivers to a receiver on loopback (docs/adr/0079).
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
     },
   );

@@ -13,6 +13,7 @@ import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { ApiKeysSection } from '../api-keys/ApiKeysSection';
+import { WebhooksSection } from '../api-keys/WebhooksSection';
 import { AuthMessageArea } from '../auth/AuthMessageArea';
 import { type LoggedInUser, useUser } from '../auth/auth-context';
 import { type AuthMessage, authErrorMessage } from '../auth/auth-errors';
@@ -340,6 +341,7 @@ export function AccountSettingsPage() {
         </div>
       </div>
       <ApiKeysSection />
+      <WebhooksSection />
       <DeleteAccountSection />
     </Page>
   );

@@ -35,6 +35,8 @@ beforeEach(() =>
   server.use(
     // The page's API keys section lists the user's keys.
     http.get('*/api/api-keys', () => HttpResponse.json({ items: [] })),
+    // And its webhooks section, the user's webhook endpoints.
+    http.get('*/api/webhooks', () => HttpResponse.json({ items: [] })),
     http.post('*/api/user/photo', async ({ request }) => {
       calls.push(`POST photo ${request.headers.get('content-type')}`);
       return HttpResponse.json({ photoURL: 'http://localhost/api/users/u1/photo?v=abc' });
