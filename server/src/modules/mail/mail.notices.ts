@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import type { MailRepo } from './mail.repo.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
@@ -126,14 +127,16 @@ export function createBalanceNotice(mailer: Mailer, repo: MailRepo): BalanceNoti
   };
 }
 
-interface EndingRow {
-  id: string;
-  user_id: string;
-  what: string;
+/**
+ * A subscription or a token activation that ends: its id and the user to tell (a subscription's user_id, a grant's
+ * owner_user_id), what it gives (the product's or network's name) and its period.
+ */
+type EndingRow = Pick<Selectable<DB['subscriptions']>, 'id' | 'user_id'> & {
+  what: Selectable<DB['products']>['name'];
   /** Start of the period that ends: the subscription's current period, the activation's own days. */
   starts_at: Date;
   ends_at: Date;
-}
+};
 
 /**
  * The periodic check for access that ends soon (within 3 days, or the last quarter of a shorter period) and access

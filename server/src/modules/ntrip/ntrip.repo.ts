@@ -10,16 +10,16 @@ import { accessGraceInterval } from '../settings/index.ts';
  * live status of stations and feeds; it reports it through the catalogue's repo, which owns those columns.
  */
 
-export interface AccountForLogin {
-  id: string;
-  owner_user_id: string;
-  password_hash: string;
-  enabled: boolean;
-  owner_disabled: boolean;
+/** A live account by username, with what the login decides on besides its own columns. */
+export type AccountForLogin = Pick<
+  Selectable<DB['ntrip_accounts']>,
+  'id' | 'owner_user_id' | 'password_hash' | 'enabled' | 'max_connections'
+> & {
+  /** Joined: the owner's users.disabled. */
+  owner_disabled: Selectable<DB['users']>['disabled'];
   /** An organisation's account whose user is no longer a member of it (docs/adr/0026); false for a personal one. */
   holder_left: boolean;
-  max_connections: number;
-}
+};
 
 type Network = Selectable<DB['networks']>;
 type Station = Selectable<DB['stations']>;
