@@ -1,24 +1,13 @@
 import type { ArchiveHourUpdate } from '@portal/caster/archive';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 
 /** Days an hour is kept when its station, or the station's network, no longer exists. */
 export const DEFAULT_RETENTION_DAYS = 30;
 
-export interface ArchiveHourRow {
-  mountpoint: string;
-  hour: Date;
-  bytes: number;
-  frames: number;
-  stored_bytes: number;
-  dropped_frames: number;
-  first_frame_at: Date | null;
-  last_frame_at: Date | null;
-  first_epoch: Date | null;
-  last_epoch: Date | null;
-  epoch_minutes: number[];
-  message_types: number[];
-}
+/** An indexed hour: every archive_hours column but the station and the update time. */
+export type ArchiveHourRow = Omit<Selectable<DB['archive_hours']>, 'station_id' | 'updated_at'>;
 
 export interface ArchiveStation {
   id: string;
