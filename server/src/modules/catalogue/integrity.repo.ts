@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 
-export interface NetworkIntegrityRow {
-  integrity_moved_horizontal_m: number;
-  integrity_moved_vertical_m: number;
-  integrity_good_period_s: number;
-}
+export type NetworkIntegrityRow = Pick<
+  Selectable<DB['networks']>,
+  'integrity_moved_horizontal_m' | 'integrity_moved_vertical_m' | 'integrity_good_period_s'
+>;
 
 /** An admin's decisions on the integrity monitor and a network's settings for it (issue 33). */
 export function createIntegrityRepo(db: Database) {
