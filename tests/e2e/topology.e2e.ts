@@ -329,7 +329,8 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
     let last: Entry[] = [];
     if (topology && topology.child.exitCode === null) {
       last = JSON.parse(await run(['run', '-s', 'topology', '--', 'status'])) as Entry[];
-      process.kill(topology.child.pid as number, 'SIGINT');
+      // Ctrl-C in the terminal: the whole foreground group (npm and the launcher) gets SIGINT.
+      process.kill(-(topology.child.pid as number), 'SIGINT');
       await Promise.race([topology.exited, sleep(60_000)]);
     }
     if (dir) rmSync(dir, { recursive: true, force: true });
