@@ -82,6 +82,8 @@ describe('the status page in Chromium under a moved clock', () => {
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
+        // A group of its own: faketime does not pass a signal on to tsx and the server below it.
+        detached: true,
         env: {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? dir,
@@ -123,9 +125,21 @@ describe('the status page in Chromium under a moved clock', () => {
     await browser?.close();
     if (server && server.exitCode === null) {
       const exited = new Promise((r) => server?.once('exit', r));
-      server.kill('SIGTERM');
+      process.kill(-(server.pid as number), 'SIGTERM');
       await exited;
     }
+    // Nothing of the group may outlive the test (an orphaned portal keeps its port and its PGlite directory).
+    const group = -(server?.pid as number);
+    const alive = () => {
+      try {
+        process.kill(group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 60 && alive(); i++) await new Promise((r) => setTimeout(r, 250));
+    expect(alive()).toBe(false);
     rmSync(dir, { recursive: true, force: true });
   });
 
