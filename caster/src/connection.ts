@@ -22,6 +22,18 @@ const peerOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/,
 /** The client's address: the one a trusted balancer named for the connection, or else the connection's own. */
 export const remoteOf = (socket: net.Socket) => proxiedAddresses.get(socket) ?? peerOf(socket);
 
+/** Listens with the caster's backlog (a reconnection storm queues thousands); the plain and TLS ports share it. */
+export async function listenOn(server: net.Server, port: number, host: string): Promise<net.AddressInfo> {
+  await new Promise<void>((resolve, fail) => {
+    server.once('error', fail);
+    server.listen({ port, host, backlog: 4096 }, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+  return server.address() as net.AddressInfo;
+}
+
 /** Answers and closes once the answer is written. */
 export function reject(socket: net.Socket, response: Buffer): void {
   socket.end(response);
@@ -154,16 +166,8 @@ export class Listener {
     this.server.maxConnections = 100_000;
   }
 
-  async listen(port: number, host: string): Promise<net.AddressInfo> {
-    const { server } = this;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host, backlog: 4096 }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    return server.address() as net.AddressInfo;
+  listen(port: number, host: string): Promise<net.AddressInfo> {
+    return listenOn(this.server, port, host);
   }
 
   /** Takes no more connections; resolves once those left are gone (`destroySockets`). */

@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type net from 'node:net';
 import tls from 'node:tls';
+import { listenOn } from './connection.ts';
 import type { Logger } from './session-log.ts';
 
 /** Where the TLS port's certificate (PEM, with its chain) and private key (PEM) are read from. */
@@ -87,16 +88,8 @@ export class TlsPort {
     this.server.maxConnections = 100_000;
   }
 
-  async listen(port: number, host: string): Promise<net.AddressInfo> {
-    const { server } = this;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host, backlog: 4096 }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    return server.address() as net.AddressInfo;
+  listen(port: number, host: string): Promise<net.AddressInfo> {
+    return listenOn(this.server, port, host);
   }
 
   /** New handshakes use these; connections made before keep theirs. */
