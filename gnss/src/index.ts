@@ -14,6 +14,15 @@ export { type Ecef, ecefToGeodetic, geodeticToEcef, horizontalVertical } from '.
 export { ObservationDecoder } from './obs/decoder.ts';
 export type { GnssSystem } from './obs/signals.ts';
 export type { ObservationEpoch } from './obs/types.ts';
+export {
+  createProfileEncoder,
+  messageConstellation,
+  type ProfileConstellation,
+  type ProfileEncoder,
+  type ProfileOptions,
+  RTCM_PROFILES,
+  type RtcmProfile,
+} from './profile/index.ts';
 export { createRetimer, epochShiftTo, firstWeekEpochMs, retimeCapture, retimeFrame } from './retime.ts';
 export { rinexObsFileName, rinexStationId } from './rinex/file-name.ts';
 export { decodeStationMessage, decodeStationPosition, emptyStation, encodeStationPosition } from './station.ts';
