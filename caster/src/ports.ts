@@ -3,6 +3,10 @@
  * implement them in memory. Nothing here knows about HTTP frameworks or SQL.
  */
 
+/** What a rover gets (issue 36, ADR 0088); the same names as the contract's and the encoder's in gnss/. */
+export type RtcmProfile = 'as-sent' | 'msm4' | 'legacy';
+export type ProfileConstellation = 'GPS' | 'GLO' | 'GAL' | 'BDS' | 'QZS' | 'IRN' | 'SBAS';
+
 export type DenyReason = 'bad_credentials' | 'disabled' | 'no_grant' | 'too_many_connections';
 
 export type AuthDecision =
@@ -13,6 +17,9 @@ export type AuthDecision =
       ownerId: string;
       maxConnections: number;
       until: Date;
+      /** What the account's rovers get; absent: 'as-sent' and every constellation. */
+      rtcmProfile?: RtcmProfile;
+      constellations?: readonly ProfileConstellation[] | null;
       /**
        * The portal's own connection test logged in (issue 17): a rover like the others (the account's limit, its
        * access, its session log) that the caster closes after limits.connectionTestMs and never reports as silent.
@@ -161,6 +168,8 @@ export interface SessionRecord {
   /** Shares (0–1) of the time the rover reported RTK fixed and float in its GGA; null when it sent none. */
   fixedShare?: number | null;
   floatShare?: number | null;
+  /** The RTCM profile it was served with (issue 36). */
+  rtcmProfile?: RtcmProfile;
 }
 
 export interface StationStatus {

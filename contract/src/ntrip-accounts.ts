@@ -40,6 +40,35 @@ export function nearMountpoint(networkSlug: string): string {
   return `${networkSlug.toUpperCase()}${NEAR_MOUNTPOINT_SUFFIX}`;
 }
 
+/**
+ * What an account's rovers get (issue 36, docs/adr/0088-rtcm-output-profiles.md): `as-sent` relays the station's
+ * frames byte for byte; `msm4` re-encodes its MSM observations as MSM4; `legacy` as GPS 1004 and GLONASS 1012.
+ */
+export const rtcmProfiles = ['as-sent', 'msm4', 'legacy'] as const;
+export const rtcmProfileSchema = z.enum(rtcmProfiles);
+export type RtcmProfile = z.infer<typeof rtcmProfileSchema>;
+export const DEFAULT_RTCM_PROFILE: RtcmProfile = 'as-sent';
+
+/** Constellations a rover can be limited to, in the order the SPA lists them. */
+export const profileConstellations = ['GPS', 'GLO', 'GAL', 'BDS', 'QZS', 'IRN', 'SBAS'] as const;
+export const profileConstellationSchema = z.enum(profileConstellations);
+export type ProfileConstellation = z.infer<typeof profileConstellationSchema>;
+/** At least one, each once; null: every constellation the station sends. */
+export const constellationsSchema = z
+  .array(profileConstellationSchema)
+  .min(1)
+  .refine((list) => new Set(list).size === list.length, 'each constellation at most once')
+  .nullable();
+
+/**
+ * Mountpoint suffixes that choose a profile for clients that can change nothing but the mountpoint (a tractor
+ * display picking from a list): `{MOUNTPOINT}_MSM4`, `{NETWORK}_NEAR_LEGACY`. Letters, digits and `_` only, so every
+ * NTRIP client and the sourcetable take them; the account's constellations still apply.
+ */
+export const PROFILE_MOUNTPOINT_SUFFIXES = { msm4: '_MSM4', legacy: '_LEGACY' } as const satisfies Partial<
+  Record<RtcmProfile, string>
+>;
+
 /** Price of a token activation: the network's tokens per day times the days (spec §3). */
 export function activationPrice(tokenPricePerDay: number, days: number): number {
   return tokenPricePerDay * days;
@@ -76,6 +105,10 @@ export const ntripAccountSchema = z.object({
   enabled: z.boolean(),
   status: ntripAccountStatusSchema,
   maxConnections: z.number().int(),
+  /** What its rovers get (issue 36); a mountpoint suffix overrides it per connection. */
+  rtcmProfile: rtcmProfileSchema,
+  /** The constellations its rovers get; null: all the station sends. */
+  constellations: z.array(profileConstellationSchema).nullable(),
   /** Grants that have not ended: current ones and those starting later (an extension), by end date. */
   grants: z.array(accountGrantSchema),
   /** Rovers logged in with this account right now. */
@@ -118,8 +151,17 @@ export const createOrganizationNtripAccountBodySchema = z.object({
 export type CreateOrganizationNtripAccountBody = z.input<typeof createOrganizationNtripAccountBodySchema>;
 
 export const updateNtripAccountBodySchema = z
-  .object({ label: ntripLabelSchema.optional(), enabled: z.boolean().optional() })
-  .refine((b) => b.label !== undefined || b.enabled !== undefined, 'label or enabled is required');
+  .object({
+    label: ntripLabelSchema.optional(),
+    enabled: z.boolean().optional(),
+    rtcmProfile: rtcmProfileSchema.optional(),
+    constellations: constellationsSchema.optional(),
+  })
+  .refine(
+    (b) =>
+      b.label !== undefined || b.enabled !== undefined || b.rtcmProfile !== undefined || b.constellations !== undefined,
+    'label, enabled, rtcmProfile or constellations is required',
+  );
 export type UpdateNtripAccountBody = z.input<typeof updateNtripAccountBodySchema>;
 
 /** Answer of create and of password regeneration: the only time the password leaves the server. */
@@ -202,6 +244,8 @@ export const ntripSessionSchema = z.object({
   distanceKm: z.number().nullable().default(null),
   fixedShare: z.number().nullable().default(null),
   floatShare: z.number().nullable().default(null),
+  /** The RTCM profile it was served with (issue 36); null for sessions logged before profiles existed. */
+  rtcmProfile: rtcmProfileSchema.nullable().default(null),
 });
 export type NtripSession = z.infer<typeof ntripSessionSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { profileConstellationSchema, rtcmProfileSchema } from './ntrip-accounts.ts';
 import { pageQueryFields, pageSchema } from './paging.ts';
 
 /**
@@ -131,6 +132,9 @@ export const liveSessionSchema = z.object({
   servedStation: z.string().nullable(),
   /** From the rover's last GGA position to the served station, km. */
   distanceKm: z.number().nullable(),
+  /** What it gets (issue 36): the profile (its account's, or its mountpoint suffix's) and the constellations. */
+  rtcmProfile: rtcmProfileSchema,
+  constellations: z.array(profileConstellationSchema).nullable(),
   connectedAt: isoDateTime,
   bytesSent: z.number().int(),
   position: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),

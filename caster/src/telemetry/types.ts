@@ -1,3 +1,5 @@
+import type { ProfileConstellation, RtcmProfile } from '../ports.ts';
+
 /** What a caster node tells the portal about its live connections (issue 17), locally or over the bus. */
 
 /** GGA fix quality (NMEA field 6) in words: 0 no fix, 1 single, 2 DGNSS, 4 RTK fixed, 5 RTK float; the rest other. */
@@ -28,6 +30,10 @@ export interface LiveSession {
   servedStation: string | null;
   /** From the rover's last GGA position to the served station, km; null without either. */
   distanceKm: number | null;
+  /** What it gets (issue 36); absent from nodes that predate profiles, which send every rover 'as-sent'. */
+  rtcmProfile?: RtcmProfile;
+  /** null: every constellation the station sends. */
+  constellations?: readonly ProfileConstellation[] | null;
   connectedAt: string;
   bytesSent: number;
   position: { latitude: number; longitude: number } | null;

@@ -1,4 +1,4 @@
-import type { NetworkTranslations, ReferenceFrame } from '@portal/contract';
+import type { NetworkTranslations, ProfileConstellation, ReferenceFrame, RtcmProfile } from '@portal/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of the tables the migrations create. Each module adds its tables here when it adds a migration. */
@@ -210,6 +210,14 @@ export interface NtripAccountsTable {
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Set: the organisation's account, used by the member owner_user_id (migration 202611261200). */
   organization_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What its rovers get (issue 36, migration 202611281920): 'as-sent', 'msm4' or 'legacy'. */
+  rtcm_profile: Generated<RtcmProfile>;
+  /** The constellations its rovers get; null: every one the station sends. */
+  constellations: ColumnType<
+    ProfileConstellation[] | null,
+    ProfileConstellation[] | null | undefined,
+    ProfileConstellation[] | null
+  >;
 }
 
 export interface AccessGrantsTable {
@@ -243,6 +251,8 @@ export interface NtripSessionsTable {
   distance_km: ColumnType<number | null, number | null | undefined, number | null>;
   fixed_share: ColumnType<number | null, number | null | undefined, number | null>;
   float_share: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The RTCM profile it was served with (issue 36); null for sessions from before. */
+  rtcm_profile: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface NtripAuthEpochTable {

@@ -77,6 +77,14 @@ function SessionCard({ session, at, account }: { session: LiveSession; at: strin
         })}{' '}
         · {t('live.sent', { bytes: format.bytes(session.bytesSent) })}
       </p>
+      <p className="text-muted" data-testid="session-profile">
+        {session.constellations
+          ? t('live.profileConstellations', {
+              profile: t(`live.profiles.${session.rtcmProfile}`),
+              constellations: session.constellations.join(', '),
+            })
+          : t('live.profile', { profile: t(`live.profiles.${session.rtcmProfile}`) })}
+      </p>
       <p className="text-xs text-subtle">
         {t(session.tls ? 'live.clientTls' : 'live.client', {
           address: session.remoteAddress,

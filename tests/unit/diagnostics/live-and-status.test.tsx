@@ -21,6 +21,8 @@ const session = (overrides: Partial<LiveSession>): LiveSession => ({
   mountpoint: 'NL-RTK_NEAR',
   servedStation: 'DELF00NLD',
   distanceKm: 3.46,
+  rtcmProfile: 'as-sent',
+  constellations: null,
   connectedAt: '2026-11-24T10:00:00.000Z',
   bytesSent: 1_250_000,
   position: { latitude: 52, longitude: 4.4 },
@@ -40,6 +42,8 @@ describe('live sessions of an account', () => {
             : [
                 session({
                   tls: true,
+                  rtcmProfile: 'legacy',
+                  constellations: ['GPS', 'GLO'],
                   fix: { quality: 'float', ageOfCorrections: 4, satellites: 19, at: '2026-11-24T10:06:01.000Z' },
                 }),
               ];
@@ -53,9 +57,11 @@ describe('live sessions of an account', () => {
     expect(card).toHaveTextContent('corrections 1.2 s old · 23 satellites · reported 2 s ago');
     expect(card).toHaveTextContent('(6 min 0 s) · 1.3 MB sent');
     expect(card).toHaveTextContent('From 198.51.100.7 · NTRIP RTKLIB/2.4.3 (NTRIP 1)');
+    expect(within(card).getByTestId('session-profile')).toHaveTextContent('Gets: As sent');
     // The next refresh, without a reload: the rover dropped to float, and a node did not answer.
     expect(await screen.findByText('RTK float', {}, { timeout: 6000 })).toBeInTheDocument();
     expect(screen.getByTestId('live-session')).toHaveTextContent('(NTRIP 1 over TLS)');
+    expect(screen.getByTestId('session-profile')).toHaveTextContent('Gets: Legacy (1004/1012), GPS, GLO only');
     expect(screen.getByText(/A caster node did not answer in time/)).toBeInTheDocument();
   });
 

@@ -1,3 +1,4 @@
+import { type ProfileConstellation, profileConstellations, type RtcmProfile } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
@@ -27,9 +28,21 @@ export type AccountRow = Pick<
   | 'label'
   | 'enabled'
   | 'max_connections'
+  | 'rtcm_profile'
+  | 'constellations'
   | 'created_at'
   | 'updated_at'
 >;
+
+/** What an update may change; absent fields stay as they are. */
+export interface AccountChanges {
+  label?: string;
+  enabled?: boolean;
+  passwordHash?: string;
+  maxConnections?: number;
+  rtcmProfile?: RtcmProfile;
+  constellations?: ProfileConstellation[] | null;
+}
 
 export type AdminAccountRow = AccountRow & {
   /** Joined: the owner's email, null once the owner is erased. */
@@ -53,8 +66,8 @@ export type StationRow = Pick<
 const OWNER_EMAIL = userEmailOf(sql.ref('a.owner_user_id'));
 
 const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id,
-  a.organization_id::text AS organization_id, a.username, a.label, a.enabled, a.max_connections, a.created_at,
-  a.updated_at`;
+  a.organization_id::text AS organization_id, a.username, a.label, a.enabled, a.max_connections, a.rtcm_profile,
+  a.constellations, a.created_at, a.updated_at`;
 
 /**
  * The grants that cover account `a` (docs/adr/0010, 0026): its own; for a personal account its owner's grants for
@@ -182,17 +195,19 @@ export function createNtripAccountsRepo(db: Database) {
       return r.rows[0];
     },
 
-    async update(
-      id: string,
-      changes: { label?: string; enabled?: boolean; passwordHash?: string; maxConnections?: number },
-      now: Date,
-      trx: Database = db,
-    ): Promise<AccountRow | undefined> {
+    async update(id: string, changes: AccountChanges, now: Date, trx: Database = db): Promise<AccountRow | undefined> {
       const sets = [sql`updated_at = ${now}`];
       if (changes.label !== undefined) sets.push(sql`label = ${changes.label}`);
       if (changes.enabled !== undefined) sets.push(sql`enabled = ${changes.enabled}`);
       if (changes.passwordHash !== undefined) sets.push(sql`password_hash = ${changes.passwordHash}`);
       if (changes.maxConnections !== undefined) sets.push(sql`max_connections = ${changes.maxConnections}`);
+      if (changes.rtcmProfile !== undefined) sets.push(sql`rtcm_profile = ${changes.rtcmProfile}`);
+      if (changes.constellations !== undefined) {
+        // Stored in the contract's order, so the answer does not depend on the order they were ticked in.
+        const ordered =
+          changes.constellations && profileConstellations.filter((c) => changes.constellations?.includes(c));
+        sets.push(sql`constellations = ${ordered === null ? null : sql`${ordered}::text[]`}`);
+      }
       const r = await sql<AccountRow>`
         UPDATE ntrip_accounts AS a SET ${sql.join(sets)}
         WHERE a.id = ${id} AND a.deleted_at IS NULL

@@ -15,6 +15,7 @@ import {
   type NtripSessionPage,
   nearMountpoint,
   type PageWindow,
+  rtcmProfileSchema,
   SESSION_CSV_COLUMNS,
   type TokenActivation,
 } from '@portal/contract';
@@ -36,7 +37,7 @@ import {
   canManageAccount,
   canManageOrganizationAccount,
 } from './ntrip-accounts.policy.ts';
-import type { AccountRow, GrantRow, NtripAccountsRepo } from './ntrip-accounts.repo.ts';
+import type { AccountChanges, AccountRow, GrantRow, NtripAccountsRepo } from './ntrip-accounts.repo.ts';
 
 /** The token ledger as this module uses it: billing's `TokenLedger.spend`, inside our transaction. */
 export interface TokenSpender {
@@ -72,8 +73,11 @@ export interface OrganizationTokenSpender {
 export interface AccessChangeListener {
   accessChanged(change: { accountId: string; ownerUserId: string; reason: AccessChangeReason }): void | Promise<void>;
 }
-/** `limit`: the most concurrent connections changed; open connections stay, the next login sees the new limit. */
-export type AccessChangeReason = 'disabled' | 'enabled' | 'password' | 'deleted' | 'grant' | 'limit';
+/**
+ * `limit`: the most concurrent connections changed; `profile`: the RTCM profile or constellations changed (issue 36).
+ * Open connections stay as they are; the next login sees the change.
+ */
+export type AccessChangeReason = 'disabled' | 'enabled' | 'password' | 'deleted' | 'grant' | 'limit' | 'profile';
 
 /** How many rovers are logged in with each account now (the running caster); absent accounts have none. */
 export interface LiveConnections {
@@ -141,6 +145,7 @@ function toSession(row: SessionRow, now: Date): NtripSession {
     distanceKm: row.distance_km === null ? null : Number(row.distance_km),
     fixedShare: row.fixed_share === null ? null : Number(row.fixed_share),
     floatShare: row.float_share === null ? null : Number(row.float_share),
+    rtcmProfile: rtcmProfileSchema.safeParse(row.rtcm_profile).data ?? null,
   };
 }
 
@@ -226,6 +231,8 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
         enabled: row.enabled,
         status: accountStatus(row.enabled, own, now),
         maxConnections: row.max_connections,
+        rtcmProfile: row.rtcm_profile,
+        constellations: row.constellations,
         grants: own,
         connectedNow: live.get(row.id) ?? 0,
         lastSeenAt: lastSeen.get(row.id)?.toISOString() ?? null,
@@ -444,12 +451,22 @@ export function createNtripAccountsService(deps: NtripAccountsServiceDeps) {
       }
     },
 
-    async update(actor: Actor, id: string, changes: { label?: string; enabled?: boolean }): Promise<NtripAccount> {
+    async update(
+      actor: Actor,
+      id: string,
+      changes: Pick<AccountChanges, 'label' | 'enabled' | 'rtcmProfile' | 'constellations'>,
+    ): Promise<NtripAccount> {
       const { row: before, org } = await access(actor, id, 'manage');
       const row = await repo.update(id, changes, clock());
       if (!row) throw notFound('NTRIP account');
       if (changes.enabled !== undefined && changes.enabled !== before.enabled) {
         await notify(row, changes.enabled ? 'enabled' : 'disabled');
+      }
+      if (
+        row.rtcm_profile !== before.rtcm_profile ||
+        (row.constellations ?? []).join() !== (before.constellations ?? []).join()
+      ) {
+        await notify(row, 'profile');
       }
       return presentOne(row, org);
     },

@@ -79,6 +79,8 @@ function toLiveSession(session: TelemetrySnapshot['sessions'][number]): LiveSess
     mountpoint: session.mountpoint,
     servedStation: session.servedStation,
     distanceKm: session.distanceKm,
+    rtcmProfile: session.rtcmProfile ?? 'as-sent',
+    constellations: session.constellations ? [...session.constellations] : null,
     connectedAt: session.connectedAt,
     bytesSent: session.bytesSent,
     position: session.position,

@@ -21,7 +21,7 @@ export function createNtripSessionsRepo(db: Database) {
     async sessions(accountId: string, limit: number, offset: number): Promise<SessionRow[]> {
       const r = await sql<SessionRow>`
         SELECT id::text AS id, mountpoint, remote_address, started_at, ended_at, bytes_sent, end_reason,
-          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share
+          last_gga_lat, last_gga_lon, user_agent, served_station, distance_km, fixed_share, float_share, rtcm_profile
         FROM ntrip_sessions WHERE account_id = ${accountId}
         ORDER BY started_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
       return r.rows;

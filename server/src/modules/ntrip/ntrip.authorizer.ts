@@ -125,6 +125,8 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         ownerId: account.owner_user_id,
         maxConnections: account.max_connections,
         until,
+        rtcmProfile: account.rtcm_profile,
+        constellations: account.constellations,
         ...(probe && { probe: true }),
       },
       expiresAt: Math.min(now.getTime() + ttlMs, until.getTime()),

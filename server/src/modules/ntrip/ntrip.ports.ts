@@ -107,6 +107,7 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
           distance_km: r.distanceKm ?? null,
           fixed_share: r.fixedShare ?? null,
           float_share: r.floatShare ?? null,
+          rtcm_profile: r.rtcmProfile ?? null,
         }));
         try {
           await repo.insertSessions(rows);

@@ -13,7 +13,7 @@ import { accessGraceInterval } from '../settings/index.ts';
 /** A live account by username, with what the login decides on besides its own columns. */
 export type AccountForLogin = Pick<
   Selectable<DB['ntrip_accounts']>,
-  'id' | 'owner_user_id' | 'password_hash' | 'enabled' | 'max_connections'
+  'id' | 'owner_user_id' | 'password_hash' | 'enabled' | 'max_connections' | 'rtcm_profile' | 'constellations'
 > & {
   /** Joined: the owner's users.disabled. */
   owner_disabled: Selectable<DB['users']>['disabled'];
@@ -115,7 +115,7 @@ export function createNtripRepo(db: Database) {
     async accountForLogin(username: string): Promise<AccountForLogin | undefined> {
       const r = await sql<AccountForLogin>`
         SELECT a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.password_hash, a.enabled,
-          u.disabled AS owner_disabled, a.max_connections,
+          u.disabled AS owner_disabled, a.max_connections, a.rtcm_profile, a.constellations,
           (a.organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM organization_members m
             WHERE m.organization_id = a.organization_id AND m.user_id = a.owner_user_id)) AS holder_left
         FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
