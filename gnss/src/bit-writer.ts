@@ -3,6 +3,8 @@
  * and framed by transport.ts's encodeFrame. Fields are at most 53 bits (a double's exact integers), which covers every
  * RTCM 3 field the encoder writes (the longest are the 30-bit epoch times).
  */
+import { getBitU } from './bits.ts';
+
 export class BitWriter {
   private buf: Uint8Array;
   pos = 0;
@@ -36,18 +38,9 @@ export class BitWriter {
 
   /** Copies `len` bits of `src` from bit `from` (header fields and masks passed through unchanged). */
   copy(src: Uint8Array, from: number, len: number): void {
-    let at = from;
-    let left = len;
-    while (left > 0) {
-      const take = Math.min(left, 24);
-      let v = 0;
-      for (let i = 0; i < take; i++) {
-        const bit = at + i;
-        v = v * 2 + (((src[bit >> 3] as number) >> (7 - (bit & 7))) & 1);
-      }
-      this.put(take, v);
-      at += take;
-      left -= take;
+    for (let done = 0; done < len; done += 24) {
+      const take = Math.min(24, len - done);
+      this.put(take, getBitU(src, from + done, take));
     }
   }
 
@@ -58,12 +51,16 @@ export class BitWriter {
       grown.set(this.buf);
       this.buf = grown;
     }
-    // High bits first, at most 8 at a time so the arithmetic stays exact past 32 bits.
+    // High bits first, at most one byte's worth at a time: 32-bit shifts for the short fields of the hot path,
+    // exact division for the rare longer ones.
+    const short = len <= 32;
     let left = len;
     while (left > 0) {
       const offset = this.pos & 7;
       const take = Math.min(8 - offset, left);
-      const chunk = Math.floor(value / 2 ** (left - take)) % 2 ** take;
+      const chunk = short
+        ? (value >>> (left - take)) & ((1 << take) - 1)
+        : Math.floor(value / 2 ** (left - take)) % 2 ** take;
       const index = this.pos >> 3;
       this.buf[index] = (this.buf[index] as number) | (chunk << (8 - offset - take));
       this.pos += take;

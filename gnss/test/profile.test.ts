@@ -1,0 +1,79 @@
+/**
+ * The output profiles' lock time indicators: a loss of lock in the input's 10-bit DF407 that the coarser MSM4 DF402
+ * or legacy DF013 would hide (both lock times in one coarse step) still reaches the rover as a loss of lock.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BitWriter } from '../src/bit-writer.ts';
+import { getBitU } from '../src/bits.ts';
+import { ObservationDecoder } from '../src/obs/decoder.ts';
+import { LLI_SLIP, type ObservationEpoch } from '../src/obs/types.ts';
+import { createProfileEncoder, type RtcmProfile } from '../src/profile/index.ts';
+import { df407LockMs, parseMsm } from '../src/profile/msm.ts';
+import { parseApproxTime } from '../src/time.ts';
+import { encodeFrame, frameMessageType, validFrames } from '../src/transport.ts';
+
+const HIRO = fileURLToPath(new URL('./fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3', import.meta.url));
+const APPROX = parseApproxTime('2022/12/13 01:09:00') as NonNullable<ReturnType<typeof parseApproxTime>>;
+
+/** The DF407 indicator whose minimum lock time is `ms`. */
+function df407(ms: number): number {
+  const i = Array.from({ length: 705 }, (_, k) => k).find((k) => df407LockMs(k) === ms);
+  if (i === undefined) throw new Error(`no DF407 for ${ms} ms`);
+  return i;
+}
+
+/** A 1077 frame with the lock time indicator of its first satellite's first signal replaced. */
+function withLock(frame: Buffer, indicator: number): Buffer {
+  const payload = frame.subarray(3, frame.length - 3);
+  const msm = parseMsm(payload, 'G', 7);
+  if (!msm || (msm.cellIndex[0] as number) < 0) throw new Error('no first cell');
+  const ncell = msm.finePr.length;
+  const at = msm.headerEnd + msm.sats.length * 36 + ncell * 44 + (msm.cellIndex[0] as number) * 10;
+  const w = new BitWriter(payload.length);
+  w.copy(payload, 0, at);
+  w.u(10, indicator);
+  w.copy(payload, at + 10, payload.length * 8 - at - 10);
+  return encodeFrame(w.bytes());
+}
+
+/**
+ * Runs the Hiroshima capture through a profile with the first GPS cell's lock times replaced in consecutive epochs,
+ * decodes the output and returns the loss-of-lock bit of that signal's phase at those epochs.
+ */
+async function slipsOfFirstSignal(profile: RtcmProfile, locksMs: number[]): Promise<number[]> {
+  const frames = validFrames(await readFile(HIRO));
+  const gps = frames.flatMap((f, i) => (frameMessageType(f) === 1077 ? [i] : [])).slice(5, 5 + locksMs.length);
+  const first = frames[gps[0] as number] as Buffer;
+  const prn = parseMsm(first.subarray(3, first.length - 3), 'G', 7)?.sats[0] as number;
+  const tows = gps.map((i, n) => {
+    frames[i] = withLock(frames[i] as Buffer, df407(locksMs[n] as number));
+    return getBitU(frames[i] as Buffer, 24 + 24, 30) / 1000;
+  });
+  const encoder = createProfileEncoder({ profile, constellations: null });
+  const epochs: ObservationEpoch[] = [];
+  const decoder = new ObservationDecoder({ approxTime: APPROX }, (e) => epochs.push(e));
+  for (const f of frames) for (const out of encoder.push(f)) decoder.decode(out.subarray(3, out.length - 3));
+  return tows.map((tow) => {
+    const epoch = epochs.find((e) => Math.abs(e.time.tow - tow) < 1e-6);
+    const signal = epoch?.satellites.find((s) => s.sys === 'G' && s.prn === prn)?.signals.find((s) => s.code === '1C');
+    if (!signal) throw new Error(`no G${prn} L1C at ${tow}`);
+    return signal.lli & LLI_SLIP;
+  });
+}
+
+describe('lock time indicators keep every loss of lock', () => {
+  it('as-sent (the input as decoded): the DF407 sequences below go down where the tests expect a slip', async () => {
+    expect(await slipsOfFirstSignal('as-sent', [992, 672, 832, 1984])).toEqual([1, 1, 0, 0]);
+    expect(await slipsOfFirstSignal('as-sent', [6656, 6528, 7680, 8704])).toEqual([1, 1, 0, 0]);
+  });
+
+  it('MSM4: DF407 992 → 672 ms lies within one DF402 step (512–1023 ms) and is still a loss of lock', async () => {
+    expect(await slipsOfFirstSignal('msm4', [992, 672, 832, 1984])).toEqual([1, 1, 0, 0]);
+  });
+
+  it('legacy: 6656 → 6528 ms is 7 s both times in DF013 and is still a loss of lock', async () => {
+    expect(await slipsOfFirstSignal('legacy', [6656, 6528, 7680, 8704])).toEqual([1, 1, 0, 0]);
+  });
+});
