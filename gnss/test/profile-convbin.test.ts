@@ -301,6 +301,20 @@ describe.each(CAPTURES)('$name', (capture) => {
         RECEIVER.serialNumber,
       ]);
     }
+    if (own1033) {
+      // The station's own 1033 keeps its receiver fields; one from the catalogue at most, before the station's first.
+      const extra = out1033.length - inputTypes.filter((t) => t === 1033).length;
+      expect(extra).toBeGreaterThanOrEqual(0);
+      expect(extra).toBeLessThanOrEqual(1);
+      const receiverOf = (f: Uint8Array) => {
+        const info = emptyStation();
+        decodeStationMessage(f.subarray(3, f.length - 3), info);
+        return [info.receiverType, info.receiverFirmware, info.receiverSerial];
+      };
+      const own = receiverOf(frames.find((f) => frameMessageType(f) === 1033) as Buffer);
+      expect(own[0]).not.toBe('');
+      expect(receiverOf(out1033.at(-1) as Uint8Array)).toEqual(own);
+    }
   });
 
   it.each(PROFILES)('$profile $constellations: valid frames of the profile, observables as the input', async (p) => {

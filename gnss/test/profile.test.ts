@@ -11,6 +11,7 @@ import { ObservationDecoder } from '../src/obs/decoder.ts';
 import { LLI_SLIP, type ObservationEpoch } from '../src/obs/types.ts';
 import { createProfileEncoder, type RtcmProfile } from '../src/profile/index.ts';
 import { df407LockMs, parseMsm } from '../src/profile/msm.ts';
+import { decodeStationMessage, emptyStation, encodeStationPosition } from '../src/station.ts';
 import { parseApproxTime } from '../src/time.ts';
 import { encodeFrame, frameMessageType, validFrames } from '../src/transport.ts';
 
@@ -75,5 +76,33 @@ describe('lock time indicators keep every loss of lock', () => {
 
   it('legacy: 6656 → 6528 ms is 7 s both times in DF013 and is still a loss of lock', async () => {
     expect(await slipsOfFirstSignal('legacy', [6656, 6528, 7680, 8704])).toEqual([1, 1, 0, 0]);
+  });
+});
+
+describe('antenna messages from the catalogue', () => {
+  it('follow a 1005 with 1008 and 1033 of at most 31 printable characters per text and a setup ID in 0–255', () => {
+    const encoder = createProfileEncoder({
+      profile: 'as-sent',
+      constellations: null,
+      antenna: { descriptor: `LEIAR25.R4      LEIT${'X'.repeat(20)}`, setupId: 300, serialNumber: 'Sérial' },
+      receiver: { type: 'LEICA GR50', firmware: '4.50' },
+    });
+    const position = encodeStationPosition([3_900_000, 300_000, 5_000_000], 42);
+    const out = encoder.push(position);
+    expect(out.map(frameMessageType)).toEqual([1005, 1008, 1033]);
+    expect(out[0]).toBe(position);
+    for (const f of out.slice(1)) {
+      const info = emptyStation();
+      expect(decodeStationMessage(f.subarray(3, f.length - 3), info)).toBe(true);
+      expect(info.stationId).toBe(42);
+      expect(info.antennaDescriptor).toBe(`LEIAR25.R4      LEIT${'X'.repeat(11)}`);
+      expect(info.antennaSetupId).toBe(0);
+      expect(info.antennaSerial).toBe('S?rial');
+      if (frameMessageType(f) === 1033) {
+        expect([info.receiverType, info.receiverFirmware, info.receiverSerial]).toEqual(['LEICA GR50', '4.50', '']);
+      }
+    }
+    // The station sends no 1033 of its own, so every position brings one.
+    expect(encoder.push(position).map(frameMessageType)).toEqual([1005, 1008, 1033]);
   });
 });
