@@ -110,6 +110,8 @@ export function account(overrides: Partial<NtripAccount> = {}): NtripAccount {
     enabled: true,
     status: 'active',
     maxConnections: 1,
+    rtcmProfile: 'as-sent',
+    constellations: null,
     grants: [
       {
         id: 'gggggggg-gggg-4ggg-8ggg-gggggggggggg'.replaceAll('g', 'b'),
