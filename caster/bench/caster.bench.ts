@@ -37,7 +37,8 @@ import {
  * the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without rovers, each fed a
  * 900-byte frame a second by its own source, so that archiving carries a network's load) and BENCH_INTEGRITY (`on`,
  * the default, `off`, or `both`: each run of ours without and with the station integrity monitor, in alternating
- * order, then the medians of the fan-out p99 side by side; issue 33) adjust it. The source also sends its reference
+ * order, then the medians of the fan-out p99 side by side; issue 33) and BENCH_STORM (the storm's `rovers@rate`,
+ * `10000@20000`) adjust it. The source also sends its reference
  * position (1005) once a second, as a base station does, so the monitor decodes it where it is on.
  */
 
@@ -60,8 +61,14 @@ const SCENARIOS: Scenario[] = [
   { name: 'v1-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1' },
   { name: 'v1-10000@1', rovers: 10000, frameBytes: 933, hz: 1, mode: 'v1' },
   { name: 'v2-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v2' },
-  { name: 'storm', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1', storm: { rovers: 10000, rate: 20000 } },
+  { name: 'storm', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1', storm: stormSize() },
 ];
+/** BENCH_STORM (`rovers@rate`, default `10000@20000`): a smaller storm for a profile or a shared machine. */
+function stormSize(): { rovers: number; rate: number } {
+  const [rovers, rate] = (process.env.BENCH_STORM ?? '10000@20000').split('@').map(Number);
+  if (!rovers || !rate) throw new Error('BENCH_STORM: rovers@rate, e.g. 2000@20000');
+  return { rovers, rate };
+}
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const chosen = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -96,7 +103,7 @@ const INTEGRITY_MODES = INTEGRITY === 'both' ? [false, true] : [INTEGRITY === 'o
 /** The mountpoint's reference position (1005), sent once a second: 52° N 5° E, 10 m. */
 const POSITION_FRAME = encodeStationPosition(geodeticToEcef(52, 5, 10));
 const STATIONS = Number(process.env.BENCH_STATIONS ?? 0);
-/** BENCH_PROFILE: a folder where each run of our caster leaves a CPU profile (`.cpuprofile`, for DevTools). */
+/** BENCH_PROFILE: a folder where each run of our caster leaves a CPU profile (`.cpuprofile`, for DevTools), sampled every 100 µs. */
 const PROFILE = process.env.BENCH_PROFILE;
 
 interface CasterStats {
@@ -151,7 +158,7 @@ async function ourCaster(archiveDir: string | undefined, integrity: boolean): Pr
       'tsx',
       '--expose-gc',
       ...CASTER_NODE_FLAGS,
-      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, '--cpu-prof-interval=100'] : []),
     ],
     stdio: 'inherit',
     env: {

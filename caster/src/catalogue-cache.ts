@@ -62,6 +62,11 @@ export class CatalogueCache {
     }
   }
 
+  /** The station of a name the cache holds now, or undefined (then resolveMount may read the catalogue). */
+  knownMount(name: string): Mount | undefined {
+    return this.mounts.get(name.toLowerCase());
+  }
+
   /** An unknown name may be a station created a moment ago: read the catalogue again, at most once a second. */
   async resolveMount(name: string): Promise<Mount | undefined> {
     const key = name.toLowerCase();

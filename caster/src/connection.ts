@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Clock } from './clock.ts';
+import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
 import { ProxyHeaderError, parseProxyHeader, type TrustedProxies } from './proxy-protocol.ts';
 import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
@@ -13,14 +13,24 @@ const EMPTY = Buffer.alloc(0);
 const versionOf = (head: Buffer): 1 | 2 =>
   /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
 
-/** Client addresses a trusted balancer named in a PROXY header, for the connections it relays. */
-const proxiedAddresses = new WeakMap<net.Socket, string>();
+/** An address without its IPv6-mapped prefix, so an IPv4 client reads as IPv4. */
+const unmapped = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
 /** The peer's address, IPv4 without its IPv6-mapped prefix. */
-const peerOf = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:/, '') ?? 'unknown';
+const peerOf = (socket: net.Socket) => {
+  const address = socket.remoteAddress;
+  return address === undefined ? 'unknown' : unmapped(address);
+};
+
+/**
+ * The client's address, kept on the socket once its head reading starts: the one a trusted balancer named for the
+ * connection in a PROXY header, or else the connection's own (read once, not again at every login step).
+ */
+const CLIENT = Symbol('client');
+type ClientSocket = net.Socket & { [CLIENT]?: string };
 
 /** The client's address: the one a trusted balancer named for the connection, or else the connection's own. */
-export const remoteOf = (socket: net.Socket) => proxiedAddresses.get(socket) ?? peerOf(socket);
+export const remoteOf = (socket: net.Socket) => (socket as ClientSocket)[CLIENT] ?? peerOf(socket);
 
 /** Listens with the caster's backlog (a reconnection storm queues thousands); the plain and TLS ports share it. */
 export async function listenOn(server: net.Server, port: number, host: string): Promise<net.AddressInfo> {
@@ -51,58 +61,128 @@ export interface RequestHandlers {
   source(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
 }
 
+/** A connection whose request head is still being read. */
+interface Reading {
+  socket: net.Socket;
+  head: Buffer;
+  /** Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one. */
+  proxyHeaderPossible: boolean;
+  /** Read at once: a balancer's health check may be gone before its header is read, and with it the socket's address. */
+  peer: string;
+  /** When its head is due (clock ms). */
+  due: number;
+}
+
+const READING = Symbol('reading');
+type ReadingSocket = net.Socket & { [READING]?: Reading };
+
 /**
- * Reads a new connection's request head within its time and size limits, refuses what is not an NTRIP request,
- * and hands the rest to the rover (GET) or source (SOURCE, POST) side.
+ * Reads new connections' request heads within their time and size limits, refuses what is not an NTRIP request,
+ * and hands the rest to the rover (GET) or source (SOURCE, POST) side. One 'data' listener and one timer serve every
+ * connection being read: in a reconnection storm a closure and a timer per connection were a tenth of a login's CPU.
+ * The timer waits for the oldest head only; every head has the same time, so the order they came in is the order
+ * they are due in.
  */
-export function readRequest(socket: net.Socket, handlers: RequestHandlers): void {
-  const { limits, clock, logger } = handlers;
-  let head: Buffer = Buffer.alloc(0);
-  // Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one.
-  let proxyHeaderPossible = true;
-  // Read now: a balancer's health check may be gone before its header is read, and with it the socket's address.
-  const peer = peerOf(socket);
-  const timer = clock.setTimeout(() => {
-    socket.off('data', onHead);
-    reject(socket, errorResponse(versionOf(head), 408, 'Request head not received in time'));
-  }, limits.headerTimeoutMs);
-  const onHead = (chunk: Buffer) => {
-    head = head.length ? Buffer.concat([head, chunk]) : chunk;
-    if (proxyHeaderPossible) {
+export class HeadReader {
+  private readonly reading = new Set<Reading>();
+  private timer: ClockTimer | null = null;
+  private readonly onData: (this: net.Socket, chunk: Buffer) => void;
+
+  constructor(private readonly handlers: RequestHandlers) {
+    const reader = this;
+    this.onData = function (chunk) {
+      const reading = (this as ReadingSocket)[READING];
+      if (reading) reader.read(reading, chunk);
+    };
+  }
+
+  start(socket: net.Socket): void {
+    const { clock, limits } = this.handlers;
+    const reading: Reading = {
+      socket,
+      head: EMPTY,
+      proxyHeaderPossible: true,
+      peer: peerOf(socket),
+      due: clock.now() + limits.headerTimeoutMs,
+    };
+    (socket as ReadingSocket)[READING] = reading;
+    (socket as ClientSocket)[CLIENT] = reading.peer;
+    this.reading.add(reading);
+    this.timer ??= clock.setTimeout(this.expire, limits.headerTimeoutMs);
+    socket.on('data', this.onData);
+  }
+
+  /** A connection that closed before its head was read is not waited for. */
+  closed(socket: net.Socket): void {
+    const reading = (socket as ReadingSocket)[READING];
+    if (reading) this.done(reading);
+  }
+
+  /** Stops reading a connection's head (read, refused or timed out): nothing of it is kept here. */
+  private done(reading: Reading): void {
+    this.reading.delete(reading);
+    (reading.socket as ReadingSocket)[READING] = undefined;
+    reading.socket.off('data', this.onData);
+  }
+
+  /** Refuses the heads that are due, then waits for the oldest one left. */
+  private readonly expire = () => {
+    this.timer = null;
+    const now = this.handlers.clock.now();
+    for (const reading of this.reading) {
+      if (reading.due > now) {
+        this.timer = this.handlers.clock.setTimeout(this.expire, reading.due - now);
+        return;
+      }
+      this.done(reading);
+      if (!reading.socket.destroyed)
+        reject(reading.socket, errorResponse(versionOf(reading.head), 408, 'Request head not received in time'));
+    }
+  };
+
+  /** Closes the shared timer (the caster's close). */
+  stop(): void {
+    if (this.timer) this.handlers.clock.clear(this.timer);
+    this.timer = null;
+  }
+
+  private read(reading: Reading, chunk: Buffer) {
+    const { handlers } = this;
+    const { limits, logger } = handlers;
+    const { socket } = reading;
+    reading.head = reading.head.length ? Buffer.concat([reading.head, chunk]) : chunk;
+    if (reading.proxyHeaderPossible) {
       let header: ReturnType<typeof parseProxyHeader>;
       try {
-        header = parseProxyHeader(head);
+        header = parseProxyHeader(reading.head);
       } catch (err) {
         if (!(err instanceof ProxyHeaderError)) throw err;
-        clock.clear(timer);
-        socket.off('data', onHead);
+        this.done(reading);
         return reject(socket, errorResponse(1, 400, `Bad request: ${err.message}`));
       }
       if (header.kind === 'incomplete') return;
-      proxyHeaderPossible = false;
+      reading.proxyHeaderPossible = false;
       if (header.kind === 'header') {
-        if (!handlers.trustedProxies?.has(peer)) {
-          clock.clear(timer);
-          socket.off('data', onHead);
-          logger.warn({ remote: peer }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
+        if (!handlers.trustedProxies?.has(reading.peer)) {
+          this.done(reading);
+          logger.warn({ remote: reading.peer }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
           return reject(socket, errorResponse(1, 400, 'Bad request: PROXY header from an untrusted address'));
         }
-        if (header.address) proxiedAddresses.set(socket, header.address.replace(/^::ffff:/, ''));
-        head = head.subarray(header.length);
-        if (head.length === 0) return;
+        if (header.address) (socket as ClientSocket)[CLIENT] = unmapped(header.address);
+        reading.head = reading.head.subarray(header.length);
+        if (reading.head.length === 0) return;
       }
     }
+    const { head } = reading;
     const end = headEnd(head);
     if (end < 0) {
       if (head.length > limits.maxHeadBytes) {
-        clock.clear(timer);
-        socket.off('data', onHead);
+        this.done(reading);
         reject(socket, errorResponse(versionOf(head), 431, `Request head larger than ${limits.maxHeadBytes} bytes`));
       }
       return;
     }
-    clock.clear(timer);
-    socket.off('data', onHead);
+    this.done(reading);
     if (end > limits.maxHeadBytes) {
       return reject(
         socket,
@@ -117,8 +197,6 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
       return reject(socket, errorResponse(versionOf(head), 400, `Bad request: ${message}`));
     }
     const rest = head.subarray(end);
-    // The handlers' promise keeps this scope alive while it runs (a rover's login awaits the database); let the head go.
-    head = EMPTY;
     const work =
       req.method === 'GET'
         ? handlers.rover(socket, req, rest)
@@ -132,17 +210,17 @@ export function readRequest(socket: net.Socket, handlers: RequestHandlers): void
       logger.error({ err }, 'request failed');
       reject(socket, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
     });
-  };
-  socket.on('data', onHead);
+  }
 }
 
 /** Errors end the connection through 'close'; without a listener an error would throw. */
 const ignore = () => {};
 
-/** The caster's TCP port: each connection read by readRequest; at close, what is still connected is cut. */
+/** The caster's TCP port: each connection's head read by a HeadReader; at close, what is still connected is cut. */
 export class Listener {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly heads: HeadReader;
   private closed = false;
 
   /** Serves a connection of this port, or of a TLS port once its handshake is done (tls.ts). */
@@ -151,8 +229,11 @@ export class Listener {
   constructor(handlers: RequestHandlers) {
     // One listener of each kind for all sockets, not a closure per connection: a rover's every byte counts.
     const sockets = this.sockets;
+    const heads = new HeadReader(handlers);
+    this.heads = heads;
     function forget(this: net.Socket) {
       sockets.delete(this);
+      heads.closed(this);
     }
     this.accept = (socket) => {
       if (this.closed) return void socket.destroy();
@@ -160,7 +241,7 @@ export class Listener {
       socket.setNoDelay(true);
       socket.on('close', forget);
       socket.on('error', ignore);
-      readRequest(socket, handlers);
+      heads.start(socket);
     };
     this.server = net.createServer(this.accept);
     this.server.maxConnections = 100_000;
@@ -173,6 +254,7 @@ export class Listener {
   /** Takes no more connections; resolves once those left are gone (`destroySockets`). */
   stop(): Promise<void> {
     this.closed = true;
+    this.heads.stop();
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 

@@ -49,6 +49,46 @@ export interface LoginAttempt {
   settled(): void;
 }
 
+const DONE = Promise.resolve();
+
+/** Moves a count kept in a map, which holds only counts above zero. */
+function count(map: Map<string, number>, key: string, by: 1 | -1): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
+/**
+ * One login's place in the budgets: an object with methods rather than closures, as a storm makes thousands a
+ * second (docs/performance.md).
+ */
+class Attempt implements LoginAttempt {
+  private done = false;
+
+  constructor(
+    private readonly throttle: LoginThrottle,
+    private readonly guess: Guess,
+    private readonly guessKey: string,
+    private readonly pairKey: string,
+    private readonly key: string,
+    private readonly ip: string,
+  ) {}
+
+  private end(failed: boolean): Promise<void> {
+    if (this.done) return DONE;
+    this.done = true;
+    return this.throttle.endAttempt(this.guess, this.guessKey, this.pairKey, this.key, this.ip, failed);
+  }
+
+  failed(): Promise<void> {
+    return this.end(true);
+  }
+
+  settled(): void {
+    void this.end(false);
+  }
+}
+
 /** Attempts of one pair with one password while they are checked: one guess, however many rovers send it. */
 interface Guess {
   attempts: number;
@@ -105,37 +145,24 @@ export class LoginThrottle {
       this.guesses.set(guessKey, guess);
       this.pending(pairKey, key, ip, 1);
     }
-    const joined = guess;
-    let done = false;
-    const end = (failed: boolean): Promise<void> => {
-      if (done) return Promise.resolve();
-      done = true;
-      if (--joined.attempts === 0) {
-        this.guesses.delete(guessKey);
-        this.pending(pairKey, key, ip, -1);
-      }
-      if (!failed) return Promise.resolve();
-      this.failed(ip, key);
-      return this.share(ip, key);
-    };
-    return {
-      failed: () => end(true),
-      settled: () => {
-        void end(false);
-      },
-    };
+    return new Attempt(this, guess, guessKey, pairKey, key, ip);
+  }
+
+  /** An attempt's end (called by its Attempt, once): its guess given back, and a failure counted and shared. */
+  endAttempt(guess: Guess, guessKey: string, pairKey: string, key: string, ip: string, failed: boolean): Promise<void> {
+    if (--guess.attempts === 0) {
+      this.guesses.delete(guessKey);
+      this.pending(pairKey, key, ip, -1);
+    }
+    if (!failed) return DONE;
+    this.failed(ip, key);
+    return this.share(ip, key);
   }
 
   private pending(pairKey: string, name: string, ip: string, by: 1 | -1): void {
-    for (const [map, k] of [
-      [this.pendingByPair, pairKey],
-      [this.pendingByName, name],
-      [this.pendingByAddress, ip],
-    ] as const) {
-      const n = (map.get(k) ?? 0) + by;
-      if (n > 0) map.set(k, n);
-      else map.delete(k);
-    }
+    count(this.pendingByPair, pairKey, by);
+    count(this.pendingByName, name, by);
+    count(this.pendingByAddress, ip, by);
   }
 
   private refusedNow(ip: string, key: string, now: number): ThrottleReason | null {

@@ -61,7 +61,7 @@ export async function admitRover(
   req: NtripRequest,
   deps: RoverLoginDeps,
 ): Promise<AdmittedRover | null> {
-  const { auth, clock, logger, logins, refusals } = deps;
+  const { auth, clock, logger, logins } = deps;
   const ip = remoteOf(socket);
   const v = req.ntripVersion;
   if (req.mountpoint === '') {
@@ -69,24 +69,9 @@ export async function admitRover(
     return null;
   }
   const userAgent = req.headers.get('user-agent') ?? null;
-  const refused = (
-    accountId: string | null,
-    reason: RefusalReason,
-    detail: RefusalDetail = {},
-    mountpoint = req.mountpoint,
-  ) =>
-    refusals.record({
-      accountId,
-      username: req.credentials?.username ?? '',
-      reason,
-      mountpoint,
-      remoteAddress: ip,
-      userAgent,
-      ntripVersion: v,
-      tls: isTls(socket),
-      detail,
-    });
-  const mount = await deps.cache.resolveMount(req.mountpoint);
+  // A station's name is answered from what the cache holds, without waiting: only a name it does not know may need
+  // the catalogue read again.
+  const mount = deps.cache.knownMount(req.mountpoint) ?? (await deps.cache.resolveMount(req.mountpoint));
   const nearNetwork = mount ? null : await deps.cache.resolveNear(req.mountpoint);
   if (!mount && !nearNetwork) {
     // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
@@ -109,7 +94,15 @@ export async function admitRover(
         if (!decision.allowed && decision.reason === 'bad_credentials') void attempt.failed();
         else attempt.settled();
         if (decision.allowed || !decision.accountId) return;
-        refused(decision.accountId, decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint');
+        recordRefusal(
+          deps,
+          socket,
+          req,
+          ip,
+          userAgent,
+          decision.accountId,
+          decision.reason === 'bad_credentials' ? 'wrong_password' : 'unknown_mountpoint',
+        );
       },
       (err: unknown) => {
         attempt.settled();
@@ -119,23 +112,22 @@ export async function admitRover(
     return null;
   }
   const name = mount ? mount.name : `${(nearNetwork as string).toUpperCase()}${NEAR_SUFFIX}`;
-  const challenge = { 'WWW-Authenticate': `Basic realm="/${name}"` };
   if (!req.credentials) {
-    reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge));
+    reject(socket, errorResponse(v, 401, 'Unauthorized: credentials required', challenge(name)));
     return null;
   }
   const { username, password } = req.credentials;
   // The failure this attempt may be is counted before its password is checked (ADR 0040).
   const attempt = logins.attempt(ip, username, password);
   if (typeof attempt === 'string') {
-    refused(null, 'throttled', { throttle: attempt });
+    recordRefusal(deps, socket, req, ip, userAgent, null, 'throttled', { throttle: attempt });
     reject(socket, errorResponse(v, 429, THROTTLED_TEXT[attempt]));
     return null;
   }
   if (hasControl(username) || hasControl(password)) {
     await attempt.failed();
-    refused(null, hasControl(username) ? 'unknown_username' : 'wrong_password');
-    reject(socket, errorResponse(v, 401, DENIAL.bad_credentials.text, challenge));
+    recordRefusal(deps, socket, req, ip, userAgent, null, hasControl(username) ? 'unknown_username' : 'wrong_password');
+    reject(socket, errorResponse(v, 401, DENIAL.bad_credentials.text, challenge(name)));
     return null;
   }
   let decision: AuthDecision;
@@ -151,38 +143,15 @@ export async function admitRover(
   if (socket.destroyed) return null;
   if (!decision.allowed) {
     const refusal = refusalOfDenial(decision);
-    refused(refusal.accountId, refusal.reason, refusal.detail);
+    recordRefusal(deps, socket, req, ip, userAgent, refusal.accountId, refusal.reason, refusal.detail);
     const denial = decision.disabled === 'membership' ? LEFT_ORGANIZATION : DENIAL[decision.reason];
-    reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge : {}));
+    reject(socket, errorResponse(v, denial.status, denial.text, denial.status === 401 ? challenge(name) : {}));
     return null;
   }
   const granted = decision;
-  const admitted = (slot: Slot | null, lease: Slot | null): AdmittedRover => ({
-    decision: granted,
-    mount: mount ?? null,
-    nearNetwork: nearNetwork ?? null,
-    name,
-    ip,
-    userAgent,
-    slot,
-    lease,
-  });
-  const tooMany = () => {
-    refused(granted.accountId, 'too_many_connections', {
-      limit: granted.maxConnections,
-      sessions: [...(deps.roversByAccount.get(granted.accountId) ?? [])].map((r) => ({
-        remoteAddress: r.remoteAddress,
-        mountpoint: r.requested,
-        since: r.startedAt.toISOString(),
-        userAgent: r.userAgent,
-      })),
-    });
-    reject(socket, errorResponse(v, 429, `Too many connections for this account (at most ${granted.maxConnections})`));
-    return null;
-  };
   // Counted in this synchronous step, before anything else awaits: parallel logins cannot share one free connection.
   const slot = deps.slots.take(granted.accountId, granted.maxConnections - deps.remoteCount(granted.accountId));
-  if (!slot) return tooMany();
+  if (!slot) return tooMany(deps, socket, req, ip, userAgent, granted);
   // This node's slot is held while the other nodes are asked, so its own parallel logins need not wait.
   let lease: Slot | null;
   try {
@@ -193,12 +162,71 @@ export async function admitRover(
   }
   if (!lease) {
     slot.release();
-    return tooMany();
+    return tooMany(deps, socket, req, ip, userAgent, granted);
   }
   if (socket.destroyed) {
     slot.release();
     lease.release();
     return null;
   }
-  return admitted(slot, lease);
+  return {
+    decision: granted,
+    mount: mount ?? null,
+    nearNetwork: nearNetwork ?? null,
+    name,
+    ip,
+    userAgent,
+    slot,
+    lease,
+  };
+}
+
+/** Refuses a login past its account's connection limit, with the account's sessions for the refused-attempts log. */
+function tooMany(
+  deps: RoverLoginDeps,
+  socket: net.Socket,
+  req: NtripRequest,
+  ip: string,
+  userAgent: string | null,
+  granted: Extract<AuthDecision, { allowed: true }>,
+): null {
+  recordRefusal(deps, socket, req, ip, userAgent, granted.accountId, 'too_many_connections', {
+    limit: granted.maxConnections,
+    sessions: [...(deps.roversByAccount.get(granted.accountId) ?? [])].map((r) => ({
+      remoteAddress: r.remoteAddress,
+      mountpoint: r.requested,
+      since: r.startedAt.toISOString(),
+      userAgent: r.userAgent,
+    })),
+  });
+  const text = `Too many connections for this account (at most ${granted.maxConnections})`;
+  reject(socket, errorResponse(req.ntripVersion, 429, text));
+  return null;
+}
+
+/** The Basic challenge of a 401 answer for a mountpoint. */
+const challenge = (name: string) => ({ 'WWW-Authenticate': `Basic realm="/${name}"` });
+
+/** Writes a refused login to the refused-attempts log. */
+function recordRefusal(
+  deps: RoverLoginDeps,
+  socket: net.Socket,
+  req: NtripRequest,
+  ip: string,
+  userAgent: string | null,
+  accountId: string | null,
+  reason: RefusalReason,
+  detail: RefusalDetail = {},
+): void {
+  deps.refusals.record({
+    accountId,
+    username: req.credentials?.username ?? '',
+    reason,
+    mountpoint: req.mountpoint,
+    remoteAddress: ip,
+    userAgent,
+    ntripVersion: req.ntripVersion,
+    tls: isTls(socket),
+    detail,
+  });
 }

@@ -461,6 +461,22 @@ describe('limits', () => {
     );
   });
 
+  it('times out each slow head at its own deadline, and serves a head that arrives meanwhile', async () => {
+    const { peer } = await start(standardPorts(), { headerTimeoutMs: 1000 });
+    const first = await peer();
+    first.write('GET /AMS1 HTTP/1.0\r\n');
+    await new Promise((r) => setTimeout(r, 500));
+    const second = await peer();
+    second.write('GET /AMS1 HTTP/1.0\r\n');
+    const inTime = await v1Rover(peer, 'AMS1');
+    expect(await first.closedWith('first head timeout', 3000)).toMatch(/^HTTP\/1\.0 408 /);
+    // The second connection began 500 ms later, so its second is not over when the first one's is.
+    expect(second.closed).toBe(false);
+    expect(await second.closedWith('second head timeout', 3000)).toMatch(/^HTTP\/1\.0 408 /);
+    expect(inTime.text()).toBe('ICY 200 OK\r\n\r\n');
+    expect(inTime.closed).toBe(false);
+  });
+
   it('closes a rover that was sent nothing for the idle time and logs why', async () => {
     const ports = standardPorts();
     const { caster, peer } = await start(ports, { roverIdleMs: 200, statusIntervalMs: 50 });
