@@ -16,12 +16,15 @@ const STATUS_CLASS: Record<OutboxMail['status'], string> = {
   failed: 'text-status-red',
 };
 
+/** A mail is written in its recipient's language, which need not be the reader's: it is marked as such. */
 function Mail({ mail, format }: { mail: OutboxMail; format: Formatter }) {
   const { t } = useTranslation('mail');
   return (
     <li className="flex min-w-0 flex-col gap-2 rounded-xl border border-line bg-panel p-4" data-testid="outbox-mail">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <span className="font-semibold break-words text-ink">{mail.subject}</span>
+        <span lang={mail.locale} className="font-semibold break-words text-ink">
+          {mail.subject}
+        </span>
         <time dateTime={mail.createdAt} className="text-xs text-muted">
           {format.moment(mail.createdAt)}
         </time>
@@ -48,7 +51,10 @@ function Mail({ mail, format }: { mail: OutboxMail; format: Formatter }) {
       </dl>
       <details className="text-sm">
         <summary className="cursor-pointer text-accent">{t('outbox.show')}</summary>
-        <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-surface p-3 text-xs break-words whitespace-pre-wrap text-ink">
+        <pre
+          lang={mail.locale}
+          className="mt-2 max-h-96 overflow-auto rounded-lg bg-surface p-3 text-xs break-words whitespace-pre-wrap text-ink"
+        >
           {mail.text}
         </pre>
       </details>

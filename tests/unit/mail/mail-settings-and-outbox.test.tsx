@@ -66,6 +66,7 @@ beforeEach(() =>
                 sentAt: null,
               }),
               mail(3, { kind: 'membership', status: 'failed', transport: null, attempts: 10, lastError: 'refused' }),
+              mail(4, { locale: 'nl', subject: 'Betalingsbewijs', text: 'Bedankt voor uw betaling' }),
             ]
           : [mail(51)];
       return HttpResponse.json({ items: mails, total: 51, limit: Number(params.get('limit')), offset, smtp });
@@ -166,6 +167,13 @@ describe('admin outbox', () => {
     expect(within(second as HTMLElement).getByText('451 Try again later')).toBeInTheDocument();
     expect(within(third as HTMLElement).getByText('Membership changed')).toBeInTheDocument();
     expect(within(third as HTMLElement).getByText('Given up after 10 tries')).toBeInTheDocument();
+    // A mail is shown in its recipient's language, marked as such for the reader's tools.
+    expect(within(first as HTMLElement).getByText('Invitation to Crew 1 on Meridian RTK')).toHaveAttribute(
+      'lang',
+      'en',
+    );
+    expect(screen.getByText('Betalingsbewijs')).toHaveAttribute('lang', 'nl');
+    expect(screen.getByText('Bedankt voor uw betaling')).toHaveAttribute('lang', 'nl');
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('invitee51@fleet.example')).toBeInTheDocument();
