@@ -1,6 +1,7 @@
 /**
- * The output profiles' lock time indicators: a loss of lock in the input's 10-bit DF407 that the coarser MSM4 DF402
- * or legacy DF013 would hide (both lock times in one coarse step) still reaches the rover as a loss of lock.
+ * The output profiles beyond what the captures show by themselves: a loss of lock in the input's 10-bit DF407 that the
+ * coarser MSM4 DF402 or legacy DF013 would hide (both lock times in one coarse step) still reaches the rover as one;
+ * the catalogue's antenna texts within what 1008/1033 allow; MSM5 and MSM6 input made into the same MSM4 as MSM7.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -104,5 +105,63 @@ describe('antenna messages from the catalogue', () => {
     }
     // The station sends no 1033 of its own, so every position brings one.
     expect(encoder.push(position).map(frameMessageType)).toEqual([1005, 1008, 1033]);
+  });
+});
+
+/**
+ * MSM of another kind made from a whole frame by moving fields (no values computed): MSM7 → MSM6 leaves out
+ * the extended satellite information, DF399 and DF404; MSM4 → MSM5 adds them, as "not known" / "not valid".
+ */
+function otherKind(frame: Uint8Array, to: 5 | 6): Buffer {
+  const payload = frame.subarray(3, frame.length - 3);
+  const type = frameMessageType(frame);
+  const from = type % 10;
+  const msm = parseMsm(payload, 'G', from);
+  if (!msm) throw new Error('not an MSM');
+  const nsat = msm.sats.length;
+  const ncell = msm.finePr.length;
+  const w = new BitWriter();
+  w.u(12, type - from + to);
+  let at = 12;
+  const copy = (bits: number) => {
+    w.copy(payload, at, bits);
+    at += bits;
+  };
+  copy(msm.headerEnd - 12);
+  copy(nsat * 8); // DF397
+  if (to === 6) at += nsat * 4;
+  else for (let i = 0; i < nsat; i++) w.u(4, 15);
+  copy(nsat * 10); // DF398
+  if (to === 6) at += nsat * 14;
+  else for (let i = 0; i < nsat; i++) w.s(14, -8192);
+  const cellBits = to === 6 ? 20 + 24 + 10 + 1 + 10 : 15 + 22 + 4 + 1 + 6;
+  copy(ncell * cellBits);
+  if (to === 5) for (let j = 0; j < ncell; j++) w.s(15, -16384);
+  return encodeFrame(w.bytes());
+}
+
+describe('msm4 from every MSM kind', () => {
+  it('MSM6 gives the MSM4 that MSM7 gives, and MSM5 made of that MSM4 gives it back byte for byte', async () => {
+    const frames = validFrames(await readFile(HIRO));
+    const isMsm7 = (f: Uint8Array) => {
+      const t = frameMessageType(f);
+      return t >= 1071 && t <= 1137 && t % 10 === 7;
+    };
+    const run = (input: Uint8Array[]) => {
+      const encoder = createProfileEncoder({ profile: 'msm4', constellations: null });
+      return input.flatMap((f) => encoder.push(f)).map((f) => Buffer.from(f).toString('hex'));
+    };
+    const msm4 = run(frames);
+    const viaMsm6 = run(frames.map((f) => (isMsm7(f) ? otherKind(f, 6) : f)));
+    expect(viaMsm6).toEqual(msm4);
+    const encoder = createProfileEncoder({ profile: 'msm4', constellations: null });
+    const msm4Frames = frames.flatMap((f) => encoder.push(f));
+    const isMsm4 = (f: Uint8Array) => {
+      const t = frameMessageType(f);
+      return t >= 1071 && t <= 1137 && t % 10 === 4;
+    };
+    const viaMsm5 = run(msm4Frames.map((f) => (isMsm4(f) ? otherKind(f, 5) : f)));
+    expect(viaMsm5).toEqual(msm4);
+    expect(msm4Frames.filter(isMsm4).length).toBeGreaterThan(400);
   });
 });
