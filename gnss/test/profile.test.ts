@@ -165,3 +165,37 @@ describe('msm4 from every MSM kind', () => {
     expect(msm4Frames.filter(isMsm4).length).toBeGreaterThan(400);
   });
 });
+
+describe('damaged input', () => {
+  it('frames with flipped bits or cut short never make an encoder throw, and what comes out is CRC-valid', async () => {
+    const frames = validFrames(await readFile(HIRO));
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const damaged = frames.map((f) => {
+      const payload = Buffer.from(f.subarray(3, f.length - 3));
+      if (random() < 0.5) {
+        // Bits past the message number: the type stays, its contents go wrong.
+        for (let k = 0; k < 8; k++) {
+          const bit = 12 + Math.floor(random() * (payload.length * 8 - 12));
+          payload[bit >> 3] = (payload[bit >> 3] as number) ^ (0x80 >> (bit & 7));
+        }
+        return encodeFrame(payload);
+      }
+      return encodeFrame(payload.subarray(0, 2 + Math.floor(random() * (payload.length - 2))));
+    });
+    for (const profile of ['as-sent', 'msm4', 'legacy'] as const) {
+      const encoder = createProfileEncoder({
+        profile,
+        constellations: ['GPS', 'GLO', 'GAL'],
+        antenna: { descriptor: 'TRM59800.00     SCIS', setupId: 0 },
+      });
+      const out = damaged.flatMap((f) => encoder.push(f));
+      expect(out.length).toBeGreaterThan(0);
+      const bytes = Buffer.concat(out.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+      expect(validFrames(bytes).length).toBe(out.length);
+    }
+  });
+});

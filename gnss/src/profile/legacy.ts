@@ -142,7 +142,8 @@ export function writeLegacy(payload: Uint8Array, msm: MsmMessage, state: LegacyS
 
     const p1 = metres(msm.finePr[l1.j] as number, 2 ** -29);
     const ambiguity = Math.floor(p1 / unit);
-    if (ambiguity > (glo ? 127 : 255)) return;
+    // DF014 is 8 bits, DF044 7; a pseudorange beyond them (or below zero) is no satellite's.
+    if (ambiguity < 0 || ambiguity > (glo ? 127 : 255)) return;
     const pr1 = Math.round((p1 - ambiguity * unit) / PR_STEP);
     const p1Sent = pr1 * PR_STEP + ambiguity * unit;
     const phase = (j: number, frequency: number): number => {
