@@ -225,9 +225,10 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     attach: (mount, link) => relay.attachSource(mount, link),
     detach: (mount, link) => relay.detachSource(mount, link),
   };
+  const trustedProxies = new TrustedProxies(options.trustedProxies ?? []);
   const listener = new Listener({
     limits,
-    trustedProxies: new TrustedProxies(options.trustedProxies ?? []),
+    trustedProxies,
     clock,
     logger,
     rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
@@ -264,7 +265,11 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     },
     async listenTls(port, host = '0.0.0.0') {
       if (!tlsCredentials) throw new Error('listenTls needs the tls option (certificate and key files)');
-      const tlsPort = new TlsPort(tlsCredentials, limits.headerTimeoutMs, listener.accept);
+      const tlsPort = new TlsPort(
+        tlsCredentials,
+        { headerTimeoutMs: limits.headerTimeoutMs, trustedProxies, clock, logger },
+        listener.accept,
+      );
       const address = await tlsPort.listen(port, host);
       tlsPorts.push(tlsPort);
       return address;

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type tls from 'node:tls';
 import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
 import { ProxyHeaderError, parseProxyHeader, type TrustedProxies } from './proxy-protocol.ts';
@@ -17,7 +18,7 @@ const versionOf = (head: Buffer): 1 | 2 =>
 const unmapped = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
 /** The peer's address, IPv4 without its IPv6-mapped prefix. */
-const peerOf = (socket: net.Socket) => {
+export const peerOf = (socket: net.Socket) => {
   const address = socket.remoteAddress;
   return address === undefined ? 'unknown' : unmapped(address);
 };
@@ -65,7 +66,10 @@ export interface RequestHandlers {
 interface Reading {
   socket: net.Socket;
   head: Buffer;
-  /** Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one. */
+  /**
+   * Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one. On a
+   * TLS port a balancer's header comes before the handshake (tls.ts reads it there), never inside the encryption.
+   */
   proxyHeaderPossible: boolean;
   /** Read at once: a balancer's health check may be gone before its header is read, and with it the socket's address. */
   peer: string;
@@ -96,17 +100,18 @@ export class HeadReader {
     };
   }
 
-  start(socket: net.Socket): void {
+  /** `clientAddress`: the one a trusted balancer named before a TLS handshake (tls.ts). */
+  start(socket: net.Socket, clientAddress?: string): void {
     const { clock, limits } = this.handlers;
     const reading: Reading = {
       socket,
       head: EMPTY,
-      proxyHeaderPossible: true,
+      proxyHeaderPossible: !(socket as tls.TLSSocket).encrypted,
       peer: peerOf(socket),
       due: clock.now() + limits.headerTimeoutMs,
     };
     (socket as ReadingSocket)[READING] = reading;
-    (socket as ClientSocket)[CLIENT] = reading.peer;
+    (socket as ClientSocket)[CLIENT] = clientAddress === undefined ? reading.peer : unmapped(clientAddress);
     this.reading.add(reading);
     this.timer ??= clock.setTimeout(this.expire, limits.headerTimeoutMs);
     socket.on('data', this.onData);
@@ -223,8 +228,11 @@ export class Listener {
   private readonly heads: HeadReader;
   private closed = false;
 
-  /** Serves a connection of this port, or of a TLS port once its handshake is done (tls.ts). */
-  readonly accept: (socket: net.Socket) => void;
+  /**
+   * Serves a connection of this port, or of a TLS port once its handshake is done (tls.ts), with the client address
+   * a trusted balancer's PROXY header named before the handshake.
+   */
+  readonly accept: (socket: net.Socket, clientAddress?: string) => void;
 
   constructor(handlers: RequestHandlers) {
     // One listener of each kind for all sockets, not a closure per connection: a rover's every byte counts.
@@ -235,13 +243,13 @@ export class Listener {
       sockets.delete(this);
       heads.closed(this);
     }
-    this.accept = (socket) => {
+    this.accept = (socket, clientAddress) => {
       if (this.closed) return void socket.destroy();
       this.sockets.add(socket);
       socket.setNoDelay(true);
       socket.on('close', forget);
       socket.on('error', ignore);
-      heads.start(socket);
+      heads.start(socket, clientAddress);
     };
     this.server = net.createServer(this.accept);
     this.server.maxConnections = 100_000;

@@ -1,8 +1,11 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type net from 'node:net';
+import net from 'node:net';
 import tls from 'node:tls';
-import { listenOn } from './connection.ts';
+import type { Clock } from './clock.ts';
+import { listenOn, peerOf, reject } from './connection.ts';
+import { ProxyHeaderError, parseProxyHeader, type TrustedProxies } from './proxy-protocol.ts';
+import { errorResponse } from './responses.ts';
 import type { Logger } from './session-log.ts';
 
 /** Where the TLS port's certificate (PEM, with its chain) and private key (PEM) are read from. */
@@ -64,28 +67,105 @@ export function loadTlsFiles(files: TlsFiles, now: Date): TlsCredentials {
   return { cert, key, subject: leaf.subject.replace(/\n/g, ', '), validTo };
 }
 
+/** What a TLS port needs besides its certificate: the same limits and balancers as the plain port. */
+export interface TlsPortOptions {
+  /** For the first bytes (a balancer's PROXY header or the ClientHello), and again for the handshake. */
+  headerTimeoutMs: number;
+  /** Balancers allowed to name the client in a PROXY header before the handshake; from anyone else one is refused. */
+  trustedProxies: TrustedProxies;
+  clock: Clock;
+  logger: Logger;
+}
+
+const EMPTY = Buffer.alloc(0);
+const ignore = () => {};
+
+/** A connection while it is open: its address and port, the same on the raw socket and on the TLS one over it. */
+const connectionKey = (socket: net.Socket) => `${socket.remoteAddress} ${socket.remotePort}`;
+
 /**
- * One TLS port: the handshake within the head timeout, then the decrypted socket goes to the same handler as a
- * plain connection. Connections still in their handshake are kept apart, so closing cuts them too.
+ * One TLS port. A balancer passing TLS through (HAProxy in TCP mode with send-proxy) puts its PROXY header before
+ * the ClientHello, in clear: the port reads the first bytes itself, takes such a header from a trusted balancer
+ * only (the plain port's rules, proxy-protocol.ts), then hands the connection to the TLS server. The handshake
+ * within the head timeout; then the decrypted socket goes to the same handler as a plain connection. Connections
+ * still in their handshake are kept apart, so closing cuts them too.
  */
 export class TlsPort {
-  private readonly server: tls.Server;
+  private readonly server: net.Server;
+  private readonly tls: tls.Server;
   private readonly handshaking = new Set<net.Socket>();
+  /** Client addresses a trusted balancer named, by connection, from its header until the handshake is done. */
+  private readonly named = new Map<string, string>();
 
-  constructor(credentials: TlsCredentials, handshakeTimeoutMs: number, accept: (socket: net.Socket) => void) {
-    this.server = tls.createServer({
+  constructor(
+    credentials: TlsCredentials,
+    private readonly options: TlsPortOptions,
+    accept: (socket: net.Socket, clientAddress?: string) => void,
+  ) {
+    this.tls = tls.createServer({
       cert: credentials.cert,
       key: credentials.key,
-      handshakeTimeout: handshakeTimeoutMs,
+      handshakeTimeout: options.headerTimeoutMs,
     });
-    this.server.on('connection', (raw: net.Socket) => {
-      this.handshaking.add(raw);
-      raw.once('close', () => this.handshaking.delete(raw));
+    this.tls.on('secureConnection', (socket: tls.TLSSocket) => {
+      const key = connectionKey(socket);
+      const address = this.named.get(key);
+      this.named.delete(key);
+      accept(socket, address);
     });
-    this.server.on('secureConnection', (socket: tls.TLSSocket) => accept(socket));
     // A failed or timed-out handshake: nothing to answer, and Node leaves the socket open unless it is destroyed.
-    this.server.on('tlsClientError', (_err, socket) => socket.destroy());
+    this.tls.on('tlsClientError', (_err, socket) => socket.destroy());
+    this.server = net.createServer((raw) => this.preface(raw));
     this.server.maxConnections = 100_000;
+  }
+
+  /** Reads a PROXY header, if any, off the connection's first bytes; the rest starts the TLS handshake. */
+  private preface(raw: net.Socket): void {
+    const { clock, logger, trustedProxies, headerTimeoutMs } = this.options;
+    this.handshaking.add(raw);
+    const key = connectionKey(raw);
+    // Read now: a balancer's health check may be gone before its header is read, and with it the socket's address.
+    const peer = peerOf(raw);
+    let head: Buffer = EMPTY;
+    const timer = clock.setTimeout(() => raw.destroy(), headerTimeoutMs);
+    raw.once('close', () => {
+      clock.clear(timer);
+      this.handshaking.delete(raw);
+      this.named.delete(key);
+    });
+    // Until the TLS server takes the socket over, its errors end it through 'close'.
+    raw.on('error', ignore);
+    // Answered in clear, as the header came: the plain port's answers.
+    const refuse = (message: string) => reject(raw, errorResponse(1, 400, `Bad request: ${message}`));
+    const onData = (chunk: Buffer) => {
+      head = head.length ? Buffer.concat([head, chunk]) : chunk;
+      let header: ReturnType<typeof parseProxyHeader>;
+      try {
+        header = parseProxyHeader(head);
+      } catch (err) {
+        if (!(err instanceof ProxyHeaderError)) throw err;
+        clock.clear(timer);
+        raw.off('data', onData);
+        return refuse(err.message);
+      }
+      if (header.kind === 'incomplete') return;
+      clock.clear(timer);
+      raw.off('data', onData);
+      raw.pause();
+      if (header.kind === 'header') {
+        if (!trustedProxies.has(peer)) {
+          logger.warn({ remote: peer, tls: true }, 'PROXY header from an address not among CASTER_TRUSTED_PROXIES');
+          return refuse('PROXY header from an untrusted address');
+        }
+        if (header.address) this.named.set(key, header.address);
+        head = head.subarray(header.length);
+      }
+      // The TLS socket reads what is buffered here first (the ClientHello, when it came with the header).
+      if (head.length) raw.unshift(head);
+      head = EMPTY;
+      this.tls.emit('connection', raw);
+    };
+    raw.on('data', onData);
   }
 
   listen(port: number, host: string): Promise<net.AddressInfo> {
@@ -94,7 +174,7 @@ export class TlsPort {
 
   /** New handshakes use these; connections made before keep theirs. */
   setCredentials(credentials: TlsCredentials): void {
-    this.server.setSecureContext({ cert: credentials.cert, key: credentials.key });
+    this.tls.setSecureContext({ cert: credentials.cert, key: credentials.key });
   }
 
   stop(): Promise<void> {

@@ -1,4 +1,5 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type tls from 'node:tls';
@@ -50,13 +51,15 @@ class TlsPorts extends FakePorts {
   }
 }
 
-async function start(limits: Partial<CasterLimits> = {}, subdir = 'default') {
+async function start(limits: Partial<CasterLimits> = {}, subdir = 'default', trustedProxies: string[] = []) {
   const files = await writeCertificate(await mkdtemp(join(dir, subdir)), certificate);
   const ports = new TlsPorts();
   const caster: Caster = await createCaster({
     ports,
-    limits: { refusalFlushMs: 50, ...limits },
+    limits: { refusalFlushMs: 50, sessionFlushMs: 50, ...limits },
     tls: { ...files, watchIntervalMs: 50 },
+    trustedProxies,
+    logger: { info() {}, warn() {}, error() {} },
   });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
@@ -71,6 +74,8 @@ async function start(limits: Partial<CasterLimits> = {}, subdir = 'default') {
     files,
     plain: async () => track(await Peer.connect(port)),
     secure: async (ca: string | null = certificate.cert) => track(await Peer.connectTls(tlsPort, ca)),
+    /** Over TLS through a balancer listening on `port`. */
+    secureVia: async (port: number) => track(await Peer.connectTls(port, certificate.cert)),
     tlsPort,
   };
 }
@@ -223,5 +228,96 @@ describe('NTRIP over TLS', () => {
     expect(stalled.every((peer) => peer.length === 0)).toBe(true);
     expect(worst).toBeLessThan(250);
     expect(served.body().equals(Buffer.concat(frames))).toBe(true);
+  });
+});
+
+const V2_SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
+
+/** HAProxy's send-proxy-v2 header for a TCP over IPv4 client. */
+function v2Header(source: number[], port: number): Buffer {
+  const body = Buffer.concat([Buffer.from(source), Buffer.from([127, 0, 0, 1]), Buffer.alloc(4)]);
+  body.writeUInt16BE(port, 8);
+  body.writeUInt16BE(2102, 10);
+  return Buffer.concat([V2_SIGNATURE, Buffer.from([0x21, 0x11, 0, body.length]), body]);
+}
+
+/**
+ * A balancer passing TLS through (HAProxy in TCP mode with send-proxy) at 127.0.0.2: it takes the rover's
+ * connection, and on the rover's first bytes (the ClientHello) opens its own to the caster's TLS port with the
+ * PROXY header in front, in the same write as the ClientHello (`together`) or alone before it.
+ */
+async function passThroughBalancer(tlsPort: number, header: Buffer, together: boolean) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.once('data', (hello: Buffer) => {
+      const upstream = net.connect({ port: tlsPort, host: '127.0.0.1', localAddress: '127.0.0.2' }, () => {
+        if (together) upstream.write(Buffer.concat([header, hello]));
+        else {
+          upstream.write(header);
+          setTimeout(() => upstream.write(hello), 50);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      sockets.add(upstream);
+      for (const end of [client, upstream]) end.on('error', () => (end === client ? upstream : client).destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push({
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
+describe('NTRIP over TLS behind a balancer passing TLS through', () => {
+  it.each([
+    ['v1, alone before the ClientHello', Buffer.from('PROXY TCP4 203.0.113.7 127.0.0.1 51000 2102\r\n'), false],
+    ['v2, in one write with the ClientHello', v2Header([203, 0, 113, 7], 51000), true],
+  ])(
+    'takes a trusted balancer’s PROXY header %s, and records the rover under its address',
+    async (_, header, together) => {
+      const ctx = await start({}, 'balanced', ['127.0.0.2']);
+      const balancer = await passThroughBalancer(ctx.tlsPort, header, together);
+      const served = await rover(await ctx.secureVia(balancer), 'AMS1', 2);
+      expect(served.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      const refused = await ctx.secureVia(balancer);
+      refused.write(roverRequest('AMS1', 1, ['alice', 'wrong']));
+      expect(await refused.closedWith('the refusal over TLS')).toMatch(/^ICY 401|^HTTP\/1\.[01] 401/);
+      served.close();
+      await until(
+        () => ctx.ports.sessions.length > 0 && ctx.ports.refusals.length > 0,
+        'the session and the refused attempt',
+      );
+      expect(ctx.ports.sessions.map((r) => r.remoteAddress)).toEqual(['203.0.113.7']);
+      // The served rover's station had no source yet at its login: that is listed as well.
+      expect(ctx.ports.refusals.map((r) => [r.remoteAddress, r.tls, r.reason]).sort()).toEqual([
+        ['203.0.113.7', true, 'mountpoint_offline'],
+        ['203.0.113.7', true, 'unknown_username'],
+      ]);
+    },
+  );
+
+  it('refuses a PROXY header before the handshake from an address it does not trust', async () => {
+    const ctx = await start({}, 'untrusted', ['127.0.0.2']);
+    const spoofed = await Peer.connect(ctx.tlsPort, '127.0.0.3');
+    open.push(spoofed);
+    spoofed.write('PROXY TCP4 203.0.113.9 127.0.0.1 51000 2102\r\n');
+    expect(await spoofed.closedWith('the refusal')).toMatch(
+      /^HTTP\/1\.0 400 [\s\S]*PROXY header from an untrusted address/,
+    );
+    const broken = await Peer.connect(ctx.tlsPort, '127.0.0.2');
+    open.push(broken);
+    broken.write('PROXY TCP4 999.0.0.1 127.0.0.1 1 2\r\n');
+    expect(await broken.closedWith('the refusal')).toMatch(/400[\s\S]*malformed PROXY v1 line/);
+    // A rover without a header is served under its own address.
+    const direct = await rover(await ctx.secure(), 'AMS1', 1);
+    expect(direct.text()).toBe('ICY 200 OK\r\n\r\n');
+    direct.close();
+    await until(() => ctx.ports.sessions.length === 1, 'the session');
+    expect(ctx.ports.sessions[0]?.remoteAddress).toBe('127.0.0.1');
   });
 });

@@ -9,6 +9,7 @@ import {
   type GenericField,
   GGA_INTERVAL_MS,
   genericFields,
+  LOCAL_CERTIFICATE_FILE,
   needsPosition,
   PASSWORD_PLACEHOLDER,
   RTKRCV_RELAY_PORT,
@@ -18,6 +19,7 @@ import {
   STUNNEL_CA_FILE,
   STUNNEL_COMMAND,
   STUNNEL_CONFIG_FILE,
+  STUNNEL_LOCAL_CA_LINE,
   STUNNEL_LOCAL_PORT,
   SW_MAPS_GGA_SWITCH,
   str2strCommand,
@@ -162,6 +164,13 @@ export function ClientSettings({
           testId="stunnel-config"
         />
         <p className="text-xs text-muted">{t('card.tls.caFile', { file: STUNNEL_CA_FILE })}</p>
+        <p className="text-xs text-muted">{t('card.tls.selfSigned', { file: LOCAL_CERTIFICATE_FILE })}</p>
+        <CopyValue
+          label={t('card.tls.localCaLabel')}
+          value={STUNNEL_LOCAL_CA_LINE}
+          copyLabel={t('card.tls.copyLocalCa')}
+          testId="stunnel-local-ca"
+        />
         <CopyValue
           label={t('card.tls.commandLabel')}
           value={STUNNEL_COMMAND}

@@ -164,6 +164,14 @@ export const STUNNEL_LOCAL_PORT = 12101;
 export const STUNNEL_CONFIG_FILE = 'ntrip-tls.conf';
 export const STUNNEL_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
 
+/**
+ * Where `npm start` keeps the self-signed certificate it makes for localhost, from the portal's folder (with the
+ * default PGLITE_DATA_DIR; scripts/start.ts). No public authority vouches for it, so stunnel finds it in no system
+ * bundle: the card gives this CAfile line instead, for stunnel run from the portal's folder.
+ */
+export const LOCAL_CERTIFICATE_FILE = 'data/tls/localhost-cert.pem';
+export const STUNNEL_LOCAL_CA_LINE = `CAfile = ${LOCAL_CERTIFICATE_FILE}`;
+
 /** stunnel 5's configuration file for the caster's TLS port; `foreground` keeps it in the terminal it runs in. */
 export function stunnelConfig(s: ConnectionSettings): string {
   return [

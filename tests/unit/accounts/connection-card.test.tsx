@@ -277,6 +277,11 @@ describe('connection card', () => {
       `checkHost = ${host}`,
     ];
     expect(screen.getByTestId('stunnel-config').textContent).toContain(config.join('\n'));
+    // The portal of `npm start` serves a certificate it made itself: the card gives the CAfile line for it.
+    expect(
+      screen.getByText(/The portal that npm start runs on your computer has such a certificate/),
+    ).toHaveTextContent('data/tls/localhost-cert.pem');
+    expect(screen.getByTestId('stunnel-local-ca')).toHaveTextContent('CAfile = data/tls/localhost-cert.pem');
     expect(screen.getByTestId('stunnel-command')).toHaveTextContent('stunnel ntrip-tls.conf');
     const line =
       'str2str -in ntrip://rtk-abcd2345:S3cretPassw0rdXYZabc@127.0.0.1:12101/GRON00NLD0 -out file://corrections.rtcm3';
