@@ -172,6 +172,16 @@ export interface SessionRecord {
   rtcmProfile?: RtcmProfile;
 }
 
+/** A rover's session as it begins (admitted, its stream header about to be sent). */
+export interface SessionStartRecord {
+  accountId: string;
+  mountpoint: string;
+  remoteAddress: string;
+  /** The same instant the session's SessionRecord carries as `startedAt`, so the two can be paired. */
+  startedAt: Date;
+  userAgent: string | null;
+}
+
 export interface StationStatus {
   mountpoint: string;
   online: boolean;
@@ -268,6 +278,8 @@ export interface RefusalRecord {
 export interface UsagePort {
   /** Called with batches, never per packet. */
   recordSessions(records: SessionRecord[]): Promise<void>;
+  /** Sessions that began, in batches like the ended ones (optional: tests may leave it out). */
+  recordSessionStarts?(records: SessionStartRecord[]): Promise<void>;
   /** Aggregated refused attempts, about once a second while there are any (optional: tests may leave it out). */
   recordRefusals?(records: RefusalRecord[]): Promise<void>;
   /** Called on every online/offline change and otherwise at most every few seconds per station. */

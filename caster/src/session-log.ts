@@ -1,5 +1,5 @@
 import type { Clock, ClockTimer } from './clock.ts';
-import type { SessionRecord, UsagePort } from './ports.ts';
+import type { SessionRecord, SessionStartRecord, UsagePort } from './ports.ts';
 
 export interface Logger {
   info(fields: object, message: string): void;
@@ -9,9 +9,13 @@ export interface Logger {
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-/** Collects ended rover sessions and hands them to the usage port in batches, never one write per session. */
+/**
+ * Collects begun and ended rover sessions and hands them to the usage port in batches, never one write per session.
+ * Starts go first, so a session's start is never reported after its end.
+ */
 export class SessionLog {
   private queue: SessionRecord[] = [];
+  private starts: SessionStartRecord[] = [];
   private readonly timer: ClockTimer;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -30,8 +34,24 @@ export class SessionLog {
     if (this.queue.length >= this.batchSize) void this.flush();
   }
 
+  /** Kept only when the usage port takes starts. */
+  started(session: SessionStartRecord): void {
+    if (!this.usage.recordSessionStarts) return;
+    this.starts.push(session);
+    if (this.starts.length >= this.batchSize) void this.flush();
+  }
+
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
+      if (this.starts.length > 0) {
+        const starts = this.starts;
+        this.starts = [];
+        try {
+          await this.usage.recordSessionStarts?.(starts);
+        } catch (err) {
+          this.logger.error({ err, sessions: starts.length }, 'session starts write failed; dropped');
+        }
+      }
       if (this.queue.length === 0) return;
       const batch = this.queue;
       this.queue = [];

@@ -1,10 +1,18 @@
 import { z } from 'zod';
 
 /**
- * The events a webhook endpoint can choose (issue 37), each sent when the portal records the fact it names (the same
- * moment its e-mail is queued, whatever the mail preferences say). `webhook.test` is the page's "send a test".
+ * The events a webhook endpoint can choose (issue 37), each sent when the portal records the fact it names (for the
+ * notices, the moment its e-mail is queued, whatever the mail preferences say). The payload of each is listed in
+ * docs/machine-access.md. `webhook.test` is the page's "send a test".
  */
 export const webhookEvents = [
+  'session.started',
+  'session.ended',
+  'attempt.refused',
+  'station.down',
+  'station.up',
+  'network.down',
+  'network.up',
   'payment.succeeded',
   'payment.failed',
   'balance.low',
@@ -43,6 +51,12 @@ export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
 export const webhookParamsSchema = z.object({ id: z.uuid() });
 export const webhookDeliveryParamsSchema = z.object({ id: z.uuid(), deliveryId: z.uuid() });
+export const organizationWebhookParamsSchema = z.object({ orgId: z.uuid(), id: z.uuid() });
+export const organizationWebhookDeliveryParamsSchema = z.object({
+  orgId: z.uuid(),
+  id: z.uuid(),
+  deliveryId: z.uuid(),
+});
 
 export const webhookDeliverySchema = z.object({
   id: z.string(),

@@ -191,10 +191,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       log: app.log.child({ module: 'mail' }),
       // Bound late: the webhooks module is built below; each notice becomes an event for the person's webhooks.
       observe: (trx, request) => webhooks.fromNotice(trx, request),
+      events: (trx, facts) => webhooks.recorder.record(trx, facts),
     },
     deps.mail,
   );
-  const webhooks = createWebhooksModule(deps.db, deps.webhooks ?? {}, app.log.child({ module: 'webhooks' }));
+  // Bound late like the API keys: an organisation's webhooks are managed by its owners and admins.
+  const webhooks = createWebhooksModule(deps.db, deps.webhooks ?? {}, app.log.child({ module: 'webhooks' }), {
+    roleOf: (orgId, userId) => organizations.roleOf(orgId, userId),
+  });
   app.addHook('onClose', () => webhooks.worker.close());
   app.addHook('onClose', () => mail.close());
   const organizations = createOrganizationsService({

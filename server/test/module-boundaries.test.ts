@@ -80,8 +80,9 @@ const READS: Record<string, string[]> = {
   settings: ['users'],
   // The public status page: the catalogue's public stations and their recorded states (docs/adr/0068).
   status: ['networks', 'station_state_changes', 'stations'],
-  // A person's endpoint count is taken under a lock on their users row (the limit of 10).
-  webhooks: ['users'],
+  // An owner's endpoint count is taken under a lock on its users or organizations row (the limit of 10); an NTRIP
+  // account's events go to its organisation or its owner.
+  webhooks: ['ntrip_accounts', 'organizations', 'users'],
   // The latest terms version, read with the identity on every request.
   users: ['legal_documents'],
 };

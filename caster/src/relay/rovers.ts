@@ -14,7 +14,7 @@ export interface RoversDeps {
   mounts: Map<string, Mount>;
   /** What the nearest-station choice counts as online (stationState). */
   flowing(mount: Mount, now: number): boolean;
-  sessions: Pick<SessionLog, 'record'>;
+  sessions: Pick<SessionLog, 'record' | 'started'>;
   /** The rovers on a station changed: this node may now have to follow its frames on the bus, or stop. */
   followed(mount: Mount): void;
 }
@@ -33,8 +33,11 @@ export class Rovers {
 
   constructor(private readonly deps: RoversDeps) {}
 
-  /** A rover that takes one of its account's connections; `ofAccount` is the account's set, new or not. */
-  /** Looks the account's set up now, not at login: logins that awaited together would each bring a set of their own. */
+  /**
+   * A rover that takes one of its account's connections. Looks the account's set up now, not at login: logins that
+   * awaited together would each bring a set of their own. Its session begins here: the start is logged with the same
+   * `startedAt` its end will carry.
+   */
   register(rover: Rover): void {
     let ofAccount = this.byAccount.get(rover.accountId);
     if (!ofAccount) {
@@ -42,6 +45,13 @@ export class Rovers {
       this.byAccount.set(rover.accountId, ofAccount);
     }
     ofAccount.add(rover);
+    this.deps.sessions.started({
+      accountId: rover.accountId,
+      mountpoint: rover.requested,
+      remoteAddress: rover.remoteAddress,
+      startedAt: rover.startedAt,
+      userAgent: rover.userAgent,
+    });
   }
 
   attach(rover: Rover, mount: Mount | null): void {

@@ -12,7 +12,7 @@ import {
 import { createMailRepo, type MailRepo } from './mail.repo.ts';
 import { mailRoutes } from './mail.routes.ts';
 import { createMailer, type Mailer, type QueueRequest } from './mail.service.ts';
-import { createStationAlerts } from './mail.station-alerts.ts';
+import { createStationAlerts, type WebhookEventSink } from './mail.station-alerts.ts';
 import { logTransport, type MailTransport, smtpTransport } from './mail.transport.ts';
 import { createUnsubscribeSigner } from './mail.unsubscribe.ts';
 import { type AttachmentSource, createMailWorker, type MailWorker, type WorkerLog } from './mail.worker.ts';
@@ -67,7 +67,14 @@ export interface MailModule {
 /** Composition of the mail module: outbox repo, mailer (queueing), worker (sending) and routes. */
 export function createMailModule(
   db: Database,
-  deps: { secretKey: string; publicUrl: string; log: WorkerLog; observe?: NoticeObserver },
+  deps: {
+    secretKey: string;
+    publicUrl: string;
+    log: WorkerLog;
+    observe?: NoticeObserver;
+    /** Where the outage check reports station and network down/up to webhooks. */
+    events?: WebhookEventSink;
+  },
   options: MailOptions = {},
 ): MailModule {
   const brand = resolveBrand(options.brand);
@@ -115,6 +122,7 @@ export function createMailModule(
     log: deps.log,
     graceMs: options.stationAlertGraceMs,
     intervalMs: options.stationAlertCheckMs || undefined,
+    events: deps.events,
   });
   if (options.stationAlertCheckMs !== false) stations.start();
   return {

@@ -1,6 +1,7 @@
 import { nearMountpoint } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { WebhookFact, WebhookOwner } from '../webhooks/index.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
 
@@ -35,8 +36,26 @@ interface ClosingRow {
   started_at: Date | string;
   ended_at: Date | string;
   recipients: string[] | string;
+  event_owners: WebhookOwner[] | string;
   mountpoint: string;
   network_name: string;
+  network_slug: string;
+}
+
+interface NetworkOpeningRow {
+  network_id: string;
+  name: string;
+  slug: string;
+  started_at: Date | string;
+}
+
+interface NetworkClosingRow {
+  id: string;
+  name: string;
+  slug: string;
+  started_at: Date | string;
+  ended_at: Date | string | null;
+  event_owners: WebhookOwner[] | string;
 }
 
 /** What a run did; tests read it, the log gets it when something was queued. */
@@ -44,6 +63,28 @@ export interface StationAlertRun {
   opened: number;
   closed: number;
   mails: number;
+  /** Network outages begun and ended (every station of the network in an alerted incident). */
+  networksDown: number;
+  networksUp: number;
+}
+
+/** Reports facts to webhooks in the caller's transaction (the webhooks module's recorder). */
+export type WebhookEventSink = (trx: Database, facts: WebhookFact[]) => Promise<void>;
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/** Whose webhooks hear of an account's rovers: its organisation's when it has one, else its owner's. */
+function ownersOf(rows: { user_id: string; organization_id: string | null }[]): WebhookOwner[] {
+  const seen = new Set<string>();
+  const owners: WebhookOwner[] = [];
+  for (const r of rows) {
+    const owner: WebhookOwner = r.organization_id ? { organizationId: r.organization_id } : { userId: r.user_id };
+    const key = JSON.stringify(owner);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    owners.push(owner);
+  }
+  return owners;
 }
 
 /**
@@ -62,8 +103,11 @@ export function createStationAlerts(deps: {
   log: WorkerLog;
   graceMs?: number;
   intervalMs?: number;
+  /** Station and network down/up events for the webhooks of the accounts' owners (issue 37). */
+  events?: WebhookEventSink;
 }) {
   const { db, mailer } = deps;
+  const events: WebhookEventSink = deps.events ?? (async () => {});
   const clock = deps.clock ?? (() => new Date());
   const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
   let timer: NodeJS.Timeout | null = null;
@@ -89,7 +133,8 @@ export function createStationAlerts(deps: {
   /** Alerted incidents whose station has been good since; the end is the first good state after the start. */
   const closings = () =>
     sql<ClosingRow>`
-      SELECT a.station_id, a.change_id, a.started_at, a.recipients, st.mountpoint, n.name AS network_name,
+      SELECT a.station_id, a.change_id, a.started_at, a.recipients, a.event_owners, st.mountpoint,
+        n.name AS network_name, n.slug AS network_slug,
         (SELECT min(g.at) FROM station_state_changes g
          WHERE g.station_id = a.station_id AND g.id > a.change_id AND g.online AND g.integrity <> 'failing') AS ended_at
       FROM station_alerts a
@@ -109,8 +154,8 @@ export function createStationAlerts(deps: {
   async function recipientsOf(trx: Database, row: OpeningRow, startedAt: Date) {
     const dLat = SERVED_NEAR_KM / 111;
     const dLon = SERVED_NEAR_KM / (111 * Math.max(0.01, Math.cos((row.latitude * Math.PI) / 180)));
-    const customers = await sql<{ user_id: string }>`
-      SELECT DISTINCT a.owner_user_id AS user_id
+    const customers = await sql<{ user_id: string; organization_id: string | null }>`
+      SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
       FROM ntrip_sessions s
       JOIN ntrip_accounts a ON a.id = s.account_id
       JOIN users u ON u.id = a.owner_user_id
@@ -124,13 +169,13 @@ export function createStationAlerts(deps: {
               power(sin(radians(s.last_gga_lat - ${row.latitude}) / 2), 2)
               + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
                 * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM}))
-      ORDER BY 1`.execute(trx);
+      ORDER BY 1, 2`.execute(trx);
     const admins = await sql<{ id: string }>`
       SELECT id FROM users WHERE is_admin AND NOT disabled ORDER BY id`.execute(trx);
     const audience = new Map<string, 'customer' | 'operator'>();
     for (const c of customers.rows) audience.set(c.user_id, 'customer');
     for (const a of admins.rows) audience.set(a.id, 'operator');
-    return audience;
+    return { audience, owners: ownersOf(customers.rows) };
   }
 
   async function open(row: OpeningRow, now: Date): Promise<number> {
@@ -151,7 +196,8 @@ export function createStationAlerts(deps: {
         .executeTakeFirst();
       if (!claimed) return 0;
       const sent: string[] = [];
-      for (const [userId, audience] of await recipientsOf(trx, row, startedAt)) {
+      const { audience: recipients, owners } = await recipientsOf(trx, row, startedAt);
+      for (const [userId, audience] of recipients) {
         const queued = await mailer.queue(trx, {
           key: `station-down:${row.station_id}:${row.change_id}:${userId}`,
           userId,
@@ -169,9 +215,24 @@ export function createStationAlerts(deps: {
         });
         if (queued) sent.push(userId);
       }
+      await events(
+        trx,
+        owners.map((owner) => ({
+          owner,
+          event: 'station.down',
+          key: `station-down:${row.station_id}:${row.change_id}`,
+          data: {
+            station: row.mountpoint,
+            network: { slug: row.network_slug, name: row.network_name },
+            offline: !row.online,
+            causes: row.causes ? row.causes.split(',') : [],
+            since: startedAt.toISOString(),
+          },
+        })),
+      );
       await trx
         .updateTable('station_alerts')
-        .set({ recipients: JSON.stringify(sent) })
+        .set({ recipients: JSON.stringify(sent), event_owners: JSON.stringify(owners) })
         .where('station_id', '=', row.station_id)
         .where('change_id', '=', Number(row.change_id))
         .execute();
@@ -188,9 +249,23 @@ export function createStationAlerts(deps: {
         .where('station_id', '=', row.station_id)
         .where('change_id', '=', Number(row.change_id))
         .where('up_queued_at', 'is', null)
-        .returning('recipients')
+        .returning(['recipients', 'event_owners'])
         .executeTakeFirst();
       if (!claimed) return 0;
+      await events(
+        trx,
+        json<WebhookOwner[]>(claimed.event_owners).map((owner) => ({
+          owner,
+          event: 'station.up',
+          key: `station-up:${row.station_id}:${row.change_id}`,
+          data: {
+            station: row.mountpoint,
+            network: { slug: row.network_slug, name: row.network_name },
+            since: new Date(row.started_at).toISOString(),
+            at: new Date(row.ended_at).toISOString(),
+          },
+        })),
+      );
       const recipients: string[] =
         typeof claimed.recipients === 'string' ? JSON.parse(claimed.recipients) : claimed.recipients;
       let count = 0;
@@ -220,9 +295,108 @@ export function createStationAlerts(deps: {
     });
   }
 
+  /**
+   * Networks whose every station is in an alerted incident and that have no open outage: down since the last of
+   * those incidents began.
+   */
+  const networkOpenings = () =>
+    sql<NetworkOpeningRow>`
+      SELECT n.id AS network_id, n.name, n.slug, max(a.started_at) AS started_at
+      FROM networks n
+      JOIN stations st ON st.network_id = n.id
+      LEFT JOIN station_alerts a ON a.station_id = st.id AND a.up_queued_at IS NULL
+      WHERE n.status <> 'retired'
+        AND NOT EXISTS (SELECT 1 FROM network_alerts na WHERE na.network_id = n.id AND na.ended_at IS NULL)
+      GROUP BY n.id, n.name, n.slug
+      HAVING count(DISTINCT st.id) = count(DISTINCT a.station_id)
+      ORDER BY 4 LIMIT ${BATCH}`.execute(db);
+
+  /** Open network outages with a station out of incident again; the end is when the first one came back. */
+  const networkClosings = () =>
+    sql<NetworkClosingRow>`
+      SELECT na.id, n.name, n.slug, na.started_at, na.event_owners,
+        (SELECT min(a.ended_at) FROM station_alerts a JOIN stations st ON st.id = a.station_id
+         WHERE st.network_id = na.network_id AND a.ended_at >= na.started_at) AS ended_at
+      FROM network_alerts na
+      JOIN networks n ON n.id = na.network_id
+      WHERE na.ended_at IS NULL
+        AND EXISTS (SELECT 1 FROM stations st WHERE st.network_id = na.network_id
+          AND NOT EXISTS (SELECT 1 FROM station_alerts a WHERE a.station_id = st.id AND a.up_queued_at IS NULL))
+      ORDER BY na.started_at LIMIT ${BATCH}`.execute(db);
+
+  /** The owners of accounts with a session on the network (a station or its nearest-station mountpoint) in the window. */
+  async function networkOwners(trx: Database, row: NetworkOpeningRow, startedAt: Date) {
+    const r = await sql<{ user_id: string; organization_id: string | null }>`
+      SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
+      FROM ntrip_sessions s
+      JOIN ntrip_accounts a ON a.id = s.account_id
+      JOIN users u ON u.id = a.owner_user_id
+      WHERE s.ended_at >= ${new Date(startedAt.getTime() - SERVED_WINDOW_MS)} AND s.started_at <= ${startedAt}
+        AND NOT u.disabled
+        AND (upper(s.mountpoint) = ${nearMountpoint(row.slug)}
+          OR EXISTS (SELECT 1 FROM stations st WHERE st.network_id = ${row.network_id}
+            AND lower(st.mountpoint) = lower(s.mountpoint)))
+      ORDER BY 1, 2`.execute(trx);
+    return ownersOf(r.rows);
+  }
+
+  async function openNetwork(row: NetworkOpeningRow): Promise<void> {
+    const startedAt = new Date(row.started_at);
+    await db.transaction().execute(async (trx) => {
+      // The claim: one open outage per network (a unique index), so of two processes one records the events.
+      const claimed = await sql<{ id: string }>`
+        INSERT INTO network_alerts (network_id, started_at) VALUES (${row.network_id}, ${startedAt})
+        ON CONFLICT (network_id) WHERE ended_at IS NULL DO NOTHING RETURNING id`.execute(trx);
+      const id = claimed.rows[0]?.id;
+      if (!id) return;
+      const owners = await networkOwners(trx, row, startedAt);
+      await events(
+        trx,
+        owners.map((owner) => ({
+          owner,
+          event: 'network.down',
+          key: `network-down:${id}`,
+          data: { network: { slug: row.slug, name: row.name }, since: startedAt.toISOString() },
+        })),
+      );
+      await trx
+        .updateTable('network_alerts')
+        .set({ event_owners: JSON.stringify(owners) })
+        .where('id', '=', id)
+        .execute();
+    });
+  }
+
+  async function closeNetwork(row: NetworkClosingRow, now: Date): Promise<void> {
+    const endedAt = row.ended_at ? new Date(row.ended_at) : now;
+    await db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('network_alerts')
+        .set({ ended_at: endedAt })
+        .where('id', '=', row.id)
+        .where('ended_at', 'is', null)
+        .returning('event_owners')
+        .executeTakeFirst();
+      if (!claimed) return;
+      await events(
+        trx,
+        json<WebhookOwner[]>(claimed.event_owners).map((owner) => ({
+          owner,
+          event: 'network.up',
+          key: `network-up:${row.id}`,
+          data: {
+            network: { slug: row.slug, name: row.name },
+            since: new Date(row.started_at).toISOString(),
+            at: endedAt.toISOString(),
+          },
+        })),
+      );
+    });
+  }
+
   async function run(): Promise<StationAlertRun> {
     const now = clock();
-    const result: StationAlertRun = { opened: 0, closed: 0, mails: 0 };
+    const result: StationAlertRun = { opened: 0, closed: 0, mails: 0, networksDown: 0, networksUp: 0 };
     // Ends first: a station that came back and failed again is told "back" before "down" again.
     for (const row of (await closings()).rows) {
       result.mails += await close(row, now);
@@ -231,6 +405,15 @@ export function createStationAlerts(deps: {
     for (const row of (await openings(now)).rows) {
       result.mails += await open(row, now);
       result.opened++;
+    }
+    // After the stations: a network is down when all its stations are in an alerted incident, up when one is not.
+    for (const row of (await networkClosings()).rows) {
+      await closeNetwork(row, now);
+      result.networksUp++;
+    }
+    for (const row of (await networkOpenings()).rows) {
+      await openNetwork(row);
+      result.networksDown++;
     }
     return result;
   }

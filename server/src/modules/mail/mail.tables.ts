@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { WebhookOwner } from '../webhooks/index.ts';
 
 /** Row types of the mail tables (migration 202611261100_mail.sql), merged into the shared `DB` interface. */
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -48,13 +49,25 @@ export interface StationAlertsTable {
   change_id: number;
   started_at: ColumnType<Date, Date | string, Date | string>;
   recipients: Json<string[]>;
+  /** The webhook owners told "station.down" (migration 202611281920_webhook_events.sql). */
+  event_owners: Json<WebhookOwner[]>;
   down_queued_at: ColumnType<Date, Date | string, Date | string>;
   ended_at: NullableTimestamp;
   up_queued_at: NullableTimestamp;
 }
 
+/** One network outage: every station of the network in an alerted incident (migration 202611281920). */
+export interface NetworkAlertsTable {
+  id: Generated<string>;
+  network_id: string;
+  started_at: ColumnType<Date, Date | string, Date | string>;
+  event_owners: Json<WebhookOwner[]>;
+  ended_at: NullableTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    network_alerts: NetworkAlertsTable;
     mail_outbox: MailOutboxTable;
     notification_preferences: NotificationPreferencesTable;
     station_alerts: StationAlertsTable;

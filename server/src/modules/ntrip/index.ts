@@ -3,6 +3,7 @@ import type { ArchiveOptions } from '@portal/caster/archive';
 import { CONNECTION_TEST_SECONDS } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { createArchiveRepo } from '../archive/archive.repo.ts';
+import { createWebhookEvents } from '../webhooks/index.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
 import { createProbeVerifier } from './ntrip.probe.ts';
@@ -70,13 +71,18 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     probe: createProbeVerifier(options.feedSecretKey),
     onError,
   });
+  // Rovers' sessions and refusals become webhook events of the accounts' owners; the API's worker sends them.
+  const webhookEvents = createWebhookEvents(options.db);
+  const accountEvents = (facts: Parameters<typeof webhookEvents.recordForAccounts>[1]) =>
+    webhookEvents.recordForAccounts(options.db, facts);
   const ports = createCasterPorts({
     repo,
     authorizer,
     feedSecretKey: options.feedSecretKey,
     publicUrl: options.publicUrl,
     onError,
-    recordRefusals: createRefusalRecorder({ repo: createNtripRefusalsRepo(options.db) }),
+    recordRefusals: createRefusalRecorder({ repo: createNtripRefusalsRepo(options.db), accountEvents }),
+    accountEvents,
   });
   const caster = await createCaster({
     ports,

@@ -1,7 +1,8 @@
-import type { CasterPorts, PullFeedConfig, RefusalRecord } from '@portal/caster';
+import type { CasterPorts, PullFeedConfig, RefusalRecord, SessionRecord, SessionStartRecord } from '@portal/caster';
 import { describeReferenceFrame } from '@portal/contract';
 import { verifyPassword } from '../../shared/password-hash.ts';
 import { createFeedCipher } from '../catalogue/feed-secrets.ts';
+import type { AccountFact } from '../webhooks/index.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
@@ -14,13 +15,59 @@ export interface PortsOptions {
   onError?: (err: unknown, what: string) => void;
   /** Writes the caster's aggregated refused attempts (ntrip.refusals.ts). */
   recordRefusals?: (records: RefusalRecord[]) => Promise<void>;
+  /** Reports session starts and ends to the webhooks of the accounts' owners (issue 37). */
+  accountEvents?: (facts: AccountFact[]) => Promise<void>;
 }
+
+/** One key per session, from what its start and its end both carry. */
+const sessionKey = (r: { accountId: string; startedAt: Date; remoteAddress: string; mountpoint: string }) =>
+  `${r.accountId}:${r.startedAt.getTime()}:${r.remoteAddress}:${r.mountpoint}`;
+
+const startedFact = (r: SessionStartRecord): AccountFact => ({
+  accountId: r.accountId,
+  event: 'session.started',
+  key: `session-started:${sessionKey(r)}`,
+  data: {
+    mountpoint: r.mountpoint,
+    remoteAddress: r.remoteAddress,
+    userAgent: r.userAgent,
+    startedAt: r.startedAt.toISOString(),
+  },
+});
+
+const endedFact = (r: SessionRecord): AccountFact => ({
+  accountId: r.accountId,
+  event: 'session.ended',
+  key: `session-ended:${sessionKey(r)}`,
+  data: {
+    mountpoint: r.mountpoint,
+    remoteAddress: r.remoteAddress,
+    userAgent: r.userAgent ?? null,
+    startedAt: r.startedAt.toISOString(),
+    endedAt: r.endedAt.toISOString(),
+    endReason: r.endReason,
+    bytesSent: r.bytesSent,
+    servedStation: r.servedStation ?? null,
+    distanceKm: r.distanceKm ?? null,
+    lastPosition: r.lastGga,
+    fixedShare: r.fixedShare ?? null,
+    floatShare: r.floatShare ?? null,
+  },
+});
 
 /** The caster's ports over the database. */
 export function createCasterPorts(options: PortsOptions): CasterPorts {
   const { repo } = options;
   const cipher = createFeedCipher(options.feedSecretKey);
   const marketplace = new URL('/marketplace', options.publicUrl).toString();
+  // The events are written after the facts: a failure to write them is logged and loses no session.
+  const reportEvents = async (facts: AccountFact[], what: string) => {
+    try {
+      await options.accountEvents?.(facts);
+    } catch (err) {
+      options.onError?.(err, `webhook events (${what}) not recorded`);
+    }
+  };
 
   return {
     auth: options.authorizer,
@@ -119,7 +166,9 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
           }
           if (lost > 0) options.onError?.(batchError, `connection log: ${lost} of ${rows.length} sessions not written`);
         }
+        await reportEvents(records.map(endedFact), 'session.ended');
       },
+      recordSessionStarts: options.accountEvents && ((records) => reportEvents(records.map(startedFact), 'session.started')),
       recordRefusals: options.recordRefusals,
       async stationStatus(updates) {
         for (const u of updates) await repo.reportStationStatus(u.mountpoint, u);

@@ -3,9 +3,17 @@ import type { Database } from '../../db/client.ts';
 import type { QueueRequest } from '../mail/index.ts';
 import { createWebhooksRepo } from './webhooks.repo.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
-import { createWebhooksService, createWebhookWorker, type WebhookWorkerOptions } from './webhooks.service.ts';
+import {
+  createWebhookRecorder,
+  createWebhooksService,
+  createWebhookWorker,
+  type WebhooksPorts,
+  type WebhookWorkerOptions,
+} from './webhooks.service.ts';
 
+export type { WebhookOwner } from './webhooks.repo.ts';
 export { signature } from './webhooks.sender.ts';
+export type { AccountFact, WebhookFact, WebhookRecorder } from './webhooks.service.ts';
 
 export interface WebhookOptions extends Partial<WebhookWorkerOptions> {
   /** False: no worker in this process (tests that send with runOnce). */
@@ -22,13 +30,21 @@ const EVENT_OF_MAIL: Partial<Record<string, WebhookEvent>> = {
   rinex_ready: 'rinex.ready',
 };
 
+/**
+ * Reports facts to webhooks from a process that does not send them (the caster's): it writes the deliveries, the
+ * API's worker sends them.
+ */
+export const createWebhookEvents = (db: Database) => createWebhookRecorder(createWebhooksRepo(db));
+
 export function createWebhooksModule(
   db: Database,
   options: WebhookOptions,
   log: { error(obj: object, msg: string): void },
+  ports: WebhooksPorts,
 ) {
   const repo = createWebhooksRepo(db);
-  const service = createWebhooksService(repo);
+  const service = createWebhooksService(repo, ports);
+  const recorder = createWebhookRecorder(repo);
   const worker = createWebhookWorker(
     repo,
     {
@@ -44,6 +60,7 @@ export function createWebhooksModule(
   if (options.send !== false) worker.start();
   return {
     service,
+    recorder,
     worker,
     routes: webhooksRoutes(service),
     /** Told of every notice the mail module queues, in its transaction, whatever the person's mail preferences. */
@@ -51,7 +68,7 @@ export function createWebhooksModule(
       const event = EVENT_OF_MAIL[request.content.kind];
       if (!event || !request.userId) return;
       const { kind: _kind, ...data } = request.content as { kind: string };
-      await service.emit(trx, request.userId, event, request.key, data);
+      await recorder.record(trx, [{ owner: { userId: request.userId }, event, key: request.key, data }]);
     },
   };
 }

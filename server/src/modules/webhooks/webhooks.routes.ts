@@ -1,5 +1,8 @@
 import {
   createWebhookBodySchema,
+  organizationParamsSchema,
+  organizationWebhookDeliveryParamsSchema,
+  organizationWebhookParamsSchema,
   webhookDeliveryListSchema,
   webhookDeliveryParamsSchema,
   webhookDeliverySchema,
@@ -15,6 +18,7 @@ const tags = ['webhooks'];
 // Managed from a signed-in session: a key that could point webhooks elsewhere could read everything they report.
 const user = { auth: 'user' } as const;
 
+/** A person's webhooks under /webhooks, an organisation's (for its owners and admins) under /org/{orgId}/webhooks. */
 export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -56,6 +60,74 @@ export function webhooksRoutes(service: WebhooksService): FastifyPluginAsyncZod 
       },
       async (request, reply) =>
         reply.status(201).send(await service.resend(actorOf(request), request.params.id, request.params.deliveryId)),
+    );
+
+    app.post(
+      '/org/:orgId/webhooks',
+      {
+        config: user,
+        schema: {
+          tags,
+          params: organizationParamsSchema,
+          body: createWebhookBodySchema,
+          response: { 201: webhookWithSecretSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(actorOf(request), request.body, request.params.orgId)),
+    );
+    app.get(
+      '/org/:orgId/webhooks',
+      { config: user, schema: { tags, params: organizationParamsSchema, response: { 200: webhookListSchema } } },
+      async (request) => ({ items: await service.list(actorOf(request), request.params.orgId) }),
+    );
+    app.delete(
+      '/org/:orgId/webhooks/:id',
+      { config: user, schema: { tags, params: organizationWebhookParamsSchema } },
+      async (request, reply) => {
+        await service.remove(actorOf(request), request.params.id, request.params.orgId);
+        return reply.status(204).send();
+      },
+    );
+    app.post(
+      '/org/:orgId/webhooks/:id/secret',
+      {
+        config: user,
+        schema: { tags, params: organizationWebhookParamsSchema, response: { 200: webhookWithSecretSchema } },
+      },
+      async (request) => service.rollSecret(actorOf(request), request.params.id, request.params.orgId),
+    );
+    app.post(
+      '/org/:orgId/webhooks/:id/test',
+      {
+        config: user,
+        schema: { tags, params: organizationWebhookParamsSchema, response: { 201: webhookDeliverySchema } },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.test(actorOf(request), request.params.id, request.params.orgId)),
+    );
+    app.get(
+      '/org/:orgId/webhooks/:id/deliveries',
+      {
+        config: user,
+        schema: { tags, params: organizationWebhookParamsSchema, response: { 200: webhookDeliveryListSchema } },
+      },
+      async (request) => ({
+        items: await service.deliveries(actorOf(request), request.params.id, request.params.orgId),
+      }),
+    );
+    app.post(
+      '/org/:orgId/webhooks/:id/deliveries/:deliveryId/resend',
+      {
+        config: user,
+        schema: { tags, params: organizationWebhookDeliveryParamsSchema, response: { 201: webhookDeliverySchema } },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await service.resend(actorOf(request), request.params.id, request.params.deliveryId, request.params.orgId),
+          ),
     );
   };
 }

@@ -10,8 +10,8 @@ import {
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import type { WebhooksRepo } from './webhooks.repo.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { WebhookOwner, WebhooksRepo } from './webhooks.repo.ts';
 import { deliver, type SenderOptions, signature } from './webhooks.sender.ts';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -42,17 +42,81 @@ const envelope = (id: string, event: string, data: unknown, at = new Date()) =>
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService(repo: WebhooksRepo) {
-  async function own(actor: Actor, id: string) {
-    const row = await repo.find(actor.userId, id);
+export interface WebhooksPorts {
+  /** The caller's role in an organisation, undefined when not a member (organisations module). */
+  roleOf(orgId: string, userId: string): Promise<string | undefined>;
+}
+
+/** A fact for the webhooks of its owner; `key` makes the same fact recorded twice one delivery per endpoint. */
+export interface WebhookFact {
+  owner: WebhookOwner;
+  event: WebhookEvent;
+  key: string;
+  data: unknown;
+}
+
+/** A fact about one NTRIP account: it goes to the account's organisation when it has one, else to its owner. */
+export interface AccountFact {
+  accountId: string;
+  event: WebhookEvent;
+  key: string;
+  data: Record<string, unknown>;
+}
+
+export type WebhookRecorder = ReturnType<typeof createWebhookRecorder>;
+
+/** What other modules (and the caster's process) call to report facts; it only writes deliveries for the worker. */
+export function createWebhookRecorder(repo: WebhooksRepo) {
+  /** Records facts in the caller's transaction: each owner's endpoints that chose the event get a delivery. */
+  const record = (trx: Database, facts: WebhookFact[]) =>
+    repo.enqueueFacts(
+      trx,
+      facts.map((f) => ({ owner: f.owner, event: f.event, key: f.key, body: envelope(randomUUID(), f.event, f.data) })),
+    );
+  return {
+    record,
+  /**
+   * Facts about NTRIP accounts, each for the account's owner (its organisation or its person), with the account's
+   * id and username first in the data. Facts of accounts that are gone are dropped.
+   */
+  async recordForAccounts(trx: Database, facts: AccountFact[]) {
+    if (facts.length === 0) return;
+    const owners = await repo.accountOwners(trx, [...new Set(facts.map((f) => f.accountId))]);
+    await record(
+      trx,
+      facts.flatMap((f) => {
+        const known = owners.get(f.accountId);
+        if (!known) return [];
+        const data = { account: { id: f.accountId, username: known.username }, ...f.data };
+        return [{ owner: known.owner, event: f.event, key: f.key, data }];
+      }),
+    );
+  },
+  };
+}
+
+export function createWebhooksService(repo: WebhooksRepo, ports: WebhooksPorts) {
+  async function ownerOf(actor: Actor, orgId: string | undefined): Promise<WebhookOwner> {
+    if (orgId === undefined) return { userId: actor.userId };
+    const role = await ports.roleOf(orgId, actor.userId);
+    if (!role) throw notFound('Organisation');
+    if (role !== 'owner' && role !== 'admin') {
+      throw forbidden("Only the organisation's owners and admins manage its webhooks.");
+    }
+    return { organizationId: orgId };
+  }
+  async function own(owner: WebhookOwner, id: string) {
+    const row = await repo.find(owner, id);
     if (!row) throw notFound('Webhook');
     return row;
   }
   return {
-    async create(actor: Actor, body: CreateWebhookBody): Promise<WebhookWithSecret> {
+    /** `orgId` undefined: the actor's own webhooks; otherwise the organisation's, for its owners and admins. */
+    async create(actor: Actor, body: CreateWebhookBody, orgId?: string): Promise<WebhookWithSecret> {
+      const owner = await ownerOf(actor, orgId);
       const secret = newSecret();
-      const row = await repo.insertWithin(MAX_WEBHOOKS_PER_OWNER, {
-        userId: actor.userId,
+      const row = await repo.insertWithin(MAX_WEBHOOKS_PER_OWNER, owner, {
+        createdBy: actor.userId,
         url: body.url,
         events: [...new Set(body.events)],
         secret,
@@ -60,38 +124,34 @@ export function createWebhooksService(repo: WebhooksRepo) {
       if (!row) throw conflict('conflict', `You can have at most ${MAX_WEBHOOKS_PER_OWNER} webhooks.`);
       return { ...present(row), secret };
     },
-    list: async (actor: Actor) => (await repo.list(actor.userId)).map(present),
-    async remove(actor: Actor, id: string) {
-      if (!(await repo.remove(actor.userId, id))) throw notFound('Webhook');
+    list: async (actor: Actor, orgId?: string) => (await repo.list(await ownerOf(actor, orgId))).map(present),
+    async remove(actor: Actor, id: string, orgId?: string) {
+      if (!(await repo.remove(await ownerOf(actor, orgId), id))) throw notFound('Webhook');
     },
     /** A new secret at once; deliveries from now on (retries too) are signed with it. */
-    async rollSecret(actor: Actor, id: string): Promise<WebhookWithSecret> {
+    async rollSecret(actor: Actor, id: string, orgId?: string): Promise<WebhookWithSecret> {
       const secret = newSecret();
-      const row = await repo.setSecret(actor.userId, id, secret);
+      const row = await repo.setSecret(await ownerOf(actor, orgId), id, secret);
       if (!row) throw notFound('Webhook');
       return { ...present(row), secret };
     },
-    async deliveries(actor: Actor, id: string) {
-      await own(actor, id);
+    async deliveries(actor: Actor, id: string, orgId?: string) {
+      await own(await ownerOf(actor, orgId), id);
       return (await repo.deliveries(id)).map(presentDelivery);
     },
-    async test(actor: Actor, id: string) {
-      await own(actor, id);
+    async test(actor: Actor, id: string, orgId?: string) {
+      await own(await ownerOf(actor, orgId), id);
       const eventId = randomUUID();
       return presentDelivery(
         await repo.enqueueOne(id, WEBHOOK_TEST_EVENT, eventId, envelope(eventId, WEBHOOK_TEST_EVENT, {})),
       );
     },
     /** The same event again, as a new delivery with the same body (its `id` lets the receiver see it is a repeat). */
-    async resend(actor: Actor, id: string, deliveryId: string) {
-      await own(actor, id);
+    async resend(actor: Actor, id: string, deliveryId: string, orgId?: string) {
+      await own(await ownerOf(actor, orgId), id);
       const old = await repo.findDelivery(id, deliveryId);
       if (!old) throw notFound('Delivery');
       return presentDelivery(await repo.enqueueOne(id, old.event, `resend:${randomUUID()}`, old.body));
-    },
-    /** Records an event for the user's endpoints that chose it, in the transaction that records the fact. */
-    emit(trx: Database, userId: string, event: WebhookEvent, key: string, data: unknown) {
-      return repo.enqueueFor(trx, userId, event, key, () => envelope(randomUUID(), event, data));
     },
   };
 }
