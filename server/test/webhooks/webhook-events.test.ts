@@ -289,7 +289,9 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 120_000 }, () => 
     expect(hook.received).toEqual([]);
 
     hook.setUp(true);
-    await until(async () => (await log(`/api/webhooks/${personalHook.id}/deliveries`)).every((d) => d.status === 'succeeded'));
+    await until(async () =>
+      (await log(`/api/webhooks/${personalHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+    );
     await until(async () =>
       (await log(`/api/org/${orgId}/webhooks/${orgHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
     );
@@ -309,7 +311,9 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 120_000 }, () => 
       expect(verify(personalHook.secret, `t=${Math.floor(Date.now() / 1000)},v1=${v1}`, r.body)).toBe(false);
     }
     const bodies = (list: Received[], event: string) =>
-      list.filter((r) => r.event === event).map((r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> });
+      list
+        .filter((r) => r.event === event)
+        .map((r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> });
     const [started] = bodies(toPerson, 'session.started');
     const [ended] = bodies(toPerson, 'session.ended');
     expect(bodies(toPerson, 'session.started')).toHaveLength(1);
@@ -326,7 +330,9 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 120_000 }, () => 
       endReason: expect.any(String),
       bytesSent: expect.any(Number),
     });
-    const refused = bodies(toPerson, 'attempt.refused').map((b) => b.data.reason).sort();
+    const refused = bodies(toPerson, 'attempt.refused')
+      .map((b) => b.data.reason)
+      .sort();
     expect(refused).toEqual(['mountpoint_offline', 'wrong_password']);
     expect(bodies(toPerson, 'station.down')[0]?.data).toMatchObject({
       station,

@@ -18,13 +18,15 @@ import {
   testWebhook,
 } from './webhooks.api';
 
-const QUERY_KEY = ['webhooks'];
-
-/** Webhooks on /settings (issue 37): endpoints, their signing secret (shown when made or rolled), the delivery log. */
-export function WebhooksSection() {
+/**
+ * Webhooks (issue 37): on /settings a person's own, on the organisation page an organisation's (`orgId`, for its
+ * owners and admins): endpoints, their signing secret (shown when made or rolled), the delivery log.
+ */
+export function WebhooksSection({ orgId }: { orgId?: string }) {
   const { t } = useTranslation('machine');
   const titleId = useId();
-  const query = useQuery({ queryKey: QUERY_KEY, queryFn: fetchWebhooks });
+  const queryKey = ['webhooks', orgId ?? 'me'];
+  const query = useQuery({ queryKey, queryFn: () => fetchWebhooks(orgId) });
   const [secret, setSecret] = useState<string>();
   return (
     <section
@@ -36,7 +38,7 @@ export function WebhooksSection() {
         <h2 id={titleId} className="text-base font-semibold text-ink">
           {t('webhooks.title')}
         </h2>
-        <p className="mt-1 text-sm text-muted">{t('webhooks.intro')}</p>
+        <p className="mt-1 text-sm text-muted">{orgId ? t('webhooks.introOrganization') : t('webhooks.intro')}</p>
       </div>
       {secret && (
         <div role="status" className="flex items-center gap-2 rounded-xl border border-status-green/40 bg-raised p-3">
@@ -47,7 +49,7 @@ export function WebhooksSection() {
           <CopyControl value={secret} />
         </div>
       )}
-      <CreateWebhookForm onSecret={setSecret} />
+      <CreateWebhookForm orgId={orgId} queryKey={queryKey} onSecret={setSecret} />
       {query.isError ? (
         <GenericErrorBlock />
       ) : !query.data ? (
@@ -57,7 +59,7 @@ export function WebhooksSection() {
       ) : (
         <ul className="flex flex-col divide-y divide-line">
           {query.data.map((hook) => (
-            <WebhookRow key={hook.id} hook={hook} onSecret={setSecret} />
+            <WebhookRow key={hook.id} hook={hook} orgId={orgId} queryKey={queryKey} onSecret={setSecret} />
           ))}
         </ul>
       )}
@@ -65,19 +67,24 @@ export function WebhooksSection() {
   );
 }
 
-function CreateWebhookForm({ onSecret }: { onSecret: (secret: string) => void }) {
+interface Owned {
+  orgId?: string;
+  queryKey: string[];
+}
+
+function CreateWebhookForm({ orgId, queryKey, onSecret }: Owned & { onSecret: (secret: string) => void }) {
   const { t } = useTranslation('machine');
   const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [error, setError] = useState<string>();
   const create = useMutation({
-    mutationFn: createWebhook,
+    mutationFn: (body: Parameters<typeof createWebhook>[0]) => createWebhook(body, orgId),
     onSuccess: async (hook) => {
       onSecret(hook.secret);
       setUrl('');
       setEvents([]);
-      await queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey });
     },
     onError: (e) => setError(apiError(e)?.message ?? t('webhooks.failed')),
   });
@@ -125,21 +132,29 @@ function CreateWebhookForm({ onSecret }: { onSecret: (secret: string) => void })
   );
 }
 
-function WebhookRow({ hook, onSecret }: { hook: Webhook; onSecret: (secret: string) => void }) {
+function WebhookRow({
+  hook,
+  orgId,
+  queryKey,
+  onSecret,
+}: Owned & { hook: Webhook; onSecret: (secret: string) => void }) {
   const { t, i18n } = useTranslation('machine');
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const deliveries = useQuery({
-    queryKey: [...QUERY_KEY, hook.id, 'deliveries'],
-    queryFn: () => fetchDeliveries(hook.id),
+    queryKey: [...queryKey, hook.id, 'deliveries'],
+    queryFn: () => fetchDeliveries(hook.id, orgId),
     enabled: open,
     refetchInterval: open ? 3000 : false,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: QUERY_KEY });
-  const test = useMutation({ mutationFn: () => testWebhook(hook.id), onSuccess: refresh });
-  const roll = useMutation({ mutationFn: () => rollWebhookSecret(hook.id), onSuccess: (h) => onSecret(h.secret) });
-  const remove = useMutation({ mutationFn: () => removeWebhook(hook.id), onSuccess: refresh });
-  const resend = useMutation({ mutationFn: (id: string) => resendDelivery(hook.id, id), onSuccess: refresh });
+  const refresh = () => queryClient.invalidateQueries({ queryKey });
+  const test = useMutation({ mutationFn: () => testWebhook(hook.id, orgId), onSuccess: refresh });
+  const roll = useMutation({
+    mutationFn: () => rollWebhookSecret(hook.id, orgId),
+    onSuccess: (h) => onSecret(h.secret),
+  });
+  const remove = useMutation({ mutationFn: () => removeWebhook(hook.id, orgId), onSuccess: refresh });
+  const resend = useMutation({ mutationFn: (id: string) => resendDelivery(hook.id, id, orgId), onSuccess: refresh });
   return (
     <li className="flex flex-col gap-2 py-3" data-testid="webhook-row">
       <div className="flex flex-wrap items-center justify-between gap-2">

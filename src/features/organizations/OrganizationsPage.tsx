@@ -25,6 +25,7 @@ import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { ApiKeysSection } from '../api-keys/ApiKeysSection';
+import { WebhooksSection } from '../api-keys/WebhooksSection';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
@@ -479,6 +480,7 @@ function OrganizationDetails({ orgId }: { orgId: string }) {
       <OrganizationSubscriptions orgId={orgId} canBuy={canManage(role)} />
       <BillingDetailsForm orgId={orgId} readOnly={!canManage(role)} />
       {canManage(role) && <ApiKeysSection orgId={orgId} />}
+      {canManage(role) && <WebhooksSection orgId={orgId} />}
       {canManage(role) && (
         <section
           aria-labelledby="org-invites"

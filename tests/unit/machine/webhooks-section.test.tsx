@@ -22,14 +22,27 @@ const DELIVERY = {
   lastResponse: 'ok',
 };
 
+const ORG = '5d7e9f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a';
+
 let hooks: (typeof HOOK & { createdAt: string })[];
 let deliveries: (typeof DELIVERY)[];
 let posted: unknown[];
+let postedToOrg: unknown[];
 beforeEach(() => {
   hooks = [];
   deliveries = [];
   posted = [];
+  postedToOrg = [];
   server.use(
+    http.get(`*/api/org/${ORG}/webhooks`, () => HttpResponse.json({ items: [] })),
+    http.post(`*/api/org/${ORG}/webhooks`, async ({ request }) => {
+      const body = (await request.json()) as { url: string; events: string[] };
+      postedToOrg.push(body);
+      return HttpResponse.json(
+        { ...HOOK, ...body, createdAt: '2026-11-28T12:00:00.000Z', secret: 'whsec_org' },
+        { status: 201 },
+      );
+    }),
     http.get('*/api/webhooks', () => HttpResponse.json({ items: hooks })),
     http.post('*/api/webhooks', async ({ request }) => {
       const body = (await request.json()) as { url: string; events: string[] };
@@ -74,5 +87,19 @@ describe('WebhooksSection (issue 37)', () => {
     expect(log.textContent).toContain('webhook.test');
     expect(log.textContent).toContain('HTTP 200');
     expect(log.textContent).toContain('1 attempt');
+  });
+
+  it("on the organisation page, adds the organisation's endpoint, with the events of its NTRIP accounts", async () => {
+    renderWithProviders(<WebhooksSection orgId={ORG} />);
+    await screen.findByText(/Events of this organisation's NTRIP accounts/);
+    await userEvent.type(screen.getByTestId('webhook-url'), 'https://fleet.example/org-hooks');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'session.ended' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'station.down' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add webhook' }));
+    expect((await screen.findByTestId('webhook-secret')).textContent).toBe('whsec_org');
+    expect(postedToOrg).toEqual([
+      { url: 'https://fleet.example/org-hooks', events: ['session.ended', 'station.down'] },
+    ]);
+    expect(posted).toEqual([]);
   });
 });

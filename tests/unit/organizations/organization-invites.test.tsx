@@ -44,6 +44,7 @@ function serve(myInvites: () => MyInvite[], mailed = true) {
     http.get('*/api/invites', () => HttpResponse.json(myInvites())),
     http.get(`*/api/org/${ORG}`, () => HttpResponse.json(org)),
     http.get(`*/api/org/${ORG}/api-keys`, () => HttpResponse.json({ items: [] })),
+    http.get(`*/api/org/${ORG}/webhooks`, () => HttpResponse.json({ items: [] })),
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/subscriptions`, () => HttpResponse.json({ subscriptions: [] })),

@@ -36,6 +36,7 @@ function serve(role: OrganizationRole, subscriptions: AdminSubscription[]) {
     http.get('*/api/invites', () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}`, () => HttpResponse.json(org)),
     http.get(`*/api/org/${ORG}/api-keys`, () => HttpResponse.json({ items: [] })),
+    http.get(`*/api/org/${ORG}/webhooks`, () => HttpResponse.json({ items: [] })),
     http.get('*/api/tokenProducts', () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),

@@ -38,6 +38,7 @@ beforeEach(() => {
     http.get('*/api/invites', () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}`, () => HttpResponse.json(org)),
     http.get(`*/api/org/${ORG}/api-keys`, () => HttpResponse.json({ items: [] })),
+    http.get(`*/api/org/${ORG}/webhooks`, () => HttpResponse.json({ items: [] })),
     http.get(`*/api/org/${ORG}/members`, () => HttpResponse.json(removed.includes(PIET) ? [] : [piet])),
     http.get(`*/api/org/${ORG}/invites`, () => HttpResponse.json([])),
     http.get(`*/api/org/${ORG}/subscriptions`, () => HttpResponse.json({ subscriptions: [] })),

@@ -168,7 +168,8 @@ export function createCasterPorts(options: PortsOptions): CasterPorts {
         }
         await reportEvents(records.map(endedFact), 'session.ended');
       },
-      recordSessionStarts: options.accountEvents && ((records) => reportEvents(records.map(startedFact), 'session.started')),
+      recordSessionStarts:
+        options.accountEvents && ((records) => reportEvents(records.map(startedFact), 'session.started')),
       recordRefusals: options.recordRefusals,
       async stationStatus(updates) {
         for (const u of updates) await repo.reportStationStatus(u.mountpoint, u);

@@ -40,7 +40,12 @@ export function createWebhooksRepo(db: Database) {
     ) {
       return db.transaction().execute(async (trx) => {
         if ('organizationId' in owner) {
-          await trx.selectFrom('organizations').select('id').where('id', '=', owner.organizationId).forUpdate().execute();
+          await trx
+            .selectFrom('organizations')
+            .select('id')
+            .where('id', '=', owner.organizationId)
+            .forUpdate()
+            .execute();
         } else {
           await trx.selectFrom('users').select('id').where('id', '=', owner.userId).forUpdate().execute();
         }

@@ -75,23 +75,23 @@ export function createWebhookRecorder(repo: WebhooksRepo) {
     );
   return {
     record,
-  /**
-   * Facts about NTRIP accounts, each for the account's owner (its organisation or its person), with the account's
-   * id and username first in the data. Facts of accounts that are gone are dropped.
-   */
-  async recordForAccounts(trx: Database, facts: AccountFact[]) {
-    if (facts.length === 0) return;
-    const owners = await repo.accountOwners(trx, [...new Set(facts.map((f) => f.accountId))]);
-    await record(
-      trx,
-      facts.flatMap((f) => {
-        const known = owners.get(f.accountId);
-        if (!known) return [];
-        const data = { account: { id: f.accountId, username: known.username }, ...f.data };
-        return [{ owner: known.owner, event: f.event, key: f.key, data }];
-      }),
-    );
-  },
+    /**
+     * Facts about NTRIP accounts, each for the account's owner (its organisation or its person), with the account's
+     * id and username first in the data. Facts of accounts that are gone are dropped.
+     */
+    async recordForAccounts(trx: Database, facts: AccountFact[]) {
+      if (facts.length === 0) return;
+      const owners = await repo.accountOwners(trx, [...new Set(facts.map((f) => f.accountId))]);
+      await record(
+        trx,
+        facts.flatMap((f) => {
+          const known = owners.get(f.accountId);
+          if (!known) return [];
+          const data = { account: { id: f.accountId, username: known.username }, ...f.data };
+          return [{ owner: known.owner, event: f.event, key: f.key, data }];
+        }),
+      );
+    },
   };
 }
 
