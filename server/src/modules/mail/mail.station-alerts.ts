@@ -1,7 +1,7 @@
 import { nearMountpoint } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type { WebhookFact, WebhookOwner } from '../webhooks/index.ts';
+import type { WebhookFact, WebhookOwner } from '../webhooks/webhooks.events.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
 

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { WebhookOwner } from '../webhooks/index.ts';
 
 /** Row types of the mail tables (migration 202611261100_mail.sql), merged into the shared `DB` interface. */
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | undefined, string>;
+/** The webhooks module's WebhookOwner, written out: this file is read wherever the schema is, without the modules. */
+type WebhookOwner = { userId: string } | { organizationId: string };
 
 export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
 

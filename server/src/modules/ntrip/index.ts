@@ -3,7 +3,7 @@ import type { ArchiveOptions } from '@portal/caster/archive';
 import { CONNECTION_TEST_SECONDS } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { createArchiveRepo } from '../archive/archive.repo.ts';
-import { createWebhookEvents } from '../webhooks/index.ts';
+import { createWebhookEvents } from '../webhooks/webhooks.events.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
 import { createProbeVerifier } from './ntrip.probe.ts';

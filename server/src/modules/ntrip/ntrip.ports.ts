@@ -2,7 +2,7 @@ import type { CasterPorts, PullFeedConfig, RefusalRecord, SessionRecord, Session
 import { describeReferenceFrame } from '@portal/contract';
 import { verifyPassword } from '../../shared/password-hash.ts';
 import { createFeedCipher } from '../catalogue/feed-secrets.ts';
-import type { AccountFact } from '../webhooks/index.ts';
+import type { AccountFact } from '../webhooks/webhooks.events.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 

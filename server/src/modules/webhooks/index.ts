@@ -11,6 +11,7 @@ import {
   type WebhookWorkerOptions,
 } from './webhooks.service.ts';
 
+export { createWebhookEvents } from './webhooks.events.ts';
 export type { WebhookOwner } from './webhooks.repo.ts';
 export { signature } from './webhooks.sender.ts';
 export type { AccountFact, WebhookFact, WebhookRecorder } from './webhooks.service.ts';
@@ -29,12 +30,6 @@ const EVENT_OF_MAIL: Partial<Record<string, WebhookEvent>> = {
   access_ended: 'access.ended',
   rinex_ready: 'rinex.ready',
 };
-
-/**
- * Reports facts to webhooks from a process that does not send them (the caster's): it writes the deliveries, the
- * API's worker sends them.
- */
-export const createWebhookEvents = (db: Database) => createWebhookRecorder(createWebhooksRepo(db));
 
 export function createWebhooksModule(
   db: Database,
