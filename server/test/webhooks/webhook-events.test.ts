@@ -105,7 +105,7 @@ const quiet = { info() {}, warn() {}, error() {} };
  * Issue 37: every event reaches the webhooks of whoever owns what it is about (a person, or the organisation owning
  * the NTRIP account), signed so the documented check verifies it, retried while the receiver is down.
  */
-describe(`webhook events on ${testDatabaseKind()}`, { timeout: 120_000 }, () => {
+describe(`webhook events on ${testDatabaseKind()}`, { timeout: 240_000 }, () => {
   let t: TestContext;
   let hook: Awaited<ReturnType<typeof receiver>>;
   let caster: CasterService;
@@ -289,11 +289,16 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 120_000 }, () => 
     expect(hook.received).toEqual([]);
 
     hook.setUp(true);
-    await until(async () =>
-      (await log(`/api/webhooks/${personalHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+    // The waits double from the first attempt, so the next retry comes about as long after the receiver is up as it
+    // was down: on a loaded machine, tens of seconds.
+    await until(
+      async () => (await log(`/api/webhooks/${personalHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+      90_000,
     );
-    await until(async () =>
-      (await log(`/api/org/${orgId}/webhooks/${orgHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+    await until(
+      async () =>
+        (await log(`/api/org/${orgId}/webhooks/${orgHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+      90_000,
     );
 
     const toPerson = hook.received.filter((r) => r.path === '/person');
