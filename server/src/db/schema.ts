@@ -210,7 +210,7 @@ export interface NtripAccountsTable {
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Set: the organisation's account, used by the member owner_user_id (migration 202611261200). */
   organization_id: ColumnType<string | null, string | null | undefined, string | null>;
-  /** What its rovers get (issue 36, migration 202611281920): 'as-sent', 'msm4' or 'legacy'. */
+  /** What its rovers get (issue 36, migration 202611282000_webhook_events.sql): 'as-sent', 'msm4' or 'legacy'. */
   rtcm_profile: Generated<RtcmProfile>;
   /** The constellations its rovers get; null: every one the station sends. */
   constellations: ColumnType<

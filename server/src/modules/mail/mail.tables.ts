@@ -50,14 +50,14 @@ export interface StationAlertsTable {
   change_id: number;
   started_at: ColumnType<Date, Date | string, Date | string>;
   recipients: Json<string[]>;
-  /** The webhook owners told "station.down" (migration 202611281920_webhook_events.sql). */
+  /** The webhook owners told "station.down" (migration 202611282000_webhook_events.sql). */
   event_owners: Json<WebhookOwner[]>;
   down_queued_at: ColumnType<Date, Date | string, Date | string>;
   ended_at: NullableTimestamp;
   up_queued_at: NullableTimestamp;
 }
 
-/** One network outage: every station of the network in an alerted incident (migration 202611281920). */
+/** One network outage: every station of the network in an alerted incident (migration 202611282000_webhook_events.sql). */
 export interface NetworkAlertsTable {
   id: Generated<string>;
   network_id: string;

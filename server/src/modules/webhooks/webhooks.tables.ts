@@ -8,7 +8,7 @@ export interface WebhookEndpointsTable {
   id: Generated<string>;
   /** Who made it; for a person's endpoint, its owner. */
   user_id: string;
-  /** Set for an organisation's endpoint (migration 202611281920_webhook_events.sql). */
+  /** Set for an organisation's endpoint (migration 202611282000_webhook_events.sql). */
   organization_id: string | null;
   url: string;
   /** JSON text in, parsed array out. */
