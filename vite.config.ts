@@ -98,10 +98,42 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       // Every browser the portal supports preloads modules itself (Chrome 66, Firefox 115, Safari 17).
       modulePreload: { polyfill: false },
-      // What a first visit needs before it can draw (start.tsx and its static imports) in one chunk: 19 files were
-      // 4.6 KiB gzip more (each compressed alone) and more requests on a slow connection (ADR 0030).
+      // What a first visit needs before it can draw (main.tsx, start.tsx and their static imports) in one chunk: 19
+      // files were 4.6 KiB gzip more (each compressed alone) and more requests on a slow connection (ADR 0030); with
+      // it the error block 22 pages show when a call fails. The other groups join what the first query of a page
+      // always loads together, which rolldown would otherwise cut into chunks of a few hundred bytes, each
+      // compressed alone (issue 39, ADR 0093): React Query with the app's client and the answers' typing (not the
+      // mutation and multi-query parts, which a page that only reads does not load), the catalogue's data, and the
+      // token prices with the billing calls; the last two take only the modules they name.
       rolldownOptions: {
-        output: { codeSplitting: { groups: [{ name: 'app', test: /[\\/]src[\\/]app[\\/]start\.tsx$/ }] } },
+        output: {
+          codeSplitting: {
+            groups: [
+              {
+                name: 'app',
+                test: /[\\/]src[\\/](main\.tsx|app[\\/]start\.tsx|components[\\/]GenericErrorBlock\.tsx)$/,
+                priority: 2,
+              },
+              {
+                name: 'react-query',
+                test: /[\\/]node_modules[\\/]@tanstack[\\/](?!.*[\\/](useQueries|queriesObserver|useMutation|mutationObserver)\.js$)|[\\/]src[\\/]lib[\\/](queries\.tsx|answer\.ts)$/,
+                priority: 1,
+              },
+              {
+                name: 'catalogue.hooks',
+                test: /[\\/]src[\\/]features[\\/]catalogue[\\/](catalogue\.(hooks|api)|basemap|reference-frame)\.ts$|virtual:offline-basemap/,
+                priority: 1,
+                includeDependenciesRecursively: false,
+              },
+              {
+                name: 'billing.api',
+                test: /[\\/]src[\\/]features[\\/]billing[\\/](billing\.api|token-money)\.ts$/,
+                priority: 1,
+                includeDependenciesRecursively: false,
+              },
+            ],
+          },
+        },
       },
     },
   };

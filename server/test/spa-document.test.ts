@@ -14,8 +14,8 @@ function writeBuild(dir: string) {
 <link rel="modulepreload" crossorigin href="/assets/app-a1.js"></head><body><div id="root"></div></body></html>`,
   );
   for (const [language, texts] of Object.entries({
-    en: { common: { menu: 'Menu' }, auth: { title: 'Sign up' } },
-    nl: { common: { menu: 'Menu' }, auth: { title: 'Registreren' } },
+    en: { common: { menu: 'Menu' }, auth: { title: 'Sign up' }, catalogue: { title: 'Marketplace' } },
+    nl: { common: { menu: 'Menu' }, auth: { title: 'Registreren' }, catalogue: { title: 'Marktplaats' } },
   })) {
     mkdirSync(join(dir, 'locales', language), { recursive: true });
     for (const [namespace, value] of Object.entries(texts)) {
@@ -60,11 +60,19 @@ describe('the SPA document of a route', () => {
     }
   });
 
+  it("brings the catalogue's texts on /marketplace, which draws them", async () => {
+    const res = await app.inject({ method: 'GET', url: '/marketplace', headers: { 'accept-language': 'nl' } });
+    expect(texts(res.body, 'catalogue')).toEqual({ language: 'nl', texts: { title: 'Marktplaats' } });
+    expect(texts(res.body, 'auth')).toBeNull();
+    expect(preloads(res.body)).toEqual(['/assets/app-a1.js']);
+  });
+
   it("brings only the shell's texts elsewhere", async () => {
-    for (const url of ['/dashboard', '/', '/marketplace', '/signup/more']) {
+    for (const url of ['/dashboard', '/', '/map', '/signup/more']) {
       const res = await app.inject({ method: 'GET', url });
       expect(preloads(res.body)).toEqual(['/assets/app-a1.js']);
       expect(texts(res.body, 'auth')).toBeNull();
+      expect(texts(res.body, 'catalogue')).toBeNull();
       expect(texts(res.body, 'common')).toEqual({ language: 'en', texts: { menu: 'Menu' } });
     }
   });

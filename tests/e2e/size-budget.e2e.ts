@@ -26,9 +26,8 @@ interface Budget {
 }
 
 /**
- * Issue 39's targets. The pages are above them today, so size-budget.json holds their measured figures (rounded up
- * to 256 bytes) until the deferred loading gets them under: any growth fails, and an update never raises a page's
- * budget above its target or its current budget, whichever is higher.
+ * Issue 39's targets, which size-budget.json holds as the pages' budgets: an update never raises a page's budget
+ * above its target or its current budget, whichever is higher.
  */
 const TARGETS: Record<string, number> = {
   '/dashboard': 120 * 1024,

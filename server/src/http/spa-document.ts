@@ -13,10 +13,12 @@ const INLINE_LOCALE_PREFIX = 'i18n-';
  * The texts a route draws first besides the shell's, so that its document brings them along instead of the SPA
  * asking for them after its scripts ran (ADR 0039): /login, /signup and /register open the log-in modal
  * (src/app/LoginRoute.tsx). Its modules are not preloaded: they would share the slow line with the app's chunk,
- * which the page under the modal (the dashboard, Lighthouse's LCP element) waits for.
+ * which the page under the modal (the dashboard, Lighthouse's LCP element) waits for. /marketplace draws the
+ * catalogue's texts; with them in the page, its first visit loads no i18next-http-backend (issue 39).
  */
 const ROUTE_TEXTS: ReadonlyArray<{ paths: readonly string[]; namespaces: readonly string[] }> = [
   { paths: ['/login', '/signup', '/register'], namespaces: ['auth'] },
+  { paths: ['/marketplace'], namespaces: ['catalogue'] },
 ];
 
 function cookie(header: string | undefined, name: string): string | undefined {

@@ -1,7 +1,7 @@
 import { type SelectHTMLAttributes, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Option } from '../TabSwitch';
-import { fieldClass } from './TextField';
+import { fieldClass } from './field-class';
 
 /** Labelled native select ("Label:"), for forms; see Dropdown for the custom selector. */
 export function SelectField<V extends string>({

@@ -1,12 +1,10 @@
 import { type InputHTMLAttributes, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../Icon';
+import { fieldClass } from './field-class';
 
 export type FieldSize = 'sm' | 'md' | 'lg';
 const heights: Record<FieldSize, string> = { sm: 'h-8 text-sm', md: 'h-10 text-sm', lg: 'h-12 text-base' };
-
-export const fieldClass =
-  'w-full rounded-lg border border-line-strong bg-raised px-3 text-ink placeholder:text-subtle transition-colors focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/25 disabled:opacity-60 aria-[invalid=true]:border-status-red';
 
 /**
  * Labelled text field: the label reads "Label:" (spec §5), optional search icon or password visibility toggle,

@@ -1,4 +1,5 @@
 export { Checkbox } from './Checkbox';
+export { fieldClass } from './field-class';
 export { SelectField } from './SelectField';
-export { type FieldSize, fieldClass, TextField } from './TextField';
+export { type FieldSize, TextField } from './TextField';
 export { ToggleSwitch } from './ToggleSwitch';

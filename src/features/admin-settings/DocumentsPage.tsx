@@ -13,7 +13,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
 import { SelectField, TextField } from '../../components/form';
-import { fieldClass } from '../../components/form/TextField';
+import { fieldClass } from '../../components/form/field-class';
 import { Modal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { TabSwitch } from '../../components/TabSwitch';

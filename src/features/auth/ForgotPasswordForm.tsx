@@ -7,7 +7,6 @@ import { AuthMessageArea } from './AuthMessageArea';
 import type { AuthFormProps } from './LoginForm';
 import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import { useAuthAction } from './use-auth-action';
-import { forgotPasswordSchema } from './validation';
 
 /** Sends Firebase's password-reset e-mail; an e-mail is required (spec §4, §5). */
 export function ForgotPasswordForm({ onSwitch, onBusyChange }: Pick<AuthFormProps, 'onSwitch' | 'onBusyChange'>) {
@@ -15,7 +14,7 @@ export function ForgotPasswordForm({ onSwitch, onBusyChange }: Pick<AuthFormProp
   const { message, setMessage, busy, run } = useAuthAction(t, onBusyChange);
   const form = useZodForm({
     initialValues: { email: '' },
-    schema: forgotPasswordSchema,
+    schema: async () => (await import('./validation')).forgotPasswordSchema,
     submit: ({ email }) =>
       run(t('auth.forgotPassword.sending'), async () => (await loadAuthActions()).sendPasswordReset(email)),
     onSuccess: (sent) => {

@@ -4,11 +4,11 @@ import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
 import type { AuthMessage } from './auth-errors';
+import { canSubmitLogin } from './auth-fields';
 import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import type { LoginModalView } from './login-modal-context';
 import { forgetTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
-import { canSubmitLogin, loginSchema } from './validation';
 
 export interface AuthFormProps {
   onSwitch(view: LoginModalView): void;
@@ -31,7 +31,7 @@ export function LoginForm({ onSwitch, onBusyChange, onSuccess, initialMessage }:
 
   const form = useZodForm({
     initialValues: { email: '', password: '' },
-    schema: loginSchema,
+    schema: async () => (await import('./validation')).loginSchema,
     submit: ({ email, password }) =>
       run(
         t('auth.login.messaging.loggingIn'),

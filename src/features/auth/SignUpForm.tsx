@@ -5,13 +5,13 @@ import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
 import { userInfoQueryKey } from './AuthProvider';
+import { canSubmitSignUp, type SignUpValues } from './auth-fields';
 import type { AuthFormProps } from './LoginForm';
 import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';
 import { fetchSignUpPolicy } from './sign-up.api';
 import { TermsLabel } from './TermsLabel';
 import { forgetTermsIntent, rememberTermsIntent } from './terms-intent';
 import { useAuthAction } from './use-auth-action';
-import { canSubmitSignUp, type SignUpValues, signUpSchema } from './validation';
 
 /** Sign up with e-mail, username, password, confirmation and the terms box (spec §4, §5), or Google after the box. */
 export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }: AuthFormProps) {
@@ -22,7 +22,7 @@ export function SignUpForm({ onSwitch, onBusyChange, onSuccess, initialMessage }
 
   const form = useZodForm({
     initialValues: { email: '', username: '', password: '', confirmPassword: '', acceptTerms: false } as SignUpValues,
-    schema: signUpSchema,
+    schema: async () => (await import('./validation')).signUpSchema,
     submit: (values) =>
       run(t('auth.register.messaging.registering'), async () => {
         const { signUpWithEmail } = await loadAuthActions();

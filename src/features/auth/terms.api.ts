@@ -1,4 +1,5 @@
 import type { TermsAcceptance } from '@portal/contract';
+import { answer } from '../../lib/answer';
 
 /**
  * Records that the signed-in user accepted the terms; the server keeps the first moment. `version`: the one the
@@ -6,9 +7,7 @@ import type { TermsAcceptance } from '@portal/contract';
  */
 export async function acceptTerms(version?: number | null): Promise<TermsAcceptance> {
   // The terms dialog is in the shell; axios comes with its one call.
-  const [{ data }, { termsAcceptanceSchema }] = await Promise.all([
-    import('../../lib/api').then(({ api }) => api.post('/user/terms', { accepted: true, ...(version && { version }) })),
-    import('@portal/contract'),
-  ]);
-  return termsAcceptanceSchema.parse(data);
+  const { api } = await import('../../lib/api');
+  const { data } = await api.post('/user/terms', { accepted: true, ...(version && { version }) });
+  return answer('termsAcceptanceSchema', data);
 }

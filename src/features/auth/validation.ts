@@ -1,6 +1,7 @@
 // Before any schema is made here: zod must not probe `new Function` under the page's policy.
 import '@portal/contract/zod-in-browsers';
 import { z } from 'zod';
+import type { LoginValues, SignUpValues } from './auth-fields';
 
 /** Spec §9: minimum username and password lengths. */
 export const MIN_USERNAME_LENGTH = 3;
@@ -10,19 +11,6 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isEmail = (value: string) => EMAIL_PATTERN.test(value.trim());
-
-export interface SignUpValues {
-  email: string;
-  username: string;
-  password: string;
-  confirmPassword: string;
-  acceptTerms: boolean;
-}
-
-export interface LoginValues {
-  email: string;
-  password: string;
-}
 
 /**
  * The sign-up rules (spec §5), in the spec's order; each problem's message is its translation key. Firebase, not the
@@ -91,15 +79,8 @@ const firstKey = (schema: z.ZodType, values: unknown) => schema.safeParse(values
 /** The translation key of the first failed sign-up rule, in the spec's order (§5), or undefined when valid. */
 export const signUpError = (v: SignUpValues): string | undefined => firstKey(signUpSchema, v);
 
-/** Sign-up submit is enabled only when the four fields are filled and the terms box is ticked (§4). */
-export const canSubmitSignUp = (v: SignUpValues) =>
-  v.email !== '' && v.username !== '' && v.password !== '' && v.confirmPassword !== '' && v.acceptTerms;
-
 /** The translation key of the first failed log-in rule (§5), or undefined when valid. */
 export const loginError = (v: LoginValues): string | undefined => firstKey(loginSchema, v);
-
-/** Log-in submit is enabled only when e-mail and password are filled (§4). */
-export const canSubmitLogin = (v: LoginValues) => v.email !== '' && v.password !== '';
 
 /** The key of the forgot-password rule that failed (§5), or undefined when valid. */
 export const forgotPasswordError = (email: string): string | undefined => firstKey(forgotPasswordSchema, { email });

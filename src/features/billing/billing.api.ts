@@ -1,47 +1,32 @@
-import {
-  type AdminSubscription,
-  type AdminTokenGrant,
-  adminSubscriptionsSchema,
-  type CheckoutCreated,
-  type CheckoutSession,
-  type CreateProduct,
-  type CustomerSecret,
-  checkoutCreatedSchema,
-  checkoutSessionSchema,
-  customerSecretSchema,
-  orgSubscriptionsSchema,
-  type Payment,
-  type PaymentMethod,
-  type PaymentMethods,
-  type PricingTable,
-  type Product,
-  paymentHistorySchema,
-  paymentMethodSchema,
-  paymentMethodsSchema,
-  pricingTablesSchema,
-  productListSchema,
-  productSchema,
-  type SandboxCard,
-  type Subscription,
-  sandboxPaidSchema,
-  subscriptionSchema,
-  type TokenHistory,
-  tokenBalanceSchema,
-  tokenHistorySchema,
-  type UpdateProduct,
-  type UserSubscriptions,
-  userSubscriptionsSchema,
+import type {
+  AdminSubscription,
+  AdminTokenGrant,
+  CheckoutCreated,
+  CheckoutSession,
+  CreateProduct,
+  CustomerSecret,
+  Payment,
+  PaymentMethod,
+  PaymentMethods,
+  PricingTable,
+  Product,
+  SandboxCard,
+  Subscription,
+  TokenHistory,
+  UpdateProduct,
+  UserSubscriptions,
 } from '@portal/contract';
+import { answer } from '../../lib/answer';
 import { api } from '../../lib/api';
 
-/** Billing calls of spec §7, one function each; every answer is parsed with its contract schema. */
+/** Billing calls of spec §7, one function each; every answer is typed by its contract schema (lib/answer.ts). */
 
 export async function fetchSubscriptionPricingTables(): Promise<PricingTable[]> {
-  return pricingTablesSchema.parse((await api.get('/stripe/subscription-pricing-tables')).data);
+  return answer('pricingTablesSchema', (await api.get('/stripe/subscription-pricing-tables')).data);
 }
 
 export async function fetchTokenProducts(): Promise<PricingTable[]> {
-  return pricingTablesSchema.parse((await api.get('/tokenProducts')).data);
+  return answer('pricingTablesSchema', (await api.get('/tokenProducts')).data);
 }
 
 /**
@@ -54,87 +39,90 @@ export async function createCheckout(
   orgId?: string,
 ): Promise<CheckoutCreated> {
   const path = kind === 'Subscription' ? '/checkout/subscription' : '/checkout/product';
-  return checkoutCreatedSchema.parse((await api.post(path, undefined, { params: { priceId, orgId } })).data);
+  return answer('checkoutCreatedSchema', (await api.post(path, undefined, { params: { priceId, orgId } })).data);
 }
 
 export async function fetchCheckout(checkoutSessionId: string): Promise<CheckoutSession> {
-  return checkoutSessionSchema.parse((await api.get('/checkout', { params: { checkoutSessionId } })).data);
+  return answer('checkoutSessionSchema', (await api.get('/checkout', { params: { checkoutSessionId } })).data);
 }
 
 /** `GET /org/{orgId}/checkout`: a session bought for the organisation, readable by all of its members. */
 export async function fetchOrganizationCheckout(orgId: string, checkoutSessionId: string): Promise<CheckoutSession> {
   const { data } = await api.get(`/org/${orgId}/checkout`, { params: { checkoutSessionId } });
-  return checkoutSessionSchema.parse(data);
+  return answer('checkoutSessionSchema', data);
 }
 
 /** The sandbox provider's card form: pays an open session with a test card; the answer says which session. */
 export async function paySandboxCheckout(card: SandboxCard): Promise<{ checkoutSessionId: string }> {
-  return sandboxPaidSchema.parse((await api.post('/sandbox/checkout/pay', card)).data);
+  return answer('sandboxPaidSchema', (await api.post('/sandbox/checkout/pay', card)).data);
 }
 
 /** `GET /getCustomerSecret`: a SetupIntent's client secret for saving a card. */
 export async function fetchCustomerSecret(): Promise<CustomerSecret> {
-  return customerSecretSchema.parse((await api.get('/getCustomerSecret')).data);
+  return answer('customerSecretSchema', (await api.get('/getCustomerSecret')).data);
 }
 
 /** The sandbox provider's card form: saves a test card on the SetupIntent of `GET /getCustomerSecret`. */
 export async function saveSandboxCard(card: SandboxCard): Promise<PaymentMethod> {
-  return paymentMethodSchema.parse((await api.post('/sandbox/setup-intents/confirm', card)).data);
+  return answer('paymentMethodSchema', (await api.post('/sandbox/setup-intents/confirm', card)).data);
 }
 
 export async function fetchPaymentMethods(): Promise<PaymentMethods> {
-  return paymentMethodsSchema.parse((await api.get('/billing/payment-methods')).data);
+  return answer('paymentMethodsSchema', (await api.get('/billing/payment-methods')).data);
 }
 
 export async function setDefaultPaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
   const path = `/billing/payment-methods/${encodeURIComponent(paymentMethodId)}/default`;
-  return paymentMethodsSchema.parse((await api.put(path)).data);
+  return answer('paymentMethodsSchema', (await api.put(path)).data);
 }
 
 export async function removePaymentMethod(paymentMethodId: string): Promise<PaymentMethods> {
   const path = `/billing/payment-methods/${encodeURIComponent(paymentMethodId)}`;
-  return paymentMethodsSchema.parse((await api.delete(path)).data);
+  return answer('paymentMethodsSchema', (await api.delete(path)).data);
 }
 
 /** `GET /subscriptions`: the caller's subscriptions and token balance; the one fetch of it (billing.keys.ts). */
 export async function fetchSubscriptions(): Promise<UserSubscriptions> {
-  return userSubscriptionsSchema.parse((await api.get('/subscriptions')).data);
+  return answer('userSubscriptionsSchema', (await api.get('/subscriptions')).data);
 }
 
 export async function cancelSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
   const { data } = await api.put(`${admin ? '/admin' : ''}/subscriptions/cancel`, { subscriptionId });
-  return subscriptionSchema.parse(data);
+  return answer('subscriptionSchema', data);
 }
 
 export async function resumeSubscription(subscriptionId: string, admin = false): Promise<Subscription> {
   const { data } = await api.put(`${admin ? '/admin' : ''}/subscriptions/resume`, { subscriptionId });
-  return subscriptionSchema.parse(data);
+  return answer('subscriptionSchema', data);
 }
 
 export async function fetchTokenHistory(): Promise<TokenHistory> {
-  return tokenHistorySchema.parse((await api.get('/tokens/history')).data);
+  return answer('tokenHistorySchema', (await api.get('/tokens/history')).data);
 }
 
 export async function fetchPayments(): Promise<Payment[]> {
-  return paymentHistorySchema.parse((await api.get('/billing/payments')).data).payments;
+  return (await answer('paymentHistorySchema', (await api.get('/billing/payments')).data)).payments;
 }
 
 export async function fetchAdminSubscriptions(): Promise<AdminSubscription[]> {
-  return adminSubscriptionsSchema.parse((await api.get('/admin/subscriptions')).data).subscriptions;
+  return (await answer('adminSubscriptionsSchema', (await api.get('/admin/subscriptions')).data)).subscriptions;
 }
 
 /** `GET /org/{orgId}/subscriptions`: what the organisation is subscribed to, actions narrowed to the caller's role. */
 export async function fetchOrganizationSubscriptions(orgId: string): Promise<AdminSubscription[]> {
-  return orgSubscriptionsSchema.parse((await api.get(`/org/${orgId}/subscriptions`)).data).subscriptions;
+  return (await answer('orgSubscriptionsSchema', (await api.get(`/org/${orgId}/subscriptions`)).data)).subscriptions;
 }
 
 /** `DELETE /org/{orgId}/subscriptions`: the organisation's cancel (to the period end, docs/adr/0010). */
 export async function cancelOrganizationSubscription(orgId: string, subscriptionId: string): Promise<Subscription> {
-  return subscriptionSchema.parse((await api.delete(`/org/${orgId}/subscriptions`, { data: { subscriptionId } })).data);
+  return answer(
+    'subscriptionSchema',
+    (await api.delete(`/org/${orgId}/subscriptions`, { data: { subscriptionId } })).data,
+  );
 }
 
 export async function endSubscription(subscriptionId: string): Promise<Subscription> {
-  return subscriptionSchema.parse((await api.delete('/admin/subscriptions', { data: { subscriptionId } })).data);
+  return answer('subscriptionSchema', (await api.delete('/admin/subscriptions', { data: { subscriptionId } })).data);
 }
 
 export async function assignSubscription(body: {
@@ -142,11 +130,11 @@ export async function assignSubscription(body: {
   priceId: string;
   days: number;
 }): Promise<Subscription> {
-  return subscriptionSchema.parse((await api.post('/admin/subscriptions', body)).data);
+  return answer('subscriptionSchema', (await api.post('/admin/subscriptions', body)).data);
 }
 
 export async function grantTokens(grant: AdminTokenGrant): Promise<{ tokenAmount: number }> {
-  return tokenBalanceSchema.parse((await api.put('/admin/tokens', grant)).data);
+  return answer('tokenBalanceSchema', (await api.put('/admin/tokens', grant)).data);
 }
 
 export async function fetchAdminProducts(query: {
@@ -159,17 +147,17 @@ export async function fetchAdminProducts(query: {
     billable: query.billable === undefined ? undefined : String(query.billable),
     includeArchived: query.includeArchived ? 'true' : undefined,
   };
-  return productListSchema.parse((await api.get('/admin/products', { params })).data).products;
+  return (await answer('productListSchema', (await api.get('/admin/products', { params })).data)).products;
 }
 
 export async function createProduct(body: CreateProduct): Promise<Product> {
-  return productSchema.parse((await api.post('/admin/products', body)).data);
+  return answer('productSchema', (await api.post('/admin/products', body)).data);
 }
 
 export async function updateProduct(productId: string, body: UpdateProduct): Promise<Product> {
-  return productSchema.parse((await api.put(`/admin/products/${productId}`, body)).data);
+  return answer('productSchema', (await api.put(`/admin/products/${productId}`, body)).data);
 }
 
 export async function archiveProduct(productId: string): Promise<Product> {
-  return productSchema.parse((await api.delete(`/admin/products/${productId}`)).data);
+  return answer('productSchema', (await api.delete(`/admin/products/${productId}`)).data);
 }

@@ -12,7 +12,8 @@ import { useFormat } from '../../lib/format';
 import { useLiveSources } from '../accounts/diagnostics.hooks';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteFeed, updateFeed } from './catalogue.api';
-import { useCatalogueMutation, useFeeds, useNetwork, useNetworkStationMarkers, useNetworks } from './catalogue.hooks';
+import { useFeeds, useNetwork, useNetworkStationMarkers, useNetworks } from './catalogue.hooks';
+import { useCatalogueMutation } from './catalogue.mutations';
 import { FeedFormModal } from './FeedFormModal';
 
 const feedColor = (feed: Feed): StatusColor =>

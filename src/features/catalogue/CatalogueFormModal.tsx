@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { Button } from '../../components/Button';
 import { Modal, ModalTitle } from '../../components/modal';
 import { useZodForm, type ZodForm, type ZodFormOptions } from '../../lib/forms/useZodForm';
-import { useCatalogueMutation } from './catalogue.hooks';
+import { useCatalogueMutation } from './catalogue.mutations';
 
 /**
  * The admin's network, station and feed forms: useZodForm with the catalogue's texts, saved through a mutation that

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectField } from '../../components/form';
+import { SelectField } from '../../components/form/SelectField';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { Preloader } from '../../components/Preloader';
 import { brand } from '../../lib/brand';

@@ -5,7 +5,7 @@ import { Button } from '../../components/Button';
 import { fieldClass } from '../../components/form';
 import { apiError } from '../../lib/api';
 import { importSourcetable } from './catalogue.api';
-import { useCatalogueMutation } from './catalogue.hooks';
+import { useCatalogueMutation } from './catalogue.mutations';
 
 /**
  * Bulk import: paste or upload a caster's sourcetable, preview what each line would do, then import. STR lines

@@ -7,7 +7,8 @@ import { TextField } from '../../components/form';
 import { useFormat } from '../../lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteStation } from './catalogue.api';
-import { STATION_PAGE_SIZE, useCatalogueMutation, useStations } from './catalogue.hooks';
+import { STATION_PAGE_SIZE, useStations } from './catalogue.hooks';
+import { useCatalogueMutation } from './catalogue.mutations';
 import { catalogueMismatches } from './catalogue-mismatch';
 import { StationFormModal } from './StationFormModal';
 

@@ -1,26 +1,19 @@
-import {
-  type CreateFeedBody,
-  type CreateNetworkBody,
-  type CreateStationBody,
-  type Feed,
-  type FeedPage,
-  feedPageSchema,
-  feedSchema,
-  type ImportReport,
-  importReportSchema,
-  type Network,
-  networkListSchema,
-  networkSchema,
-  type PatchFeedBody,
-  type PatchNetworkBody,
-  type PatchStationBody,
-  type Station,
-  type StationMarkerPage,
-  type StationPage,
-  stationMarkerPageSchema,
-  stationPageSchema,
-  stationSchema,
+import type {
+  CreateFeedBody,
+  CreateNetworkBody,
+  CreateStationBody,
+  Feed,
+  FeedPage,
+  ImportReport,
+  Network,
+  PatchFeedBody,
+  PatchNetworkBody,
+  PatchStationBody,
+  Station,
+  StationMarkerPage,
+  StationPage,
 } from '@portal/contract';
+import { answer } from '../../lib/answer';
 import { api } from '../../lib/api';
 
 /** Public calls read what the marketplace shows; admin calls see hidden and retired networks too. */
@@ -28,27 +21,27 @@ export type CatalogueScope = 'public' | 'admin';
 const prefix = (scope: CatalogueScope) => (scope === 'admin' ? '/admin' : '');
 
 export async function fetchNetworks(scope: CatalogueScope): Promise<Network[]> {
-  return networkListSchema.parse((await api.get(`${prefix(scope)}/networks`)).data).items;
+  return (await answer('networkListSchema', (await api.get(`${prefix(scope)}/networks`)).data)).items;
 }
 
 export async function fetchNetwork(id: string): Promise<Network> {
-  return networkSchema.parse((await api.get(`/admin/networks/${id}`)).data);
+  return answer('networkSchema', (await api.get(`/admin/networks/${id}`)).data);
 }
 
 /** Every station of the scope as map markers, in one call (the API allows 10,000 per page). */
 export async function fetchStationMarkers(scope: CatalogueScope): Promise<StationMarkerPage> {
   const { data } = await api.get(`${prefix(scope)}/stations`, { params: { view: 'compact', limit: 10_000 } });
-  return stationMarkerPageSchema.parse(data);
+  return answer('stationMarkerPageSchema', data);
 }
 
 /** Id and mountpoint of every station of one network, whatever its size (for pickers). */
 export async function fetchNetworkStationMarkers(network: string): Promise<StationMarkerPage> {
   const { data } = await api.get('/admin/stations', { params: { network, view: 'compact', limit: 10_000 } });
-  return stationMarkerPageSchema.parse(data);
+  return answer('stationMarkerPageSchema', data);
 }
 
 export async function fetchStation(scope: CatalogueScope, id: string): Promise<Station> {
-  return stationSchema.parse((await api.get(`${prefix(scope)}/stations/${id}`)).data);
+  return answer('stationSchema', (await api.get(`${prefix(scope)}/stations/${id}`)).data);
 }
 
 export async function fetchStations(params: {
@@ -57,15 +50,15 @@ export async function fetchStations(params: {
   limit: number;
   offset: number;
 }): Promise<StationPage> {
-  return stationPageSchema.parse((await api.get('/admin/stations', { params })).data);
+  return answer('stationPageSchema', (await api.get('/admin/stations', { params })).data);
 }
 
 export async function createNetwork(body: CreateNetworkBody): Promise<Network> {
-  return networkSchema.parse((await api.post('/admin/networks', body)).data);
+  return answer('networkSchema', (await api.post('/admin/networks', body)).data);
 }
 
 export async function updateNetwork(id: string, body: PatchNetworkBody): Promise<Network> {
-  return networkSchema.parse((await api.patch(`/admin/networks/${id}`, body)).data);
+  return answer('networkSchema', (await api.patch(`/admin/networks/${id}`, body)).data);
 }
 
 export async function deleteNetwork(id: string): Promise<void> {
@@ -74,15 +67,15 @@ export async function deleteNetwork(id: string): Promise<void> {
 
 export async function importSourcetable(networkId: string, text: string, dryRun: boolean): Promise<ImportReport> {
   const { data } = await api.post(`/admin/networks/${networkId}/import-sourcetable`, { text, dryRun });
-  return importReportSchema.parse(data);
+  return answer('importReportSchema', data);
 }
 
 export async function createStation(body: CreateStationBody): Promise<Station> {
-  return stationSchema.parse((await api.post('/admin/stations', body)).data);
+  return answer('stationSchema', (await api.post('/admin/stations', body)).data);
 }
 
 export async function updateStation(id: string, body: PatchStationBody): Promise<Station> {
-  return stationSchema.parse((await api.patch(`/admin/stations/${id}`, body)).data);
+  return answer('stationSchema', (await api.patch(`/admin/stations/${id}`, body)).data);
 }
 
 export async function deleteStation(id: string): Promise<void> {
@@ -90,15 +83,15 @@ export async function deleteStation(id: string): Promise<void> {
 }
 
 export async function fetchFeeds(network: string): Promise<FeedPage> {
-  return feedPageSchema.parse((await api.get('/admin/feeds', { params: { network, limit: 1000 } })).data);
+  return answer('feedPageSchema', (await api.get('/admin/feeds', { params: { network, limit: 1000 } })).data);
 }
 
 export async function createFeed(body: CreateFeedBody): Promise<Feed> {
-  return feedSchema.parse((await api.post('/admin/feeds', body)).data);
+  return answer('feedSchema', (await api.post('/admin/feeds', body)).data);
 }
 
 export async function updateFeed(id: string, body: PatchFeedBody): Promise<Feed> {
-  return feedSchema.parse((await api.patch(`/admin/feeds/${id}`, body)).data);
+  return answer('feedSchema', (await api.patch(`/admin/feeds/${id}`, body)).data);
 }
 
 export async function deleteFeed(id: string): Promise<void> {

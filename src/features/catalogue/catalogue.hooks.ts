@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CatalogueScope } from './catalogue.api';
 import * as catalogueApi from './catalogue.api';
 
@@ -63,12 +63,3 @@ export const useNetworkStationMarkers = (network: string) =>
 
 export const useFeeds = (network: string) =>
   useQuery({ queryKey: catalogueKeys.feeds(network), queryFn: () => catalogueApi.fetchFeeds(network) });
-
-/** Any catalogue write can change counts, coverage, markers and feeds: everything catalogue is refetched. */
-export function useCatalogueMutation<A, R>(mutationFn: (args: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: catalogueKeys.all }),
-  });
-}

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { apiError } from '../api-error';
@@ -7,11 +7,20 @@ import { type FieldErrors, fieldErrors } from './zod-messages';
 
 export type { FieldErrors } from './zod-messages';
 
+/**
+ * A schema loaded on the form's first use (a change, a field left, a send), not when it draws: a form a first visit
+ * shows (the sign-up form on /signup) then brings no zod into that visit (ADR 0093). Until it has loaded the form
+ * shows no problem and is not valid; a send waits for it.
+ */
+export type SchemaOnUse<S> = () => Promise<S>;
+
+const loadsOnUse = <S>(schema: S | SchemaOnUse<S>): schema is SchemaOnUse<S> => typeof schema === 'function';
+
 export interface ZodFormOptions<V, S extends z.ZodType, R> {
   /** What the inputs hold at first (strings for text and number inputs, as the user types them). */
   initialValues: V;
-  /** The contract's schema of the request body: the one the server parses the same body with. */
-  schema: S;
+  /** The contract's schema of the request body: the one the server parses the same body with; or its loader. */
+  schema: S | SchemaOnUse<S>;
   /** The body the schema checks, made from the inputs (numbers parsed, blanks left out); the inputs by default. */
   toBody?: (values: V) => unknown;
   /**
@@ -70,7 +79,7 @@ const fieldValue = (values: object, field: string) => (values as Record<string, 
 export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   options: ZodFormOptions<V, S, R>,
 ): ZodForm<V> {
-  const { schema, toBody, ns, keys } = options;
+  const { toBody, ns, keys } = options;
   const { t, i18n } = useTranslation(ns ? [ns, 'common'] : 'common');
   const [values, setValuesState] = useState(options.initialValues);
   const [touched, setTouched] = useState<Record<string, true>>({});
@@ -86,9 +95,20 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
   const latestValues = useRef(values);
   latestValues.current = values;
 
+  const [loadedOnUse, setLoadedOnUse] = useState<S>();
+  const loading = useRef<Promise<unknown>>(undefined);
+  const schema = loadsOnUse(options.schema) ? loadedOnUse : options.schema;
+  const use = () => {
+    const given = latest.current.schema;
+    if (loadsOnUse(given)) loading.current ??= given().then((loaded) => setLoadedOnUse(loaded));
+  };
+  // A send before the schema had loaded: made again once it has.
+  const [sendQueued, setSendQueued] = useState(false);
+
   const body = useMemo(() => (toBody ? toBody(values) : values), [toBody, values]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the texts follow the language.
   const check = useMemo(() => {
+    if (!schema) return { ok: false as const, errors: {} as FieldErrors, order: [] as string[] };
     const parsed = schema.safeParse(body);
     return parsed.success
       ? { ok: true as const, data: body as z.input<S>, errors: {} as FieldErrors, order: [] as string[] }
@@ -106,11 +126,19 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
     errors[server.field] ??= server.text;
   const first = check.order.find((field) => shown(field));
 
-  const setValues = (update: (values: V) => V) => setValuesState(update);
+  const setValues = (update: (values: V) => V) => {
+    use();
+    setValuesState(update);
+  };
 
   const handleSubmit = (event?: FormEvent) => {
     event?.preventDefault();
     setSubmitted(true);
+    if (!schema) {
+      use();
+      setSendQueued(true);
+      return;
+    }
     if (!check.ok || sending.current) return;
     const { submit, onSuccess, failedText } = latest.current;
     const data = check.data;
@@ -140,11 +168,20 @@ export function useZodForm<V extends object, S extends z.ZodType, R = unknown>(
     );
   };
 
+  useEffect(() => {
+    if (!sendQueued || !schema) return;
+    setSendQueued(false);
+    handleSubmit();
+  });
+
   return {
     values,
     set: (name) => (value) => setValues((v) => ({ ...v, [name]: value })),
     setValues,
-    touch: (name) => () => setTouched((was) => (was[name] ? was : { ...was, [name]: true })),
+    touch: (name) => () => {
+      use();
+      setTouched((was) => (was[name] ? was : { ...was, [name]: true }));
+    },
     errors,
     firstError: first === undefined ? undefined : check.errors[first],
     general: server.general,

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForgotPasswordForm } from '../../../src/features/auth/ForgotPasswordForm';
@@ -32,7 +32,8 @@ describe('ForgotPasswordForm', () => {
     const f = setup();
     expect(f.submit).toBeEnabled();
     await f.user.click(f.submit);
-    expect(f.message()).toHaveTextContent(en.auth.forgotPassword.enterEmail);
+    // The form's rules load with its first use, here the click (ADR 0093): the message follows them.
+    await waitFor(() => expect(f.message()).toHaveTextContent(en.auth.forgotPassword.enterEmail));
     expect(f.message()).toHaveAttribute('data-type', 'error');
     expect(fb.sendPasswordResetEmail).not.toHaveBeenCalled();
   });

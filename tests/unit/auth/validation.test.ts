@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canSubmitLogin,
-  canSubmitSignUp,
-  forgotPasswordError,
-  loginError,
-  signUpError,
-} from '../../../src/features/auth/validation';
+import { canSubmitLogin, canSubmitSignUp } from '../../../src/features/auth/auth-fields';
+import { forgotPasswordError, loginError, signUpError } from '../../../src/features/auth/validation';
 
 const valid = {
   email: 'rover@example.com',
