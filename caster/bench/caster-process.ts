@@ -15,6 +15,8 @@ const mountpoint = (name: string) => ({
   network: 'bench',
   latitude: 52,
   longitude: 5,
+  // Injected as 1008 after each 1005 into every encoded output (ADR 0088).
+  antenna: 'TRM59800.00     SCIS',
   str: {
     identifier: 'bench',
     format: 'RTCM 3.3',
@@ -35,6 +37,16 @@ const stations = Array.from({ length: Number(process.env.BENCH_STATIONS ?? 0) },
  */
 const busUrl = process.env.BENCH_BUS_URL;
 let logins = 0;
+/** BENCH_RTCM_PROFILES: the logins get these outputs in turn (issue 36), so a quarter of the rovers is on each. */
+const OUTPUTS = process.env.BENCH_RTCM_PROFILES
+  ? ([
+      { rtcmProfile: 'as-sent', constellations: null },
+      { rtcmProfile: 'msm4', constellations: null },
+      { rtcmProfile: 'legacy', constellations: null },
+      { rtcmProfile: 'as-sent', constellations: ['GPS', 'GLO'] },
+    ] as const)
+  : null;
+let profileLogins = 0;
 const ports: CasterPorts = {
   auth: {
     authorize: async () => ({
@@ -43,6 +55,7 @@ const ports: CasterPorts = {
       ownerId: 'bench',
       maxConnections: 1_000_000,
       until: FAR_FUTURE,
+      ...OUTPUTS?.[profileLogins++ % OUTPUTS.length],
     }),
     access: async (accountIds) =>
       new Map(

@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeStationPosition, geodeticToEcef } from '@portal/gnss';
-import { CASTER_NODE_FLAGS, encodeFrame } from '../src/index.ts';
+import { encodeStationPosition, frameMessageType, geodeticToEcef } from '@portal/gnss';
+import { CASTER_NODE_FLAGS, encodeFrame, validFrames } from '../src/index.ts';
 import {
   cLoader,
   compileRoverLoad,
@@ -50,6 +50,12 @@ interface Scenario {
   mode: 'mixed' | 'v1' | 'v2';
   /** More rovers opened at `rate` a second once the others are connected and measured. */
   storm?: { rovers: number; rate: number };
+  /**
+   * The source sends a real station's frames (MSM7 of six constellations, ephemerides, 1005/1033; `CAPTURE`), about
+   * one epoch per tick, instead of stamped frames: the rovers measure no latency, the caster's fan-out p99 is the
+   * figure. With `profiles` the rovers get four outputs in turn (issue 36): as-sent, MSM4, legacy, and GPS+GLONASS.
+   */
+  capture?: { profiles: boolean };
 }
 
 /** Rovers half NTRIP 1, half NTRIP 2 (named rovers@hz), then the comparison's scenarios (issue 35). */
@@ -62,6 +68,17 @@ const SCENARIOS: Scenario[] = [
   { name: 'v1-10000@1', rovers: 10000, frameBytes: 933, hz: 1, mode: 'v1' },
   { name: 'v2-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v2' },
   { name: 'storm', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1', storm: stormSize() },
+  // Issue 36: BENCH_RTCM_ROVERS (1000) rovers on one station, all as-sent, then split over four profiles.
+  ...(['as-sent', 'profiles'] as const).map(
+    (kind): Scenario => ({
+      name: `${kind}-capture`,
+      rovers: Number(process.env.BENCH_RTCM_ROVERS ?? 1000),
+      frameBytes: 0,
+      hz: 1,
+      mode: 'mixed',
+      capture: { profiles: kind === 'profiles' },
+    }),
+  ),
 ];
 /** BENCH_STORM (`rovers@rate`, default `10000@20000`): a smaller storm for a profile or a shared machine. */
 function stormSize(): { rovers: number; rate: number } {
@@ -103,6 +120,12 @@ const INTEGRITY_MODES = INTEGRITY === 'both' ? [false, true] : [INTEGRITY === 'o
 /** The mountpoint's reference position (1005), sent once a second: 52° N 5° E, 10 m. */
 const POSITION_FRAME = encodeStationPosition(geodeticToEcef(52, 5, 10));
 const STATIONS = Number(process.env.BENCH_STATIONS ?? 0);
+/** The capture scenarios' station: a NovAtel OEM729's MSM7 of GPS, GLONASS, Galileo, QZSS, BeiDou and NavIC. */
+const CAPTURE = validFrames(readFileSync(here('../test/fixtures/oem729_hiroshima_20221213_msm7_alleph.rtcm3'))).filter(
+  (f) => frameMessageType(f) !== 1005,
+);
+/** Its 769 frames span about 60 epochs. */
+const CAPTURE_PER_TICK = Math.ceil(CAPTURE.length / 60);
 /** BENCH_PROFILE: a folder where each run of our caster leaves a CPU profile (`.cpuprofile`, for DevTools), sampled every 100 µs. */
 const PROFILE = process.env.BENCH_PROFILE;
 
@@ -151,7 +174,11 @@ interface Stats {
  * Ours with the Node options the server runs it with, and `--expose-gc`, so its memory figures are read after a
  * collection.
  */
-async function ourCaster(archiveDir: string | undefined, integrity: boolean): Promise<CasterUnderTest> {
+async function ourCaster(
+  archiveDir: string | undefined,
+  integrity: boolean,
+  profiles: boolean,
+): Promise<CasterUnderTest> {
   const proc = fork(here('./caster-process.ts'), [], {
     execArgv: [
       '--import',
@@ -165,6 +192,7 @@ async function ourCaster(archiveDir: string | undefined, integrity: boolean): Pr
       ...process.env,
       ...(archiveDir && { BENCH_ARCHIVE_DIR: archiveDir }),
       ...(!integrity && { BENCH_INTEGRITY_OFF: '1' }),
+      ...(profiles && { BENCH_RTCM_PROFILES: '1' }),
     },
   });
   const { port } = await nextMessage<{ port: number }>(proc, 'ready');
@@ -327,7 +355,10 @@ interface StormResult {
 
 async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', integrity = true) {
   const archiveDir = archiving ? mkdtempSync(join(os.tmpdir(), 'bench-archive-')) : undefined;
-  const caster = which === 'ours' ? await ourCaster(archiveDir, integrity) : await otherCaster(OTHER as string);
+  const caster =
+    which === 'ours'
+      ? await ourCaster(archiveDir, integrity, s.capture?.profiles ?? false)
+      : await otherCaster(OTHER as string);
   if (PRIORITY !== undefined) os.setPriority(caster.pid, PRIORITY);
   if (ISOLATE) {
     const casterCores = lastCore > 0 ? `0-${lastCore - 1}` : '0';
@@ -358,7 +389,13 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
   const inWindow = (sentAt: number) => sentAt >= windowStart && sentAt < windowEnd;
   let sentInWindow = 0;
   let sent = 0;
+  let captureAt = 0;
   const timer = setInterval(() => {
+    if (s.capture) {
+      // The capture over and over: the encoders see its epochs again, as after a station's restart.
+      for (let n = 0; n < CAPTURE_PER_TICK; n++) source.write(CAPTURE[captureAt++ % CAPTURE.length] as Buffer);
+      return;
+    }
     const sentAt = monotonicMs();
     source.write(frame(s.frameBytes, sentAt));
     sent++;
@@ -445,7 +482,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
     connectMs,
     rovers: after.ours?.rovers ?? s.rovers,
     samples: samples.length,
-    expected: s.rovers * sentInWindow,
+    expected: s.capture ? Number.NaN : s.rovers * sentInWindow,
     disconnected: reports.reduce((n, r) => n + r.disconnected, 0),
     p50: percentile(samples, 50),
     p95: percentile(samples, 95),
@@ -564,6 +601,17 @@ function printIntegrity(s: Scenario, off: Result[], on: Result[]) {
   );
 }
 
+/** Issue 36's target: the fan-out p99 of rovers split over four profiles within 10 % of the same rovers on as-sent. */
+const captureRuns: Record<'as-sent' | 'profiles', Result[]> = { 'as-sent': [], profiles: [] };
+function printProfiles() {
+  const p99 = (rs: Result[]) => median(rs.map((r) => r.fanOut?.p99 ?? Number.NaN));
+  const p50 = (rs: Result[]) => median(rs.map((r) => r.fanOut?.p50 ?? Number.NaN));
+  const [a, b] = [p99(captureRuns['as-sent']), p99(captureRuns.profiles)];
+  console.log(
+    `  profiles: ${captureRuns.profiles[0]?.rovers ?? '-'} rovers on one station, all as-sent / over four profiles: fan-out p99 ${ms(a)} / ${ms(b)} ms (${b >= a ? '+' : ''}${ms((100 * (b - a)) / a, 1)} %, target at most +10 %), fan-out p50 ${ms(p50(captureRuns['as-sent']))} / ${ms(p50(captureRuns.profiles))} ms, main CPU ${ms(median(captureRuns['as-sent'].map((r) => r.mainCpuPercent)), 1)} / ${ms(median(captureRuns.profiles.map((r) => r.mainCpuPercent)), 1)} %`,
+  );
+}
+
 for (const s of chosen) {
   const results: Record<'ours' | 'other', Result[]> = { ours: [], other: [] };
   const monitored: Record<'off' | 'on', Result[]> = { off: [], on: [] };
@@ -580,6 +628,7 @@ for (const s of chosen) {
       for (const { archiving, integrity } of variants) {
         const r = await run(s, archiving, which, integrity);
         printRow(r);
+        if (s.capture && which === 'ours') captureRuns[s.capture.profiles ? 'profiles' : 'as-sent'].push(r);
         if (which === 'ours' && INTEGRITY === 'both' && !archiving) monitored[integrity ? 'on' : 'off'].push(r);
         // The archive and the other caster are compared with one setting of the monitor: the last in INTEGRITY_MODES.
         if (which === 'ours' && integrity !== INTEGRITY_MODES.at(-1)) continue;
@@ -600,4 +649,5 @@ for (const s of chosen) {
   if (OTHER) printRatios(s, results.ours, results.other);
   if (INTEGRITY === 'both') printIntegrity(s, monitored.off, monitored.on);
 }
+if (captureRuns['as-sent'].length && captureRuns.profiles.length) printProfiles();
 process.exit(0);

@@ -5,6 +5,7 @@ export { distanceKm, formatGga, type Position, parseGga } from './gga.ts';
 export { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 export { CASTER_NODE_FLAGS } from './node-flags.ts';
 export type * from './ports.ts';
+export { PROFILE_SUFFIXES } from './relay/profiles.ts';
 export { type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 export { crc24q, encodeFrame, Frame, MAX_FRAME, RtcmFramer, validFrames } from './rtcm.ts';
 export type { Logger } from './session-log.ts';

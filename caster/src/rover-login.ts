@@ -4,9 +4,10 @@ import type { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
 import { reject, remoteOf } from './connection.ts';
 import { type LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
-import type { AuthDecision, AuthorizePort, RefusalDetail, RefusalReason } from './ports.ts';
+import type { AuthDecision, AuthorizePort, RefusalDetail, RefusalReason, RtcmProfile } from './ports.ts';
 import { type RefusalLog, refusalOfDenial } from './refusals.ts';
 import { type Mount, NEAR_SUFFIX } from './relay/mount.ts';
+import { splitProfileSuffix } from './relay/profiles.ts';
 import type { Rover } from './relay/rover.ts';
 import type { NtripRequest } from './request.ts';
 import { DENIAL, errorResponse, LEFT_ORGANIZATION } from './responses.ts';
@@ -41,8 +42,10 @@ export interface AdmittedRover {
   /** The station asked for, or null for a nearest-station mountpoint. */
   mount: Mount | null;
   nearNetwork: string | null;
-  /** The mountpoint name as the caster spells it. */
+  /** The mountpoint name as the caster spells it, without a profile suffix. */
   name: string;
+  /** The profile the mountpoint's suffix chose over the account's; null without one. */
+  suffixProfile: RtcmProfile | null;
   ip: string;
   userAgent: string | null;
   /** The connection the rover takes (null for the connection test): released once the rover is registered. */
@@ -71,8 +74,18 @@ export async function admitRover(
   const userAgent = req.headers.get('user-agent') ?? null;
   // A station's name is answered from what the cache holds, without waiting: only a name it does not know may need
   // the catalogue read again.
-  const mount = deps.cache.knownMount(req.mountpoint) ?? (await deps.cache.resolveMount(req.mountpoint));
-  const nearNetwork = mount ? null : await deps.cache.resolveNear(req.mountpoint);
+  let mount = deps.cache.knownMount(req.mountpoint) ?? (await deps.cache.resolveMount(req.mountpoint));
+  let nearNetwork = mount ? null : await deps.cache.resolveNear(req.mountpoint);
+  // A name the catalogue knows as it is comes first; else a profile suffix on a name it knows (ADR 0088).
+  let suffixProfile: RtcmProfile | null = null;
+  if (!mount && !nearNetwork) {
+    const { base, profile } = splitProfileSuffix(req.mountpoint);
+    if (profile) {
+      mount = deps.cache.knownMount(base) ?? (await deps.cache.resolveMount(base));
+      nearNetwork = mount ? null : await deps.cache.resolveNear(base);
+      if (mount || nearNetwork) suffixProfile = profile;
+    }
+  }
   if (!mount && !nearNetwork) {
     // NTRIP 1 clients expect the sourcetable for a mountpoint that does not exist.
     reject(
@@ -174,6 +187,7 @@ export async function admitRover(
     mount: mount ?? null,
     nearNetwork: nearNetwork ?? null,
     name,
+    suffixProfile,
     ip,
     userAgent,
     slot,

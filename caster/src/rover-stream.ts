@@ -4,6 +4,7 @@ import type { FirstDataWatch } from './first-data.ts';
 import { readGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
 import type { Mount } from './relay/mount.ts';
+import { roverOutput } from './relay/profiles.ts';
 import { Rover } from './relay/rover.ts';
 import type { Rovers } from './relay/rovers.ts';
 import type { NtripRequest } from './request.ts';
@@ -44,6 +45,7 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
     clock.now(),
   );
   rover.userAgent = userAgent;
+  rover.output = roverOutput(admitted.suffixProfile ?? decision.rtcmProfile, decision.constellations);
   rover.lease = lease;
   rovers.register(rover);
   // Counted as a registered rover now, in the same step: the login's reservation is no longer needed.

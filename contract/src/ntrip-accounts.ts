@@ -41,7 +41,7 @@ export function nearMountpoint(networkSlug: string): string {
 }
 
 /**
- * What an account's rovers get (issue 36, docs/adr/0088-rtcm-output-profiles.md): `as-sent` relays the station's
+ * What an account's rovers get (issue 36, docs/adr/0088-rtcm-profiles-in-the-caster.md): `as-sent` relays the station's
  * frames byte for byte; `msm4` re-encodes its MSM observations as MSM4; `legacy` as GPS 1004 and GLONASS 1012.
  */
 export const rtcmProfiles = ['as-sent', 'msm4', 'legacy'] as const;

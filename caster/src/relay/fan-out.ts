@@ -32,8 +32,8 @@ export class FanOut {
     logger.info({ directWrites: this.direct !== undefined, reason: this.directOff }, 'relay fan-out');
   }
 
+  /** Writes one frame to a set of rovers; the caller times the whole of a station frame's fan-out (`sample`). */
   write(rovers: Set<Rover>, frame: Frame, now: number): void {
-    const started = performance.now();
     const writers = this.direct;
     // forEach, not for-of: a Set's iterator can allocate a result per rover, and collecting that garbage
     // pauses every rover.
@@ -44,7 +44,11 @@ export class FanOut {
       writers[1].flush(frame.data);
       if (writers[2].pending) writers[2].flush(frame.chunked);
     }
-    this.samples[this.next++ % this.samples.length] = performance.now() - started;
+  }
+
+  /** How long one station frame took to reach all its rovers (ms). */
+  sample(ms: number): void {
+    this.samples[this.next++ % this.samples.length] = ms;
   }
 
   /** Whether frames go through io_uring, and if not, why not. */

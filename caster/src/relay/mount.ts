@@ -1,6 +1,7 @@
 import type { StationMonitor } from '../integrity/monitor.ts';
 import type { CatalogueMountpoint } from '../ports.ts';
 import type { Frame } from '../rtcm.ts';
+import { OUTPUT_STATION_MESSAGES, ProfileStream, type RoverOutput } from './profiles.ts';
 import type { Rover } from './rover.ts';
 
 /** Seconds the received byte rate of a source is averaged over. */
@@ -16,7 +17,12 @@ export class Mount {
   remoteSeenAt = 0;
   /** Whether the node feeding it said, in its last announcement, that its data flows. */
   remoteFlowing = false;
+  /** Every rover on the station, whatever it gets. */
   readonly rovers = new Set<Rover>();
+  /** Those that get the station's frames byte for byte: the relay's fast path (ADR 0088). */
+  readonly asSent = new Set<Rover>();
+  /** The encoded outputs by profile key, each shared by its rovers; one goes when its last rover does. */
+  readonly streams = new Map<string, ProfileStream>();
   readonly cached = new Map<number, Frame>();
   lastDataAt: number | null = null;
   bytesInWindow = 0;
@@ -38,6 +44,51 @@ export class Mount {
 
   get name(): string {
     return this.info.mountpoint;
+  }
+
+  /** Puts a rover on the station, on the fast path or on its profile's output. */
+  add(rover: Rover): void {
+    this.rovers.add(rover);
+    const key = rover.output.key;
+    if (key === null) this.asSent.add(rover);
+    else this.stream(rover.output).rovers.add(rover);
+  }
+
+  delete(rover: Rover): void {
+    this.rovers.delete(rover);
+    const key = rover.output.key;
+    if (key === null) {
+      this.asSent.delete(rover);
+      return;
+    }
+    const stream = this.streams.get(key);
+    stream?.rovers.delete(rover);
+    if (stream?.rovers.size === 0) this.streams.delete(key);
+  }
+
+  /** What a rover switching to the station gets first: the station's position and antenna, in its output's form. */
+  stationMessages(output: RoverOutput): Frame[] {
+    if (output.key === null) return STATION_MESSAGES.flatMap((type) => this.cached.get(type) ?? []);
+    const { cached } = this.stream(output);
+    return OUTPUT_STATION_MESSAGES.flatMap((type) => cached.get(type) ?? []);
+  }
+
+  /**
+   * The output of a profile, made for its first rover. A new encoder is given the station messages the station sent
+   * last, so it has a position and antenna to hand on before the station sends them again.
+   */
+  private stream(output: RoverOutput): ProfileStream {
+    const key = output.key as string;
+    let stream = this.streams.get(key);
+    if (!stream) {
+      stream = new ProfileStream(output, this.info);
+      for (const type of STATION_MESSAGES) {
+        const frame = this.cached.get(type);
+        if (frame) stream.encode(frame);
+      }
+      this.streams.set(key, stream);
+    }
+    return stream;
   }
 }
 

@@ -17,7 +17,14 @@ export interface CasterStats {
   directWrites: { active: boolean; reason: string | null };
   /** Milliseconds to write one frame to all rovers of its mountpoint, over the last 1024 frames that had rovers. */
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
-  mounts: Array<{ mountpoint: string; rovers: number; online: boolean; source: 'push' | 'pull' | 'bus' | null }>;
+  mounts: Array<{
+    mountpoint: string;
+    rovers: number;
+    online: boolean;
+    source: 'push' | 'pull' | 'bus' | null;
+    /** The station's encoded outputs (ADR 0088): one per profile in use, whatever the number of its rovers. */
+    outputs: Array<{ key: string; rovers: number }>;
+  }>;
 }
 
 export interface RelayDeps {
@@ -67,7 +74,7 @@ export class Relay {
       const slot = Math.floor(now / 1000) % RATE_SECONDS;
       mount.bytesPerSecond[slot] = (mount.bytesPerSecond[slot] ?? 0) + frame.data.length;
     }
-    if (mount.rovers.size > 0) this.fanOut.write(mount.rovers, frame, now);
+    if (mount.rovers.size > 0) this.fanOutFrame(mount, frame, now);
     // The first frame after a silence is what makes the station online, not the source's login. Only after this
     // frame went out: a nearest-station rover that switches to the station now starts with its cached station
     // messages, this frame among them, once.
@@ -81,6 +88,27 @@ export class Relay {
       monitor.frame(frame.data, frame.messageType, now);
       if (monitor.positionChanged) this.deps.integrity?.evaluate(mount);
     }
+  }
+
+  /**
+   * One station frame to all its rovers: as it came to those on the fast path, and through each profile's encoder
+   * once to all the rovers of that profile (ADR 0088). The time it took, encoding included, is one fan-out sample.
+   */
+  private fanOutFrame(mount: Mount, frame: Frame, now: number): void {
+    const fanOut = this.fanOut;
+    const started = performance.now();
+    if (mount.asSent.size > 0) fanOut.write(mount.asSent, frame, now);
+    if (mount.streams.size > 0) {
+      mount.streams.forEach((stream, key) => {
+        // A NEAR rover that ended while being sent its first frames leaves its new output without rovers.
+        if (stream.rovers.size === 0) {
+          mount.streams.delete(key);
+          return;
+        }
+        for (const out of stream.encode(frame)) fanOut.write(stream.rovers, out, now);
+      });
+    }
+    fanOut.sample(performance.now() - started);
   }
 
   /** Only the node that holds a station's source writes its status, so nodes never contradict each other. */
@@ -189,6 +217,7 @@ export class Relay {
         rovers: m.rovers.size,
         online: state.isOnline(m, this.clock.now()),
         source: m.source ? m.source.kind : m.remoteNode ? 'bus' : null,
+        outputs: [...m.streams].map(([key, stream]) => ({ key, rovers: stream.rovers.size })),
       });
     }
     return { rovers: count, directWrites: fanOut.directWrites(), mounts: list, fanOutMs: fanOut.times() };

@@ -5,6 +5,7 @@ import type { Frame } from '../rtcm.ts';
 import type { RoverFix } from '../telemetry/fix.ts';
 import { isTls } from '../tls.ts';
 import type { Mount } from './mount.ts';
+import { AS_SENT, type RoverOutput } from './profiles.ts';
 
 /** One batch per NTRIP version: NTRIP 1 rovers get a frame raw, NTRIP 2 rovers as one chunk. */
 export type DirectWriters = { 1: DirectWriter; 2: DirectWriter };
@@ -25,6 +26,8 @@ export class Rover {
   readonly id = ++roverIds;
   /** Fix quality and corrections' age from the rover's GGA, for its live session (telemetry/); made at its first line. */
   fix: RoverFix | null = null;
+  /** What it gets (issue 36): set at login from its account and mountpoint suffix, before it joins a station. */
+  output: RoverOutput = AS_SENT;
   /** Its account's connection across the caster nodes, given back when it ends (ADR 0040). */
   lease: { release(): void } | null = null;
   private line = '';

@@ -3,7 +3,7 @@ import type { CasterLimits } from '../limits.ts';
 import type { SessionEndReason } from '../ports.ts';
 import type { Logger, SessionLog } from '../session-log.ts';
 import { endedTelemetry } from '../telemetry/snapshot.ts';
-import { type Mount, STATION_MESSAGES } from './mount.ts';
+import type { Mount } from './mount.ts';
 import { nearestStation } from './near.ts';
 import type { Rover } from './rover.ts';
 
@@ -58,7 +58,7 @@ export class Rovers {
     if (rover.mount === mount) return;
     const previous = rover.mount;
     if (previous) {
-      previous.rovers.delete(rover);
+      previous.delete(rover);
       this.deps.followed(previous);
     }
     rover.mount = mount;
@@ -70,17 +70,14 @@ export class Rovers {
     if (rover.nearNetwork) {
       // A switch happens between two whole frames (this runs between deliveries); the station's position comes
       // first so the rover never applies the new station's observations to the old station's coordinates.
-      for (const type of STATION_MESSAGES) {
-        const cached = mount.cached.get(type);
-        if (cached) rover.send(cached, this.deps.clock.now());
-      }
+      for (const frame of mount.stationMessages(rover.output)) rover.send(frame, this.deps.clock.now());
       if (rover.ended) return;
       this.deps.logger.info(
         { account: rover.accountId, from: previous?.name ?? null, to: mount.name },
         'nearest station chosen',
       );
     }
-    mount.rovers.add(rover);
+    mount.add(rover);
     this.deps.followed(mount);
   }
 
@@ -114,7 +111,7 @@ export class Rovers {
     rover.ended = true;
     rover.endedAt = this.deps.clock.now();
     if (rover.mount) {
-      rover.mount.rovers.delete(rover);
+      rover.mount.delete(rover);
       this.deps.followed(rover.mount);
     }
     this.nearWaiting.delete(rover);
@@ -146,6 +143,7 @@ export class Rovers {
       bytesSent: rover.bytesSent,
       endReason: reason,
       lastGga: rover.position,
+      rtcmProfile: rover.output.profile,
       ...endedTelemetry(rover),
     });
   }

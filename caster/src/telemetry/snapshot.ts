@@ -1,4 +1,5 @@
 import { distanceKm, type Position } from '../gga.ts';
+import type { RoverOutput } from '../relay/profiles.ts';
 import type { RoverFix } from './fix.ts';
 import type { LiveSession, LiveSource, TelemetryQuery } from './types.ts';
 
@@ -17,6 +18,7 @@ export interface RoverView {
   readonly position: Position | null;
   readonly fix: RoverFix | null;
   readonly mount: { readonly name: string; readonly info: Position } | null;
+  readonly output: RoverOutput;
 }
 
 export interface SourceView {
@@ -51,6 +53,8 @@ export function liveSession(node: string, rover: RoverView): LiveSession {
     tls: rover.tls,
     mountpoint: rover.requested,
     ...served(rover),
+    rtcmProfile: rover.output.profile,
+    constellations: rover.output.constellations,
     connectedAt: rover.startedAt.toISOString(),
     bytesSent: rover.bytesSent,
     position: rover.position && { latitude: rover.position.latitude, longitude: rover.position.longitude },

@@ -5,7 +5,9 @@ import type {
   CatalogueMountpoint,
   CatalogueNetwork,
   FeedStatus,
+  ProfileConstellation,
   PullFeedConfig,
+  RtcmProfile,
   SessionRecord,
   StationIntegrityUpdate,
   StationStatus,
@@ -20,6 +22,9 @@ export interface FakeAccount {
   maxConnections?: number;
   /** End of the account's access to its networks; far in the future unless a test sets it. */
   until?: Date;
+  /** What its rovers get (issue 36); absent: the station's frames as sent. */
+  rtcmProfile?: RtcmProfile;
+  constellations?: ProfileConstellation[] | null;
 }
 
 const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
@@ -75,6 +80,8 @@ export class FakePorts implements CasterPorts {
         ownerId: `owner-${account.accountId}`,
         maxConnections: account.maxConnections ?? 1,
         until: account.until ?? FAR_FUTURE,
+        ...(account.rtcmProfile && { rtcmProfile: account.rtcmProfile }),
+        ...(account.constellations && { constellations: account.constellations }),
       };
     },
     access: async (accountIds: string[], now: Date): Promise<Map<string, AccountAccess>> => {

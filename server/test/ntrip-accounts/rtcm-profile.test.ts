@@ -1,3 +1,5 @@
+import { PROFILE_SUFFIXES } from '@portal/caster';
+import { PROFILE_MOUNTPOINT_SUFFIXES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessChangeReason } from '../../src/modules/ntrip-accounts/index.ts';
 import { testDatabaseKind } from '../support/database.ts';
@@ -96,5 +98,11 @@ describe(`RTCM output profile of an NTRIP account (issue 36) on ${testDatabaseKi
       headers: owner.headers,
     });
     expect(read.json().rtcmProfile).toBe('as-sent');
+  });
+
+  it('the connection card names the mountpoint suffixes the caster reads', () => {
+    expect(Object.fromEntries(PROFILE_SUFFIXES.map(([suffix, profile]) => [profile, suffix]))).toEqual(
+      PROFILE_MOUNTPOINT_SUFFIXES,
+    );
   });
 });

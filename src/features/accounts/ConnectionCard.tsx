@@ -21,6 +21,7 @@ import { type ConnectionSettings, genericFields } from './client-presets';
 import { MountpointList } from './MountpointList';
 import { PositionPicker } from './PositionPicker';
 import { type RoverPosition, recommendMountpoint, type StationMountpoint } from './position';
+import { RtcmProfileSection } from './RtcmProfile';
 import { relayAddress } from './relay';
 
 /** A text button that copies, with the same 2-second confirmation as the copy control (spec §4). */
@@ -274,6 +275,7 @@ export function ConnectionCard({
           {settings && <ConnectionTest account={account} mountpoint={settings.mountpoint} position={position} />}
         </>
       )}
+      <RtcmProfileSection account={account} />
       <section className="rounded-xl border border-line bg-raised/50 p-3">
         <h3 className="text-sm font-semibold text-ink">{t('details.versionsTitle')}</h3>
         <p className="mt-1 text-xs text-muted">{t('details.versions')}</p>
