@@ -126,6 +126,51 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     expect(authorizer.verifications).toBe(checked + 1);
   });
 
+  it('logins of different accounts arriving together read their accounts in one query (a reconnection storm)', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const logins: Array<Awaited<ReturnType<typeof createAccount>>> = [];
+    for (const label of ['Rover A', 'Rover B', 'Rover C']) {
+      const login = await createAccount(t, user, label);
+      await activate(t, user, login.account.id, network.id, 1);
+      logins.push(login);
+    }
+    const [a, b, c] = logins as [(typeof logins)[0], (typeof logins)[0], (typeof logins)[0]];
+    const repo = createNtripRepo(t.db);
+    const asked: string[][] = [];
+    const storm = createAuthorizer({
+      repo: {
+        ...repo,
+        accountsForLogin: (names) => {
+          asked.push([...names]);
+          return repo.accountsForLogin(names);
+        },
+      },
+      epochPollMs: 60_000,
+    });
+    try {
+      // The first spells its name in capitals: names match without regard to case.
+      const decisions = await Promise.all([
+        storm.authorize(a.account.username.toUpperCase(), a.password, near(), new Date()),
+        storm.authorize(b.account.username, b.password, near(), new Date()),
+        storm.authorize(c.account.username, `${c.password}x`, near(), new Date()),
+        storm.authorize('nobody-by-this-name', 'x', near(), new Date()),
+      ]);
+      expect(decisions.map((d) => (d.allowed ? 'allowed' : d.reason))).toEqual([
+        'allowed',
+        'allowed',
+        'bad_credentials',
+        'bad_credentials',
+      ]);
+      expect(decisions[0]).toMatchObject({ accountId: a.account.id });
+      expect(decisions[2]).toMatchObject({ accountId: c.account.id });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toHaveLength(4);
+    } finally {
+      storm.close();
+    }
+  });
+
   it('a new connection limit reaches the cached decision at once, and moves the auth epoch for other casters', async () => {
     const user = await t.buildUser();
     await grantTokens(t, admin, user, 50);

@@ -6,7 +6,7 @@ import { looksLikeProbeToken } from './ntrip.probe.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 
 export interface AuthorizerOptions {
-  repo: Pick<NtripRepo, 'authEpoch' | 'accountForLogin' | 'networkOfMountpoint' | 'accessOf' | 'accessEndedAt'>;
+  repo: Pick<NtripRepo, 'authEpoch' | 'accountsForLogin' | 'networkOfMountpoint' | 'accessOf' | 'accessEndedAt'>;
   /** How long a decision is reused; an allowed decision never outlives the grant behind it. */
   ttlMs?: number;
   /** How often the auth epoch (moved by every account or grant change) is read. */
@@ -31,6 +31,40 @@ interface Entry {
   expiresAt: number;
 }
 
+/** Most usernames one account query asks for; more logins in one turn make more queries. */
+const MAX_BATCH = 500;
+
+/**
+ * Lookups by name made in one event-loop turn, answered by one `load` after the turn's I/O: in a reconnection storm
+ * the logins whose heads were read together ask the database once instead of once each.
+ */
+function batched<V>(load: (keys: string[]) => Promise<Map<string, V>>): (key: string) => Promise<V | undefined> {
+  let waiting = new Map<string, Array<{ resolve(value: V | undefined): void; reject(err: unknown): void }>>();
+  const flush = () => {
+    const batch = waiting;
+    waiting = new Map();
+    const keys = [...batch.keys()];
+    for (let i = 0; i < keys.length; i += MAX_BATCH) {
+      const part = keys.slice(i, i + MAX_BATCH);
+      load(part).then(
+        (found) => {
+          for (const key of part) for (const w of batch.get(key) ?? []) w.resolve(found.get(key));
+        },
+        (err: unknown) => {
+          for (const key of part) for (const w of batch.get(key) ?? []) w.reject(err);
+        },
+      );
+    }
+  };
+  return (key) =>
+    new Promise((resolve, reject) => {
+      if (waiting.size === 0) setImmediate(flush);
+      const list = waiting.get(key);
+      if (list) list.push({ resolve, reject });
+      else waiting.set(key, [{ resolve, reject }]);
+    });
+}
+
 /**
  * authorize() over the database with a short-lived decision cache. The cache key is an HMAC of username,
  * password and mountpoint under a key that lives only in this process, so the cache never holds a password
@@ -50,6 +84,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
    * decisions expired or were cleared (any account change moves the epoch) skip scrypt unless the password changed.
    */
   const verified = new Map<string, string>();
+  const accountForLogin = batched((usernames) => repo.accountsForLogin(usernames));
   let epoch: number | null = null;
   let verifications = 0;
   let generation = 0;
@@ -94,7 +129,7 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       decision: { allowed: false, ...denial },
       expiresAt: now.getTime() + ttlMs,
     });
-    const account = await repo.accountForLogin(username);
+    const account = await accountForLogin(username);
     // An unknown username costs the same hash as a known one, so timing does not tell which usernames exist.
     const hash = account?.password_hash ?? (await decoyHash());
     const probe = looksLikeProbeToken(password) && !!options.probe?.accept(password, username, mountpoint);

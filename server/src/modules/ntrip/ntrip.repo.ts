@@ -111,16 +111,22 @@ export function createNtripRepo(db: Database) {
       return Number(row?.epoch ?? 0);
     },
 
-    /** Deleted accounts do not log in; their usernames stay taken. */
-    async accountForLogin(username: string): Promise<AccountForLogin | undefined> {
-      const r = await sql<AccountForLogin>`
-        SELECT a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.password_hash, a.enabled,
+    /**
+     * The live accounts of several logins in one query (a reconnection storm's logins of one event-loop turn), by the
+     * username as each login spelled it; names match without regard to case. Deleted accounts do not log in; their
+     * usernames stay taken.
+     */
+    async accountsForLogin(usernames: readonly string[]): Promise<Map<string, AccountForLogin>> {
+      if (usernames.length === 0) return new Map();
+      const r = await sql<AccountForLogin & { login: string }>`
+        SELECT q.login, a.id::text AS id, a.owner_user_id::text AS owner_user_id, a.password_hash, a.enabled,
           u.disabled AS owner_disabled, a.max_connections, a.rtcm_profile, a.constellations,
           (a.organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM organization_members m
             WHERE m.organization_id = a.organization_id AND m.user_id = a.owner_user_id)) AS holder_left
-        FROM ntrip_accounts a JOIN users u ON u.id = a.owner_user_id
-        WHERE lower(a.username) = lower(${username}) AND a.deleted_at IS NULL`.execute(db);
-      return r.rows[0];
+        FROM unnest(${sql.val([...usernames])}::text[]) AS q(login)
+        JOIN ntrip_accounts a ON lower(a.username) = lower(q.login) AND a.deleted_at IS NULL
+        JOIN users u ON u.id = a.owner_user_id`.execute(db);
+      return new Map(r.rows.map(({ login, ...account }) => [login, account]));
     },
 
     /** The network a station mountpoint or a `{SLUG}_NEAR` mountpoint belongs to; retired networks serve nobody. */
