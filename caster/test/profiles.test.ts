@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { frameMessageType } from '@portal/gnss';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Caster, createCaster, validFrames } from '../src/index.ts';
+import { type Caster, createCaster, formatGga, validFrames } from '../src/index.ts';
 import { fixture, Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
 import { until } from './support/wait.ts';
@@ -228,5 +228,28 @@ describe('RTCM output profiles', () => {
       () => 'the rovers to go',
     );
     expect(caster?.stats().mounts[0]?.outputs).toEqual([]);
+  });
+
+  it('a nearest-station rover on a profile starts with the station’s position and antenna in that profile', async () => {
+    const ports = new FakePorts().addNetwork('jp').addStation('HIRO', 'jp', 34.4, 132.5);
+    (ports.stations[0] as { antenna?: string }).antenna = ANTENNA;
+    ports.accounts.push({
+      username: 'near',
+      password: 'pw',
+      accountId: 'acc-near',
+      networks: ['jp'],
+      rtcmProfile: 'msm4',
+    });
+    const port = await startCaster(ports);
+    // The station has sent its position and antenna before the rover comes; its source stays connected.
+    await playCapture(port, 'HIRO');
+    const rover = await Peer.connect(port);
+    peers.push(rover);
+    rover.write(roverRequest('JP_NEAR_MSM4', 1, ['near', 'pw']));
+    await rover.until((p) => p.text().includes('\r\n\r\n'), 'rover answer');
+    rover.write(formatGga({ latitude: 34.4, longitude: 132.5 }, 'GP'));
+    await rover.until((p) => validFrames(p.body()).length >= 3, 'the station messages', 10_000);
+    expect(typesOf(validFrames(rover.body())).slice(0, 3)).toEqual([1005, 1008, 1033]);
+    expect(caster?.stats().mounts[0]?.outputs).toEqual([{ key: 'msm4', rovers: 1 }]);
   });
 });
