@@ -105,8 +105,13 @@ const caster = await createCaster({
   busUrl,
   busPrefix: process.env.BENCH_BUS_PREFIX,
   nodeId: process.env.BENCH_NODE_ID,
+  // The TLS scenario (tls-1000@5) names a certificate the bench made; its rovers come in on a TLS port too.
+  ...(process.env.BENCH_TLS_CERT && {
+    tls: { certFile: process.env.BENCH_TLS_CERT, keyFile: process.env.BENCH_TLS_KEY as string },
+  }),
 });
 const { port } = await caster.listen(0, '127.0.0.1');
+const tlsPort = process.env.BENCH_TLS_CERT ? (await caster.listenTls(0, '127.0.0.1')).port : undefined;
 
 /**
  * The caster's garbage collections since the last stats request: a collection pauses the fan-out, so a pause
@@ -193,4 +198,4 @@ process.on('message', async (message: Request) => {
     process.send?.({ type: 'stopped', archived: archive ? archived : null }, () => process.exit(0));
   }
 });
-send({ type: 'ready', port });
+send({ type: 'ready', port, tlsPort });

@@ -1,10 +1,11 @@
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeStationPosition, frameMessageType, geodeticToEcef } from '@portal/gnss';
+import { generate } from 'selfsigned';
 import { CASTER_NODE_FLAGS, encodeFrame, validFrames } from '../src/index.ts';
 import {
   cLoader,
@@ -38,7 +39,8 @@ import {
  * 900-byte frame a second by its own source, so that archiving carries a network's load) and BENCH_INTEGRITY (`on`,
  * the default, `off`, or `both`: each run of ours without and with the station integrity monitor, in alternating
  * order, then the medians of the fan-out p99 side by side; issue 33) and BENCH_STORM (the storm's `rovers@rate`,
- * `10000@20000`) adjust it. The source also sends its reference
+ * `10000@20000`) and BENCH_TLS_ROVERS (the tls@5 scenario's plain rovers and as many over TLS, 1000) adjust it. The
+ * source also sends its reference
  * position (1005) once a second, as a base station does, so the monitor decodes it where it is on.
  */
 
@@ -56,6 +58,11 @@ interface Scenario {
    * figure. With `profiles` the rovers get four outputs in turn (issue 36): as-sent, MSM4, legacy, and GPS+GLONASS.
    */
   capture?: { profiles: boolean };
+  /**
+   * As many rovers again over TLS (issue 38), in the same run as the plain ones: the Node load generator, since the
+   * C one speaks no TLS. Ours only.
+   */
+  tls?: number;
 }
 
 /** Rovers half NTRIP 1, half NTRIP 2 (named rovers@hz), then the comparison's scenarios (issue 35). */
@@ -68,6 +75,10 @@ const SCENARIOS: Scenario[] = [
   { name: 'v1-10000@1', rovers: 10000, frameBytes: 933, hz: 1, mode: 'v1' },
   { name: 'v2-1000@5', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v2' },
   { name: 'storm', rovers: 1000, frameBytes: 33, hz: 5, mode: 'v1', storm: stormSize() },
+  // Issue 38: BENCH_TLS_ROVERS (1000) plain rovers and as many over TLS on one mountpoint, each group's latency apart.
+  ...[Number(process.env.BENCH_TLS_ROVERS ?? 1000)].map(
+    (n): Scenario => ({ name: 'tls@5', rovers: n, frameBytes: 33, hz: 5, mode: 'mixed', tls: n }),
+  ),
   // Issue 36: BENCH_RTCM_ROVERS (1000) rovers on one station, all as-sent, then split over four profiles.
   ...(['as-sent', 'profiles'] as const).map(
     (kind): Scenario => ({
@@ -156,6 +167,8 @@ if (PRIORITY !== undefined) os.setPriority(PRIORITY);
 interface CasterUnderTest {
   label: string;
   port: number;
+  /** Ours with a certificate: its TLS port. */
+  tlsPort?: number;
   pid: number;
   /** With `gc`, our caster collects garbage first (memory figures); never inside a measuring window. */
   stats(gc: boolean): Promise<Stats>;
@@ -178,6 +191,7 @@ async function ourCaster(
   archiveDir: string | undefined,
   integrity: boolean,
   profiles: boolean,
+  tls?: { certFile: string; keyFile: string },
 ): Promise<CasterUnderTest> {
   const proc = fork(here('./caster-process.ts'), [], {
     execArgv: [
@@ -193,12 +207,14 @@ async function ourCaster(
       ...(archiveDir && { BENCH_ARCHIVE_DIR: archiveDir }),
       ...(!integrity && { BENCH_INTEGRITY_OFF: '1' }),
       ...(profiles && { BENCH_RTCM_PROFILES: '1' }),
+      ...(tls && { BENCH_TLS_CERT: tls.certFile, BENCH_TLS_KEY: tls.keyFile }),
     },
   });
-  const { port } = await nextMessage<{ port: number }>(proc, 'ready');
+  const { port, tlsPort } = await nextMessage<{ port: number; tlsPort?: number }>(proc, 'ready');
   return {
     label: 'ours',
     port,
+    tlsPort,
     pid: proc.pid as number,
     async stats(gc) {
       const reply = nextMessage<CasterStats>(proc, 'stats');
@@ -214,6 +230,22 @@ async function ourCaster(
       return archived;
     },
   };
+}
+
+/** A self-signed certificate for the TLS scenario's port; its rovers do not check it. */
+async function benchCertificate(dir: string): Promise<{ certFile: string; keyFile: string }> {
+  const day = 86_400_000;
+  const made = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    notBeforeDate: new Date(Date.now() - day),
+    notAfterDate: new Date(Date.now() + day),
+  });
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  writeFileSync(certFile, made.cert);
+  writeFileSync(keyFile, made.private, { mode: 0o600 });
+  return { certFile, keyFile };
 }
 
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
@@ -355,9 +387,11 @@ interface StormResult {
 
 async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', integrity = true) {
   const archiveDir = archiving ? mkdtempSync(join(os.tmpdir(), 'bench-archive-')) : undefined;
+  const tlsDir = s.tls ? mkdtempSync(join(os.tmpdir(), 'bench-tls-')) : undefined;
+  const tlsFiles = tlsDir ? await benchCertificate(tlsDir) : undefined;
   const caster =
     which === 'ours'
-      ? await ourCaster(archiveDir, integrity, s.capture?.profiles ?? false)
+      ? await ourCaster(archiveDir, integrity, s.capture?.profiles ?? false, tlsFiles)
       : await otherCaster(OTHER as string);
   if (PRIORITY !== undefined) os.setPriority(caster.pid, PRIORITY);
   if (ISOLATE) {
@@ -416,12 +450,20 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
     };
     loaders.push(ROVERS === 'c' ? cLoader(roverBinary, options) : nodeLoader(options));
   }
+  const tlsLoaders: Loader[] = [];
+  if (s.tls) {
+    if (caster.tlsPort === undefined) throw new Error(`${s.name}: the caster has no TLS port`);
+    tlsLoaders.push(
+      nodeLoader({ port: caster.tlsPort, count: s.tls, first: s.rovers, spin: ISOLATE, priority: PRIORITY, tls: true }),
+    );
+  }
+  const allLoaders = [...loaders, ...tlsLoaders];
   const connectStart = Date.now();
-  await Promise.all(loaders.map((l) => l.connected));
+  await Promise.all(allLoaders.map((l) => l.connected));
   const connectMs = Date.now() - connectStart;
 
   await new Promise((r) => setTimeout(r, WARMUP_MS));
-  await Promise.all(loaders.map((l) => l.measure()));
+  await Promise.all(allLoaders.map((l) => l.measure()));
   windowStart = monotonicMs();
   const before = await caster.stats(false);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -431,6 +473,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
   await new Promise((r) => setTimeout(r, 500));
   const loadWallMicros = (monotonicMs() - windowStart) * 1000;
   const reports = await Promise.all(loaders.map((l) => l.report()));
+  const tlsReports = await Promise.all(tlsLoaders.map((l) => l.report()));
 
   let storm: StormResult | null = null;
   let stormLoader: Loader | null = null;
@@ -473,9 +516,19 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
 
   const loaded = await caster.stats(true);
   const samples = delaysBetween(reports, windowStart, windowEnd);
+  const tlsSamples = delaysBetween(tlsReports, windowStart, windowEnd);
+  const tls = s.tls
+    ? {
+        rovers: s.tls,
+        p50: percentile(tlsSamples, 50),
+        p99: percentile(tlsSamples, 99),
+        delivered: tlsSamples.length / (s.tls * sentInWindow),
+        disconnected: tlsReports.reduce((n, r) => n + r.disconnected, 0),
+      }
+    : null;
   const cpuMicros = after.cpuMicros - before.cpuMicros;
   const wallMicros = (after.at - before.at) * 1000;
-  const allRovers = s.rovers + (s.storm?.rovers ?? 0);
+  const allRovers = s.rovers + (s.storm?.rovers ?? 0) + (s.tls ?? 0);
   const result = {
     ...s,
     caster: caster.label,
@@ -493,7 +546,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
       ? (100 * (after.ours.mainCpuMicros - (before.ours as CasterStats).mainCpuMicros)) / wallMicros
       : Number.NaN,
     allocatedMBps: after.ours ? after.ours.allocated / 1e6 / (wallMicros / 1e6) : Number.NaN,
-    roversCpuPercent: (100 * reports.reduce((n, r) => n + r.cpuMicros, 0)) / loadWallMicros,
+    roversCpuPercent: (100 * [...reports, ...tlsReports].reduce((n, r) => n + r.cpuMicros, 0)) / loadWallMicros,
     baseMiB: base.rss / 2 ** 20,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / allRovers,
     fanOut: after.ours?.fanOutMs,
@@ -502,14 +555,16 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
     load: os.loadavg()[0] ?? 0,
     integrity: which === 'ours' ? integrity : null,
     storm,
+    tls,
   };
-  for (const l of loaders) l.stop();
+  for (const l of allLoaders) l.stop();
   stormLoader?.stop();
   clearInterval(othersTimer);
   for (const other of others) other.destroy();
   source.destroy();
   const archived = await caster.stop();
   if (archiveDir) rmSync(archiveDir, { recursive: true, force: true });
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
   return { ...result, archived: archived && { ...archived, sent: sent + othersSent() } };
 }
 
@@ -546,6 +601,12 @@ function printRow(r: Result) {
       (r.integrity === null ? '-' : r.integrity ? 'on' : 'off').padStart(9),
     ].join(' '),
   );
+  if (r.tls) {
+    const t = r.tls;
+    console.log(
+      `              over TLS, ${t.rovers} more rovers in the same run: p50 ${ms(t.p50)} ms, p99 ${ms(t.p99)} ms against the ${r.rovers - t.rovers} plain rovers' p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms; delivered ${(100 * t.delivered).toFixed(1)} %, dropped ${t.disconnected}; caster CPU ${r.cpuPercent.toFixed(1)} % for both (compare 1000@5 for plain rovers alone)`,
+    );
+  }
   if (r.storm) {
     const st = r.storm;
     console.log(
@@ -617,7 +678,8 @@ for (const s of chosen) {
   const monitored: Record<'off' | 'on', Result[]> = { off: [], on: [] };
   for (let i = 0; i < RUNS; i++) {
     // Alternating, and each caster first every other run, so a change in the machine's load falls on both.
-    const order: Array<'ours' | 'other'> = !OTHER ? ['ours'] : i % 2 === 0 ? ['ours', 'other'] : ['other', 'ours'];
+    const order: Array<'ours' | 'other'> =
+      !OTHER || s.tls ? ['ours'] : i % 2 === 0 ? ['ours', 'other'] : ['other', 'ours'];
     // The monitor's runs alternate the same way.
     const integrityOrder = i % 2 === 0 ? INTEGRITY_MODES : [...INTEGRITY_MODES].reverse();
     for (const which of order) {

@@ -1,12 +1,15 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { ChunkedDecoder } from '../src/index.ts';
 import { monotonicMs } from './rover-loaders.ts';
 
 /**
  * A load generator process: opens its share of rovers (alternately NTRIP 1 and NTRIP 2), reads every frame and
- * records the send time stamped in the frame's payload and the receive time minus it.
+ * records the send time stamped in the frame's payload and the receive time minus it. With `tls` as its fourth
+ * argument the rovers connect over TLS (the caster's certificate is not checked: the bench made it).
  */
-const [portArg, countArg, firstArg] = process.argv.slice(2);
+const [portArg, countArg, firstArg, tlsArg] = process.argv.slice(2);
+const overTls = tlsArg === 'tls';
 const port = Number(portArg);
 const count = Number(countArg);
 const first = Number(firstArg);
@@ -66,34 +69,38 @@ function openRover(index: number): Promise<void> {
     const stream = (data: Buffer) => (v2 ? decoder.push(data) : cut(data));
     let head = '';
     let streaming = false;
-    const socket = net.connect({
-      port,
-      host: '127.0.0.1',
-      onread: {
-        buffer: readBuffer,
-        callback: (size: number, buffer: Uint8Array) => {
-          const chunk = Buffer.from(buffer.buffer, buffer.byteOffset, size);
-          if (streaming) {
-            stream(chunk);
-            return true;
-          }
-          head += chunk.toString('latin1');
-          const end = head.indexOf('\r\n\r\n');
-          if (end < 0) return true;
-          if (!/^(ICY 200 OK|HTTP\/1\.1 200 OK)/.test(head)) {
-            reject(new Error(`rover refused: ${head.slice(0, 80)}`));
-            return false;
-          }
-          streaming = true;
-          resolve();
-          const rest = Buffer.from(head.slice(end + 4), 'latin1');
-          if (rest.length) stream(rest);
-          return true;
-        },
-      },
-    });
+    const read = (chunk: Buffer): boolean => {
+      if (streaming) {
+        stream(chunk);
+        return true;
+      }
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return true;
+      if (!/^(ICY 200 OK|HTTP\/1\.1 200 OK)/.test(head)) {
+        reject(new Error(`rover refused: ${head.slice(0, 80)}`));
+        return false;
+      }
+      streaming = true;
+      resolve();
+      const rest = Buffer.from(head.slice(end + 4), 'latin1');
+      if (rest.length) stream(rest);
+      return true;
+    };
+    // A TLS socket has no `onread`: its decrypted bytes come as 'data' events.
+    const socket = overTls
+      ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false })
+      : net.connect({
+          port,
+          host: '127.0.0.1',
+          onread: {
+            buffer: readBuffer,
+            callback: (size: number, buffer: Uint8Array) => read(Buffer.from(buffer.buffer, buffer.byteOffset, size)),
+          },
+        });
+    if (overTls) socket.on('data', read);
     socket.setNoDelay(true);
-    socket.on('connect', () => {
+    socket.on(overTls ? 'secureConnect' : 'connect', () => {
       socket.write(
         v2
           ? `GET /BENCH HTTP/1.1\r\nHost: 127.0.0.1\r\nNtrip-Version: Ntrip/2.0\r\nAuthorization: ${auth}\r\n\r\n`

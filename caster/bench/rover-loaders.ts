@@ -58,6 +58,8 @@ export interface LoaderOptions {
   mode?: 'mixed' | 'v1' | 'v2';
   /** Connections opened per second without waiting for answers (a storm; C generator only); default 100 at a time. */
   rate?: number;
+  /** Over TLS (`port` is then the caster's TLS port; Node generator only). */
+  tls?: boolean;
 }
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -88,7 +90,8 @@ export function nextMessage<T>(proc: ChildProcess, type: string): Promise<T> {
 
 export function nodeLoader(o: LoaderOptions): Loader {
   if ((o.mode ?? 'mixed') !== 'mixed' || o.rate) throw new Error('the Node load generator opens mixed rovers only');
-  const proc = fork(here('./rover-load.ts'), [String(o.port), String(o.count), String(o.first)], {
+  const args = [String(o.port), String(o.count), String(o.first), ...(o.tls ? ['tls'] : [])];
+  const proc = fork(here('./rover-load.ts'), args, {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_ISOLATE: o.spin ? '1' : '' },
     stdio: 'inherit',
