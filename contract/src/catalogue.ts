@@ -22,6 +22,7 @@ export const catalogueErrorCodes = [
   'feed_exists',
   'feed_kind_mismatch',
   'network_in_use',
+  'owner_not_found',
 ] as const;
 export type CatalogueErrorCode = (typeof catalogueErrorCodes)[number];
 
@@ -406,6 +407,8 @@ export const feedSchema = z.object({
   hasSourcePassword: z.boolean(),
   /** Pull feeds: where our caster fetches the stream. */
   upstream: feedUpstreamSchema.nullable(),
+  /** The e-mail of the user who runs the base: they get the station's outage alerts. Null: no owner. */
+  ownerEmail: z.string().nullable(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
@@ -422,17 +425,22 @@ export const feedListQuerySchema = z.object({
 });
 export type FeedListQuery = z.input<typeof feedListQuerySchema>;
 
+/** The base's owner by the e-mail of their portal account; empty or null: no owner. */
+const ownerEmailSchema = z.union([z.literal(''), z.email().max(254)]).nullable();
+
 export const createFeedBodySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('push'),
     stationId: uuid,
     enabled: z.boolean().default(true),
+    ownerEmail: ownerEmailSchema.optional(),
     sourcePassword: sourcePasswordSchema,
   }),
   z.object({
     kind: z.literal('pull'),
     stationId: uuid,
     enabled: z.boolean().default(true),
+    ownerEmail: ownerEmailSchema.optional(),
     upstreamHost: hostSchema,
     upstreamPort: portSchema.default(2101),
     upstreamMountpoint: mountpointSchema,
@@ -447,6 +455,7 @@ export type CreateFeedBody = z.input<typeof createFeedBodySchema>;
 export const patchFeedBodySchema = z
   .object({
     enabled: z.boolean(),
+    ownerEmail: ownerEmailSchema,
     sourcePassword: sourcePasswordSchema,
     upstreamHost: hostSchema,
     upstreamPort: portSchema,

@@ -43,6 +43,7 @@ export function apiOptionsOf(
       from: config.MAIL_FROM,
       brand: config.VITE_BRAND,
       stationAlertGraceMs: config.STATION_ALERT_GRACE_SECONDS * 1000,
+      stationAlertCheckMs: config.STATION_ALERT_CHECK_SECONDS * 1000,
     },
   };
 }

@@ -229,6 +229,8 @@ const configSchema = z.object({
   ),
   /** Outage alerts (docs/adr/0070): a station out of order for less than this many seconds is not announced. */
   STATION_ALERT_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** How often the API looks for station incidents to announce or close. */
+  STATION_ALERT_CHECK_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** The sender; by default the brand's name at no-reply@ PUBLIC_URL's host. */
   MAIL_FROM: unsetIfEmpty(z.string().min(3).optional()),
   /** The brand the build was made for (contract/src/brand/brands.ts); the mails carry its name, logo and colours. */

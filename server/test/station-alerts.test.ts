@@ -12,7 +12,8 @@ const GRACE = 5 * MINUTE;
  * Outage alerts (issue 33 point 4, docs/adr/0070-outage-alerts.md): from the recorded state changes of a station and
  * the connection log, the customers whose rovers it served get one "down" and one "back" mail per incident longer
  * than the grace, admins the same for every station, through the outbox; a blip, a customer elsewhere, an old
- * session and a customer who turned it off get nothing; two processes checking at once queue one pair.
+ * session and a customer who turned it off get nothing; two processes checking at once queue one pair. The owner of
+ * a station's base, named on its feed, gets the pair of that station too.
  */
 describe(`outage alerts on ${testDatabaseKind()}`, () => {
   let t: TestContext;
@@ -25,7 +26,7 @@ describe(`outage alerts on ${testDatabaseKind()}`, () => {
   let ahead = 0;
   const users: Record<string, TestUser> = {};
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, user: TestUser, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, user: TestUser, payload?: object) =>
     t.app.inject({ method, url, headers: user.headers, payload });
 
   async function setState(station: Station, state: { status?: 'online' | 'offline'; failing?: string[] }) {
@@ -204,5 +205,56 @@ describe(`outage alerts on ${testDatabaseKind()}`, () => {
     await setState(far, { failing: [] });
     await checkAt(GRACE / MINUTE + 2);
     expect((await outbox(users.elsewhere as TestUser)).map((m) => m.kind)).toEqual(['station_down', 'station_up']);
+  });
+
+  it("mails the owner of a station's base, named on its feed, the pair of that station and of no other", async () => {
+    const owner = await t.buildUser();
+    const owned = (
+      await call('POST', '/api/admin/stations', admin, {
+        networkId: network.id,
+        mountpoint: 'ALRT02NLD0',
+        country: 'NLD',
+        latitude: 51.5,
+        longitude: 4.0,
+      })
+    ).json() as Station;
+    await setState(owned, { status: 'online' });
+    const feed = { kind: 'push', stationId: owned.id, sourcePassword: 'owner-base-secret' };
+
+    // Only someone with a portal account can own a base; the refusal creates nothing.
+    const unknown = await call('POST', '/api/admin/feeds', admin, { ...feed, ownerEmail: 'nobody@example.test' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: 'owner_not_found', field: 'ownerEmail' });
+    expect((await call('GET', `/api/admin/feeds?network=${network.slug}`, admin)).json().total).toBe(0);
+
+    const created = await call('POST', '/api/admin/feeds', admin, { ...feed, ownerEmail: owner.email.toUpperCase() });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().ownerEmail).toBe(owner.email);
+
+    await setState(owned, { status: 'offline' });
+    await checkAt(GRACE / MINUTE + 1);
+    await setState(owned, { status: 'online' });
+    await checkAt(GRACE / MINUTE + 2);
+    const mails = await outbox(owner);
+    expect(mails.map((m) => m.kind)).toEqual(['station_down', 'station_up']);
+    expect(mails[0]?.subject).toBe('Outage: station ALRT02NLD0 (Alert RTK)');
+    expect(mails[0]?.text_body).toContain('You are the owner of this base station.');
+    expect(mails[1]?.subject).toBe('Resolved: station ALRT02NLD0 (Alert RTK) works again');
+    // The customers near the other stations hear nothing of it; the admins do.
+    expect((await outbox(users.gga as TestUser)).length).toBe(2);
+    expect((await outbox(users.elsewhere as TestUser)).length).toBe(2);
+    expect((await outbox(admin)).filter((m) => m.subject.includes('ALRT02NLD0')).map((m) => m.kind)).toEqual([
+      'station_down',
+      'station_up',
+    ]);
+
+    // Without an owner, the next incident mails the former owner nothing.
+    const cleared = await call('PATCH', `/api/admin/feeds/${created.json().id}`, admin, { ownerEmail: '' });
+    expect(cleared.json().ownerEmail).toBeNull();
+    await setState(owned, { status: 'offline' });
+    await checkAt(GRACE / MINUTE + 3);
+    await setState(owned, { status: 'online' });
+    await checkAt(GRACE / MINUTE + 4);
+    expect((await outbox(owner)).length).toBe(2);
   });
 });

@@ -1,4 +1,11 @@
-import type { IncidentFeed, Network, Station, Status } from '@portal/contract';
+import {
+  type IncidentFeed,
+  type Network,
+  type NetworkStationDays,
+  type Station,
+  type Status,
+  stripDays,
+} from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIncidentReader } from '../src/modules/status/index.ts';
 import { testDatabaseKind } from './support/database.ts';
@@ -82,6 +89,23 @@ describe(`status page on ${testDatabaseKind()}`, () => {
       flaps.push([new Date(start).toISOString(), false, 'ok'], [new Date(start + 60_000).toISOString(), true, 'ok']);
     }
     await history(flappy.id, flaps);
+
+    const idle = (await call('POST', '/api/admin/networks', admin, { name: 'Idle RTK' })).json() as Network;
+    const idleStation = await station(idle.id, 'IDLE00NLD0');
+    await history(idleStation.id, [['2026-03-01T00:00:00Z', false, 'ok']]);
+    const mixed = (await call('POST', '/api/admin/networks', admin, { name: 'Mixed RTK' })).json() as Network;
+    const fed = await station(mixed.id, 'MIXA00NLD0');
+    const unfed = await station(mixed.id, 'MIXB00NLD0');
+    await history(fed.id, [['2026-03-01T00:00:00Z', true, 'ok']]);
+    await t.db.updateTable('stations').set({ status: 'online' }).where('id', '=', fed.id).execute();
+    await history(unfed.id, [['2026-03-01T00:00:00Z', false, 'ok']]);
+    const lateNet = (await call('POST', '/api/admin/networks', admin, { name: 'Late RTK' })).json() as Network;
+    const late = await station(lateNet.id, 'LATE00NLD0');
+    await history(late.id, [
+      ['2026-03-01T00:00:00Z', false, 'ok'],
+      ['2026-03-08T00:00:00Z', true, 'ok'],
+    ]);
+    await t.db.updateTable('stations').set({ status: 'online' }).where('id', '=', late.id).execute();
   });
   afterAll(async () => {
     await t?.close();
@@ -92,7 +116,13 @@ describe(`status page on ${testDatabaseKind()}`, () => {
     expect(response.statusCode).toBe(200);
     const status = response.json() as Status;
     expect(status.windowDays).toBe(90);
-    expect(status.networks.map((n) => n.slug).sort()).toEqual(['flappy-rtk', 'status-rtk']);
+    expect(status.networks.map((n) => n.slug).sort()).toEqual([
+      'flappy-rtk',
+      'idle-rtk',
+      'late-rtk',
+      'mixed-rtk',
+      'status-rtk',
+    ]);
     const net = status.networks.find((n) => n.slug === network.slug);
     if (!net) throw new Error('no network');
     const [sa, sb] = net.stations;
@@ -106,18 +136,62 @@ describe(`status page on ${testDatabaseKind()}`, () => {
     expect(net.availability).toBe(99.38);
     expect(net.state).toBe('degraded');
 
-    expect(sa?.days).toHaveLength(90);
-    expect(sa?.days[0]).toEqual({ date: '2025-12-16', availability: null });
-    expect(sa?.days.at(-1)).toEqual({ date: '2026-03-15', availability: 83.33 });
-    const day = (date: string) => sa?.days.find((d) => d.date === date)?.availability;
+    // The stations' strips are asked for per network, in the order of its stations.
+    const strips = (await call('GET', `/api/status/networks/${network.slug}/days`)).json() as NetworkStationDays;
+    expect(strips.stations.map((s) => s.id)).toEqual(net.stations.map((s) => s.id));
+    const saDays = stripDays(strips.stations[0]?.days ?? { from: '', availability: [] });
+    const sbDays = stripDays(strips.stations[1]?.days ?? { from: '', availability: [] });
+    expect(saDays).toHaveLength(90);
+    expect(saDays[0]).toEqual({ date: '2025-12-16', availability: null });
+    expect(saDays.at(-1)).toEqual({ date: '2026-03-15', availability: 83.33 });
+    const day = (date: string) => saDays.find((d) => d.date === date)?.availability;
     expect(day('2026-03-09')).toBeNull();
     expect(day('2026-03-10')).toBe(100);
     expect(day('2026-03-12')).toBe(75);
     // A warning is not an outage.
     expect(day('2026-03-13')).toBe(100);
     expect(day('2026-03-14')).toBe(75);
-    expect(sb?.days.every((d) => d.availability === 100)).toBe(true);
-    expect(net.days.find((d) => d.date === '2026-03-12')?.availability).toBe(87.5);
+    expect(sbDays.every((d) => d.availability === 100)).toBe(true);
+    expect(stripDays(net.days).find((d) => d.date === '2026-03-12')?.availability).toBe(87.5);
+    // The main answer carries one strip per network, none per station.
+    expect(net.stations.some((s) => 'days' in s)).toBe(false);
+  });
+
+  it('answers 404 for the strips of a network that is not published, unknown or not a slug at all', async () => {
+    expect((await call('GET', '/api/status/networks/hidden-rtk/days')).statusCode).toBe(404);
+    expect((await call('GET', '/api/status/networks/no-such-net/days')).json().code).toBe('not_found');
+    expect((await call('GET', '/api/status/networks/Not%20a%20slug/days')).statusCode).toBe(404);
+  });
+
+  it('counts a station only from its first data: one no base ever fed is not monitored yet, and no outage', async () => {
+    const status = (await call('GET', '/api/status')).json() as Status;
+    // Created with the network and never online: the demo's stations without a base.
+    const idle = status.networks.find((n) => n.slug === 'idle-rtk');
+    expect(idle?.state).toBe('unmonitored');
+    expect(idle?.availability).toBeNull();
+    expect(idle?.stations.map((s) => [s.mountpoint, s.state, s.availability])).toEqual([
+      ['IDLE00NLD0', 'unmonitored', null],
+    ]);
+    expect(idle?.incidents).toEqual([]);
+    expect(idle?.days.availability.every((d) => d === null)).toBe(true);
+
+    // A network with one monitored station and one never fed: judged on the monitored one.
+    const mixed = status.networks.find((n) => n.slug === 'mixed-rtk');
+    expect(mixed?.state).toBe('operational');
+    expect(mixed?.availability).toBe(100);
+    expect(mixed?.stations.map((s) => [s.mountpoint, s.state])).toEqual([
+      ['MIXA00NLD0', 'available'],
+      ['MIXB00NLD0', 'unmonitored'],
+    ]);
+    expect(mixed?.incidents).toEqual([]);
+
+    // Offline for a week after its creation, then fed: the week before its first data is not counted as down.
+    const late = status.networks.find((n) => n.slug === 'late-rtk');
+    expect(late?.availability).toBe(100);
+    expect(late?.incidents).toEqual([]);
+    expect(
+      stripDays(late?.days ?? { from: '', availability: [] }).find((d) => d.date === '2026-03-05')?.availability,
+    ).toBeNull();
   });
 
   it('lists the incidents newest first with start, end and cause, the ongoing one without an end', async () => {
@@ -151,7 +225,9 @@ describe(`status page on ${testDatabaseKind()}`, () => {
     expect(net?.incidents[0]?.start).toBe('2026-03-01T09:50:00.000Z');
     // 60 minutes down in 15.5 days.
     expect(net?.stations[0]?.availability).toBe(99.73);
-    expect(net?.days.find((d) => d.date === '2026-03-01')?.availability).toBe(95.83);
+    expect(
+      stripDays(net?.days ?? { from: '', availability: [] }).find((d) => d.date === '2026-03-01')?.availability,
+    ).toBe(95.83);
   });
 
   it('publishes the incidents as JSON and as an Atom feed', async () => {

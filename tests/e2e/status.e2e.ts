@@ -14,7 +14,7 @@ import { DESKTOP, launchBrowser } from './support/browser';
 /**
  * The public status page under a moved clock (issue 33): a portal of its own whose clock faketime sets to
  * 2026-03-15 12:00 UTC, on a store holding one station's recorded history, and /status in Chromium logged out
- * showing that history's incidents and availability.
+ * showing that history's incidents and availability, and a network no base has fed yet as not monitored.
  */
 
 /** The portal's clock starts here and runs on. */
@@ -72,6 +72,25 @@ describe('the status page in Chromium under a moved clock', () => {
         .insertInto('station_state_changes')
         .values({ station_id: station.id, at: new Date(at), online, integrity, causes })
         .execute();
+    // A network whose only station no base has ever fed (as the demo's): not monitored yet, not down.
+    const idle = await handle.db
+      .insertInto('networks')
+      .values({ slug: 'status-e2e-idle', name: 'Status E2E Idle', translations: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto('stations')
+      .values({
+        network_id: idle.id,
+        mountpoint: 'IDLE00NLD0',
+        identifier: 'Zwolle',
+        country: 'NLD',
+        latitude: 52.5,
+        longitude: 6.1,
+        status: 'offline',
+        integrity_reasons: '[]',
+      })
+      .execute();
     await handle.close();
 
     const port = await freePort();
@@ -180,6 +199,13 @@ describe('the status page in Chromium under a moved clock', () => {
     await network.getByText('1 station', { exact: true }).click();
     const station = network.locator(`[data-testid=status-station][data-mountpoint=${MOUNTPOINT}]`);
     expect(await station.getByTestId('status-station-availability').textContent()).toBe('98.33 %');
+    // The station's own strip, asked for when the list opened.
+    expect(await station.locator('li[data-date="2026-03-10"]').getAttribute('aria-label')).toMatch(/: 70\.83 %$/);
+
+    const idle = page.locator('[data-testid=status-network][data-slug=status-e2e-idle]');
+    expect(await idle.getByTestId('status-state').first().textContent()).toBe('Not monitored yet');
+    expect(await idle.getByTestId('status-availability').textContent()).toBe('No data recorded');
+    expect(await idle.getByTestId('status-incident').count()).toBe(0);
 
     // The feeds say the same.
     const feed = (await (await page.request.get('/api/status/incidents.json')).json()) as {

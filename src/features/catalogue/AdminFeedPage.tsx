@@ -126,6 +126,7 @@ function NetworkFeeds({ network }: { network: Network }) {
                 return live ? format.moment(live.connectedAt) : '–';
               })(),
               lastError: f.lastError ?? '–',
+              owner: f.ownerEmail ?? '–',
               remove: (
                 <button
                   type="button"
@@ -155,6 +156,7 @@ function NetworkFeeds({ network }: { network: Network }) {
             { key: 'address', header: td('feeds.address') },
             { key: 'since', header: td('feeds.since') },
             { key: 'lastError', header: tc('feeds.lastError') },
+            { key: 'owner', header: tc('feeds.owner') },
             { key: 'remove', header: '' },
           ]}
           filter={(row, query) => row.name.toLowerCase().includes(query.toLowerCase())}

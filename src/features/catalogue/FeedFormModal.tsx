@@ -37,6 +37,7 @@ export function FeedFormModal({
       kind: feed?.kind ?? ('push' as FeedKind),
       stationId: feed?.stationId ?? stations[0]?.id ?? '',
       enabled: feed?.enabled ?? true,
+      ownerEmail: feed?.ownerEmail ?? '',
       sourcePassword: '',
       upstreamHost: feed?.upstream?.host ?? '',
       upstreamPort: String(feed?.upstream?.port ?? 2101),
@@ -48,13 +49,15 @@ export function FeedFormModal({
     schema: feed ? patchFeedBodySchema : createFeedBodySchema,
     toBody: (values) => {
       const { kind, stationId, enabled } = values;
+      const ownerEmail = values.ownerEmail.trim();
       const body =
         kind === 'push'
-          ? { kind, stationId, enabled, sourcePassword: secret(values.sourcePassword) }
+          ? { kind, stationId, enabled, ownerEmail, sourcePassword: secret(values.sourcePassword) }
           : {
               kind,
               stationId,
               enabled,
+              ownerEmail,
               upstreamHost: values.upstreamHost,
               upstreamPort: numberOrUndefined(values.upstreamPort),
               upstreamMountpoint: values.upstreamMountpoint,
@@ -73,7 +76,7 @@ export function FeedFormModal({
   const kind = values.kind;
 
   const text = (
-    key: 'sourcePassword' | `upstream${'Host' | 'Port' | 'Mountpoint' | 'Username' | 'Password'}`,
+    key: 'ownerEmail' | 'sourcePassword' | `upstream${'Host' | 'Port' | 'Mountpoint' | 'Username' | 'Password'}`,
     label: string,
     extra: Record<string, unknown> = {},
   ) => (
@@ -142,6 +145,7 @@ export function FeedFormModal({
           />
         </div>
       )}
+      {text('ownerEmail', t('feeds.ownerEmail'), { type: 'email', autoComplete: 'off', hint: t('feeds.ownerHint') })}
       <ToggleSwitch label={t('feeds.enabled')} checked={values.enabled} onChange={set('enabled')} />
     </CatalogueFormModal>
   );

@@ -1,4 +1,10 @@
-import { type Incident, type NetworkStatus, STATUS_WINDOW_DAYS, type StatusDay } from '@portal/contract';
+import {
+  type DayStrip as DayStripData,
+  type Incident,
+  type NetworkStatus,
+  STATUS_WINDOW_DAYS,
+  stripDays,
+} from '@portal/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
@@ -7,7 +13,7 @@ import { Preloader } from '../../components/Preloader';
 import { api } from '../../lib/api';
 import { brand } from '../../lib/brand';
 import { useFormat } from '../../lib/format';
-import { useStatus } from './status.api';
+import { useStationDays, useStatus } from './status.api';
 
 const card = 'flex flex-col gap-4 rounded-2xl border border-line bg-panel p-5';
 
@@ -18,6 +24,7 @@ const stateTones: Record<string, string> = {
   integrity: 'bg-status-yellow/15 text-status-yellow',
   down: 'bg-status-red/15 text-status-red',
   offline: 'bg-status-red/15 text-status-red',
+  unmonitored: 'bg-line text-muted',
 };
 
 /** A day's bar: green when always available, yellow down to 95 %, red below, grey when nothing was recorded. */
@@ -50,10 +57,11 @@ function StateBadge({ state }: { state: string }) {
 }
 
 /** The 90 days, oldest left: one bar a day, its date and figure in its title and accessible name. */
-function DayStrip({ days, small = false }: { days: StatusDay[]; small?: boolean }) {
+function DayStrip({ strip, small = false }: { strip: DayStripData; small?: boolean }) {
   const { t } = useTranslation('status');
   const format = useFormat();
   const percent = usePercent();
+  const days = useMemo(() => stripDays(strip), [strip]);
   return (
     <ol aria-label={t('strip', { count: days.length })} className={`flex items-end gap-px ${small ? 'h-4' : 'h-8'}`}>
       {days.map((day) => {
@@ -106,6 +114,12 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
   const headingId = `status-${network.slug}`;
   // A network of hundreds of stations has tens of thousands of day bars: drawn only once someone opens the list.
   const [open, setOpen] = useState(false);
+  // The stations' strips come from their own call (the main answer would be a megabyte with them).
+  const stationDays = useStationDays(network.slug, open);
+  const stripOf = useMemo(
+    () => new Map((stationDays.data?.stations ?? []).map((s) => [s.id, s.days])),
+    [stationDays.data],
+  );
   return (
     <section className={card} aria-labelledby={headingId} data-testid="status-network" data-slug={network.slug}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -121,7 +135,7 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
           <StateBadge state={network.state} />
         </div>
       </div>
-      <DayStrip days={network.days} />
+      <DayStrip strip={network.days} />
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary className="cursor-pointer text-sm text-muted hover:text-ink">
           {t('stations', { count: network.stations.length })}
@@ -154,7 +168,10 @@ function NetworkCard({ network, days }: { network: NetworkStatus; days: number }
                     {station.availability === null ? '–' : percent(station.availability)}
                   </td>
                   <td className="hidden py-1 md:table-cell">
-                    <DayStrip days={station.days} small />
+                    {(() => {
+                      const strip = stripOf.get(station.id);
+                      return strip && <DayStrip strip={strip} small />;
+                    })()}
                   </td>
                 </tr>
               ))}

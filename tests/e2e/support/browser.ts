@@ -39,14 +39,14 @@ export interface Session {
 
 /**
  * A visitor who has answered the cookie question (no, so nothing loads from outside), so that the question does not
- * cover what a journey clicks; `{ consentAnswered: false }` for a first visit.
+ * cover what a journey clicks; `{ consentAnswered: false }` for a first visit. `baseURL`: a portal a test started
+ * itself instead of the run's.
  */
 export async function newSession(
   browser: Browser,
   viewport = DESKTOP,
-  { consentAnswered = true } = {},
+  { consentAnswered = true, baseURL = inject('baseURL') } = {},
 ): Promise<Session> {
-  const baseURL = inject('baseURL');
   const context = await browser.newContext({ viewport, baseURL });
   if (consentAnswered) await context.addCookies([{ name: 'cookie_consent', value: 'denied', url: baseURL }]);
   const page = await context.newPage();

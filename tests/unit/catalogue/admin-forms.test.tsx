@@ -168,6 +168,7 @@ describe('feed form', () => {
       status: 'idle' as const,
       lastError: null,
       hasSourcePassword: false,
+      ownerEmail: null,
       upstream: {
         host: 'caster.partner.example',
         port: 2101,
@@ -201,9 +202,15 @@ describe('feed form', () => {
     const host = screen.getByLabelText('Upstream host:');
     await u.clear(host);
     await u.type(host, 'caster2.partner.example');
+    // The base's owner, who gets its outage alerts.
+    await u.type(screen.getByLabelText("Owner's e-mail:"), 'base-owner@example.test');
     await u.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(closed).toBe(true));
-    expect(patch).toMatchObject({ upstreamHost: 'caster2.partner.example', upstreamPort: 2101 });
+    expect(patch).toMatchObject({
+      upstreamHost: 'caster2.partner.example',
+      upstreamPort: 2101,
+      ownerEmail: 'base-owner@example.test',
+    });
     expect(patch).not.toHaveProperty('upstreamPassword');
     expect(patch).not.toHaveProperty('kind');
   });

@@ -124,6 +124,7 @@ describe('admin feed list', () => {
       status: 'idle',
       lastError: null,
       hasSourcePassword: true,
+      ownerEmail: null,
       upstream: null,
       createdAt: '2026-11-01T00:00:00.000Z',
       updatedAt: '2026-11-01T00:00:00.000Z',

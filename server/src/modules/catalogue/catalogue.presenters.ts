@@ -143,6 +143,7 @@ export function presentFeed(row: FeedWithMountpointRow): Feed {
             hasPassword: row.upstream_password_enc !== null,
           }
         : null,
+    ownerEmail: row.owner_email,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -29,7 +29,7 @@ export type StationWithNetworkRow = StationRow & {
   network_slug: string;
   network_reference_frame: NetworkRow['reference_frame'];
 };
-export type FeedWithMountpointRow = FeedRow & { mountpoint: string };
+export type FeedWithMountpointRow = FeedRow & { mountpoint: string; owner_email: string | null };
 
 export interface StationFilter {
   networkId?: string;
@@ -378,8 +378,9 @@ function createCatalogueQueries(db: Database) {
       let query = db
         .selectFrom('feeds')
         .innerJoin('stations', 'stations.id', 'feeds.station_id')
+        .leftJoin('users', 'users.id', 'feeds.owner_user_id')
         .selectAll('feeds')
-        .select('stations.mountpoint');
+        .select(['stations.mountpoint', 'users.email as owner_email']);
       if (filter.networkId) query = query.where('feeds.network_id', '=', filter.networkId);
       if (filter.kind) query = query.where('feeds.kind', '=', filter.kind);
       if (filter.enabled !== undefined) query = query.where('feeds.enabled', '=', filter.enabled);
@@ -394,10 +395,22 @@ function createCatalogueQueries(db: Database) {
       return db
         .selectFrom('feeds')
         .innerJoin('stations', 'stations.id', 'feeds.station_id')
+        .leftJoin('users', 'users.id', 'feeds.owner_user_id')
         .selectAll('feeds')
-        .select('stations.mountpoint')
+        .select(['stations.mountpoint', 'users.email as owner_email'])
         .where('feeds.id', '=', id)
         .executeTakeFirst();
+    },
+
+    /** A base's owner is named by their account's e-mail (case as typed does not matter); disabled users are none. */
+    async findOwnerByEmail(email: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .where('disabled', '=', false)
+        .executeTakeFirst();
+      return row?.id;
     },
 
     async insertFeed(values: Insertable<FeedsTable>): Promise<FeedRow> {

@@ -34,6 +34,21 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
     return presentFeed(row);
   }
 
+  /** The owner's user id; null for none (an empty or null e-mail); refused when no account has the address. */
+  async function ownerOf(email: string | null): Promise<string | null> {
+    if (!email) return null;
+    const id = await repo.findOwnerByEmail(email);
+    if (!id) {
+      throw catalogueError(
+        400,
+        'owner_not_found',
+        'No active portal account has this e-mail address; the owner signs up first.',
+        'ownerEmail',
+      );
+    }
+    return id;
+  }
+
   /** An empty upstream password means the upstream caster asks for none. */
   const sealPassword = (password: string, feedId: string) =>
     password === '' ? null : cipher.encrypt(password, feedId);
@@ -58,7 +73,13 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
       const station = await repo.findStation(body.stationId, { publicOnly: false });
       if (!station) throw badRequest('validation_failed', 'No station has this id.', 'stationId');
       const id = randomUUID();
-      const common = { id, network_id: station.network_id, station_id: station.id, enabled: body.enabled };
+      const common = {
+        id,
+        network_id: station.network_id,
+        station_id: station.id,
+        enabled: body.enabled,
+        owner_user_id: await ownerOf(body.ownerEmail ?? null),
+      };
       const values =
         body.kind === 'push'
           ? { ...common, kind: 'push' as const, source_password_hash: await hashPassword(body.sourcePassword) }
@@ -101,6 +122,7 @@ export function createFeedsService(deps: { repo: CatalogueRepo; cipher: FeedCiph
         upstream_username: body.upstreamUsername,
         upstream_ntrip_version: body.upstreamNtripVersion,
       };
+      if (body.ownerEmail !== undefined) values.owner_user_id = await ownerOf(body.ownerEmail);
       if (body.sourcePassword !== undefined) values.source_password_hash = await hashPassword(body.sourcePassword);
       if (body.upstreamPassword !== undefined) values.upstream_password_enc = sealPassword(body.upstreamPassword, id);
       await repo.updateFeed(id, values);

@@ -58,6 +58,9 @@ interface NetworkClosingRow {
   event_owners: WebhookOwner[] | string;
 }
 
+/** Who a mail is for: a customer the station served, the owner of its base (its feed), or an admin. */
+type StationAlertAudience = 'customer' | 'owner' | 'operator';
+
 /** What a run did; tests read it, the log gets it when something was queued. */
 export interface StationAlertRun {
   opened: number;
@@ -91,7 +94,7 @@ function ownersOf(rows: { user_id: string; organization_id: string | null }[]): 
  * Outage alerts (issue 33, docs/adr/0070-outage-alerts.md). An incident is a station's time out of order: from the
  * first recorded state (station_state_changes, written by a trigger) that is offline or failing integrity after one
  * that was neither, to the next state that is neither. Once an incident has lasted the grace, the customers whose
- * rovers the station served in the 30 days before and the admins get a "down" mail; when it ends, the same people a
+ * rovers the station served in the 30 days before, the owner of its base and the admins get a "down" mail; when it ends, the same people a
  * "back" mail. Each incident is claimed by inserting its station_alerts row in the transaction that queues its mails,
  * so of two API processes running the check at once one queues them and the other finds the row and skips; the
  * mails' idempotency keys (station, incident, user) would stop a copy anyway.
@@ -148,8 +151,9 @@ export function createStationAlerts(deps: {
   /**
    * Who is told, as user ids with their audience: the owners of NTRIP accounts with a session in the 30 days before
    * the incident on the station's mountpoint, served by it (a nearest-station session's last choice), or on the
-   * network's nearest-station mountpoint with a last GGA within SERVED_NEAR_KM; and every admin. Disabled users are
-   * left out. An admin who is also such a customer gets the admins' mail only.
+   * network's nearest-station mountpoint with a last GGA within SERVED_NEAR_KM; the owner of the station's feed (the
+   * base's owner); and every admin. Disabled users are left out. Each gets one mail: an admin the admins', an owner
+   * who is also a customer the owners'.
    */
   async function recipientsOf(trx: Database, row: OpeningRow, startedAt: Date) {
     const dLat = SERVED_NEAR_KM / 111;
@@ -170,10 +174,14 @@ export function createStationAlerts(deps: {
               + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
                 * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM}))
       ORDER BY 1, 2`.execute(trx);
+    const baseOwners = await sql<{ id: string }>`
+      SELECT f.owner_user_id AS id FROM feeds f JOIN users u ON u.id = f.owner_user_id
+      WHERE f.station_id = ${row.station_id} AND NOT u.disabled`.execute(trx);
     const admins = await sql<{ id: string }>`
       SELECT id FROM users WHERE is_admin AND NOT disabled ORDER BY id`.execute(trx);
-    const audience = new Map<string, 'customer' | 'operator'>();
+    const audience = new Map<string, StationAlertAudience>();
     for (const c of customers.rows) audience.set(c.user_id, 'customer');
+    for (const o of baseOwners.rows) audience.set(o.id, 'owner');
     for (const a of admins.rows) audience.set(a.id, 'operator');
     return { audience, owners: ownersOf(customers.rows) };
   }
@@ -282,7 +290,9 @@ export function createStationAlerts(deps: {
           userId,
           content: {
             kind: 'station_up',
-            audience: data?.audience === 'operator' ? 'operator' : 'customer',
+            audience: (data?.audience === 'operator' || data?.audience === 'owner'
+              ? data.audience
+              : 'customer') as StationAlertAudience,
             station: row.mountpoint,
             network: row.network_name,
             since: new Date(row.started_at).toISOString(),

@@ -25,12 +25,12 @@ export type MailContent =
   | { kind: 'rinex_ready'; mountpoint: string; windowStart: string; windowEnd: string; expiresAt: string }
   | { kind: 'membership'; organizationName: string; change: 'role' | 'removed' | 'deleted'; role: string }
   /**
-   * Outage alerts (issue 33): `audience` customer (the station served their rovers) or operator (an admin, every
-   * station); `causes` the integrity reason codes, empty when the station is offline.
+   * Outage alerts (issue 33): `audience` customer (the station served their rovers), owner (they run the base: the
+   * station's feed names them) or operator (an admin, every station); `causes` the integrity reason codes, empty when the station is offline.
    */
   | {
       kind: 'station_down';
-      audience: 'customer' | 'operator';
+      audience: 'customer' | 'owner' | 'operator';
       station: string;
       network: string;
       nearMountpoint: string;
@@ -40,7 +40,7 @@ export type MailContent =
     }
   | {
       kind: 'station_up';
-      audience: 'customer' | 'operator';
+      audience: 'customer' | 'owner' | 'operator';
       station: string;
       network: string;
       since: string;
@@ -281,6 +281,7 @@ function words(content: MailContent, ctx: RenderContext): Words {
       const since = date(content.since, ctx.locale);
       const { station, network } = content;
       const customer = content.audience === 'customer';
+      const owner = content.audience === 'owner';
       const causes = content.causes.map((c) => CAUSE[ctx.locale][c] ?? c).join(', ');
       return nl
         ? {
@@ -293,12 +294,19 @@ function words(content: MailContent, ctx: RenderContext): Words {
                 ? [
                     `Je rovers gebruikten dit station de afgelopen 30 dagen. Rovers op ${content.nearMountpoint} gaan naar het volgende goede station.${content.offline ? '' : ` Het mountpoint ${station} zelf blijft de data van het station leveren.`}`,
                   ]
-                : []),
+                : owner
+                  ? [
+                      content.offline
+                        ? 'Je bent de eigenaar van dit basisstation. Controleer de stroom, de internetverbinding en de NTRIP-server van de ontvanger.'
+                        : 'Je bent de eigenaar van dit basisstation. Controleer of de antenne is verplaatst of geraakt en of de ontvanger alle signalen en berichten stuurt.',
+                    ]
+                  : []),
               'We sturen je een mail wanneer het station weer werkt.',
             ],
-            action: customer
-              ? { label: 'Status bekijken', url: url('/status') }
-              : { label: 'Naar de kaart', url: url('/admin/map') },
+            action:
+              customer || owner
+                ? { label: 'Status bekijken', url: url('/status') }
+                : { label: 'Naar de kaart', url: url('/admin/map') },
           }
         : {
             subject: `Outage: station ${station} (${network})`,
@@ -310,12 +318,19 @@ function words(content: MailContent, ctx: RenderContext): Words {
                 ? [
                     `Your rovers used this station in the last 30 days. Rovers on ${content.nearMountpoint} move to the next good station.${content.offline ? '' : ` The mountpoint ${station} itself keeps sending the station's data.`}`,
                   ]
-                : []),
+                : owner
+                  ? [
+                      content.offline
+                        ? "You are the owner of this base station. Please check its power, its internet link and the receiver's NTRIP server."
+                        : 'You are the owner of this base station. Please check whether its antenna was moved or knocked and whether the receiver sends all its signals and messages.',
+                    ]
+                  : []),
               'We will mail you when the station works again.',
             ],
-            action: customer
-              ? { label: 'View status', url: url('/status') }
-              : { label: 'Open the map', url: url('/admin/map') },
+            action:
+              customer || owner
+                ? { label: 'View status', url: url('/status') }
+                : { label: 'Open the map', url: url('/admin/map') },
           };
     }
     case 'station_up': {
@@ -329,7 +344,7 @@ function words(content: MailContent, ctx: RenderContext): Words {
               `Station ${station} van het netwerk ${network} werkt weer sinds ${at} (UTC). De storing begon op ${since} (UTC).`,
             ],
             action:
-              content.audience === 'customer'
+              content.audience !== 'operator'
                 ? { label: 'Status bekijken', url: url('/status') }
                 : { label: 'Naar de kaart', url: url('/admin/map') },
           }
@@ -339,7 +354,7 @@ function words(content: MailContent, ctx: RenderContext): Words {
               `Station ${station} of the network ${network} has worked again since ${at} (UTC). The outage began on ${since} (UTC).`,
             ],
             action:
-              content.audience === 'customer'
+              content.audience !== 'operator'
                 ? { label: 'View status', url: url('/status') }
                 : { label: 'Open the map', url: url('/admin/map') },
           };

@@ -44,26 +44,34 @@ function scopeFilter(scope: StationScope): RawBuilder<unknown> {
 }
 
 /**
- * The intervals of constant state of each station in scope between `from` and `to`: the state in force at `from`
- * (the last change before it) and every change after, each lasting until the next one or `to`. `cause` is null while
- * the station was available: online and not failing integrity. Read through the (station_id, at) index; the rows
- * read are the changes inside the window plus one per station.
+ * The intervals of constant state of each station in scope between `from` and `to`, counted from the station's first
+ * recorded online state (docs/adr/0080: before a base ever sent it data there is nothing to monitor, and a station
+ * never online has no intervals at all): the state in force at the later of `from` and that moment (the last change
+ * before it) and every change after, each lasting until the next one or `to`. `cause` is null while the station was
+ * available: online and not failing integrity. Read through the (station_id, at) index; the rows read are the changes
+ * inside the window plus two per station.
  */
 function intervals(scope: StationScope, from: Date, to: Date) {
   return sql`
-    s AS (
-      SELECT st.id, st.network_id, n.slug AS network_slug, st.mountpoint FROM stations st JOIN networks n ON n.id = st.network_id
+    s0 AS (
+      SELECT st.id, st.network_id, n.slug AS network_slug, st.mountpoint,
+        (SELECT min(ch.at) FROM station_state_changes ch WHERE ch.station_id = st.id AND ch.online) AS first_seen
+      FROM stations st JOIN networks n ON n.id = st.network_id
       WHERE ${scopeFilter(scope)}
+    ),
+    s AS (
+      SELECT s0.*, greatest(${from}::timestamptz, s0.first_seen) AS counted_from FROM s0
+      WHERE s0.first_seen < ${to}::timestamptz
     ),
     c AS (
       SELECT ch.id, ch.station_id, ch.at, ch.online, ch.integrity, ch.causes
       FROM station_state_changes ch JOIN s ON s.id = ch.station_id
-      WHERE ch.at > ${from}::timestamptz AND ch.at < ${to}::timestamptz
+      WHERE ch.at > s.counted_from AND ch.at < ${to}::timestamptz
       UNION ALL
-      SELECT b.id, s.id, ${from}::timestamptz, b.online, b.integrity, b.causes
+      SELECT b.id, s.id, s.counted_from, b.online, b.integrity, b.causes
       FROM s CROSS JOIN LATERAL (
         SELECT ch.id, ch.online, ch.integrity, ch.causes FROM station_state_changes ch
-        WHERE ch.station_id = s.id AND ch.at <= ${from}::timestamptz
+        WHERE ch.station_id = s.id AND ch.at <= s.counted_from
         ORDER BY ch.at DESC, ch.id DESC LIMIT 1
       ) b
     ),
@@ -171,9 +179,12 @@ export function createStatusRepo(db: Database) {
         country: string;
         status: 'online' | 'offline';
         integrity_state: 'ok' | 'warning' | 'failing';
+        /** Whether a base has ever sent it data (a recorded online state). */
+        monitored: boolean;
       }>`
         SELECT n.id AS network_id, n.slug, n.name, n.translations, st.id AS station_id, st.mountpoint, st.identifier,
-          st.country, st.status, st.integrity_state
+          st.country, st.status, st.integrity_state,
+          EXISTS (SELECT 1 FROM station_state_changes ch WHERE ch.station_id = st.id AND ch.online) AS monitored
         FROM networks n JOIN stations st ON st.network_id = n.id
         WHERE ${scopeFilter(scope)}
         ORDER BY n.name, n.id, st.mountpoint`.execute(db);

@@ -1,6 +1,14 @@
-import { type Incident, incidentFeedSchema, statusSchema } from '@portal/contract';
+import {
+  type Incident,
+  incidentFeedSchema,
+  type NetworkStationDays,
+  networkStationDaysSchema,
+  statusNetworkParamsSchema,
+  statusSchema,
+} from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { notFound } from '../../http/errors.ts';
 import { type ContentLanguage, contentLanguage } from '../../http/language.ts';
 import type { StatusService } from './status.service.ts';
 
@@ -73,6 +81,8 @@ function cached<T>(ttlMs: number) {
   return (key: string, now: number, compute: () => Promise<T>): Promise<T> => {
     const hit = entries.get(key);
     if (hit && now - hit.at < ttlMs && now >= hit.at) return hit.value;
+    // Keys come from requests (a network's slug): the expired ones go, so the map holds at most a ttl's worth.
+    for (const [k, e] of entries) if (now - e.at >= ttlMs || now < e.at) entries.delete(k);
     const value = compute();
     entries.set(key, { at: now, value });
     value.catch(() => entries.delete(key));
@@ -80,10 +90,14 @@ function cached<T>(ttlMs: number) {
   };
 }
 
-/** GET /api/status, /api/status/incidents.json and .atom: public, no account, cacheable for a few seconds. */
+/**
+ * GET /api/status, /api/status/networks/{slug}/days, /api/status/incidents.json and .atom: public, no account,
+ * cacheable for a few seconds.
+ */
 export function statusRoutes(service: StatusService, options: StatusRouteOptions): FastifyPluginAsyncZod {
   const statusCache = cached<z.infer<typeof statusSchema>>(options.cacheMs);
   const feedCache = cached<Incident[]>(options.cacheMs);
+  const daysCache = cached<NetworkStationDays | undefined>(options.cacheMs);
   const maxAge = `public, max-age=${Math.floor(options.cacheMs / 1000)}`;
   const incidentsOf = (now: Date) => feedCache('feed', now.getTime(), () => service.feed(now));
 
@@ -94,6 +108,25 @@ export function statusRoutes(service: StatusService, options: StatusRouteOptions
       reply.header('cache-control', maxAge);
       return statusCache(language, now.getTime(), () => service.status(now, language));
     });
+
+    app.get(
+      '/status/networks/:slug/days',
+      {
+        schema: {
+          tags: ['status'],
+          params: statusNetworkParamsSchema,
+          response: { 200: networkStationDaysSchema },
+        },
+      },
+      async (request, reply) => {
+        const now = options.clock();
+        const { slug } = request.params;
+        const days = await daysCache(slug, now.getTime(), () => service.stationDays(slug, now));
+        if (!days) throw notFound(`Network '${slug}'`);
+        reply.header('cache-control', maxAge);
+        return days;
+      },
+    );
 
     app.get(
       '/status/incidents.json',

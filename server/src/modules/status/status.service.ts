@@ -1,12 +1,13 @@
 import {
+  type DayStrip,
   type Incident,
+  type NetworkStationDays,
   type NetworkStatus,
   STATUS_FEED_INCIDENTS,
   STATUS_NETWORK_INCIDENTS,
   STATUS_WINDOW_DAYS,
   type StationStatus,
   type Status,
-  type StatusDay,
 } from '@portal/contract';
 import type { ContentLanguage } from '../../http/language.ts';
 import type { IncidentRow, StationDayRow, StationScope, StatusRepo } from './status.repo.ts';
@@ -49,11 +50,11 @@ function emptyTotals(days: number): Totals {
   return { observed: new Array<number>(days).fill(0), up: new Array<number>(days).fill(0) };
 }
 
-function stripOf(totals: Totals, dayZero: Date): StatusDay[] {
-  return totals.observed.map((observed, k) => ({
-    date: new Date(dayZero.getTime() + k * DAY_MS).toISOString().slice(0, 10),
-    availability: percent(totals.up[k] ?? 0, observed),
-  }));
+function stripOf(totals: Totals, dayZero: Date): DayStrip {
+  return {
+    from: dayZero.toISOString().slice(0, 10),
+    availability: totals.observed.map((observed, k) => percent(totals.up[k] ?? 0, observed)),
+  };
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -75,6 +76,26 @@ export function createStatusService(deps: { repo: StatusRepo }) {
     return repo.incidents(scope, since, now, perNetwork);
   }
 
+  /** Each station's seconds recorded and available per day of the window. */
+  function totalsByStation(dayRows: StationDayRow[]): Map<string, Totals> {
+    const byStation = new Map<string, Totals>();
+    for (const d of dayRows) {
+      if (d.day < 0 || d.day >= STATUS_WINDOW_DAYS) continue;
+      let totals = byStation.get(d.stationId);
+      if (!totals) {
+        totals = emptyTotals(STATUS_WINDOW_DAYS);
+        byStation.set(d.stationId, totals);
+      }
+      totals.observed[d.day] = d.observedSeconds;
+      totals.up[d.day] = d.upSeconds;
+    }
+    return byStation;
+  }
+
+  /**
+   * Every public network with its figures and stations; the stations' own day strips are left to `stationDays`
+   * (docs/adr/0080: with them the answer of a few hundred stations was over a megabyte).
+   */
   async function status(now: Date, language: ContentLanguage): Promise<Status> {
     const dayZero = windowStart(now);
     const [rows, dayRows, incidents] = await Promise.all([
@@ -82,13 +103,8 @@ export function createStatusService(deps: { repo: StatusRepo }) {
       repo.stationDays({}, dayZero, now),
       repo.incidents({}, dayZero, now, STATUS_NETWORK_INCIDENTS),
     ]);
-    const daysByStation = new Map<string, StationDayRow[]>();
-    for (const d of dayRows) {
-      const list = daysByStation.get(d.stationId) ?? [];
-      list.push(d);
-      daysByStation.set(d.stationId, list);
-    }
-    const networks = new Map<string, NetworkStatus & { totals: Totals; id: string }>();
+    const byStation = totalsByStation(dayRows);
+    const networks = new Map<string, NetworkStatus & { totals: Totals; id: string; monitored: StationStatus[] }>();
     for (const row of rows) {
       let network = networks.get(row.network_id);
       if (!network) {
@@ -99,31 +115,35 @@ export function createStatusService(deps: { repo: StatusRepo }) {
           name: nl || row.name,
           state: 'operational',
           availability: null,
-          days: [],
+          days: stripOf(emptyTotals(0), dayZero),
           stations: [],
           incidents: [],
           totals: emptyTotals(STATUS_WINDOW_DAYS),
+          monitored: [],
         };
         networks.set(row.network_id, network);
       }
-      const totals = emptyTotals(STATUS_WINDOW_DAYS);
-      for (const d of daysByStation.get(row.station_id) ?? []) {
-        if (d.day < 0 || d.day >= STATUS_WINDOW_DAYS) continue;
-        totals.observed[d.day] = d.observedSeconds;
-        totals.up[d.day] = d.upSeconds;
-        network.totals.observed[d.day] = (network.totals.observed[d.day] ?? 0) + d.observedSeconds;
-        network.totals.up[d.day] = (network.totals.up[d.day] ?? 0) + d.upSeconds;
+      const totals = byStation.get(row.station_id) ?? emptyTotals(STATUS_WINDOW_DAYS);
+      for (let k = 0; k < STATUS_WINDOW_DAYS; k++) {
+        network.totals.observed[k] = (network.totals.observed[k] ?? 0) + (totals.observed[k] ?? 0);
+        network.totals.up[k] = (network.totals.up[k] ?? 0) + (totals.up[k] ?? 0);
       }
       const station: StationStatus = {
         id: row.station_id,
         mountpoint: row.mountpoint,
         identifier: row.identifier,
         country: row.country,
-        state: row.status !== 'online' ? 'offline' : row.integrity_state === 'failing' ? 'integrity' : 'available',
+        state: !row.monitored
+          ? 'unmonitored'
+          : row.status !== 'online'
+            ? 'offline'
+            : row.integrity_state === 'failing'
+              ? 'integrity'
+              : 'available',
         availability: percent(sum(totals.up), sum(totals.observed)),
-        days: stripOf(totals, dayZero),
       };
       network.stations.push(station);
+      if (row.monitored) network.monitored.push(station);
     }
     for (const incident of incidents) {
       const network = networks.get(incident.networkId);
@@ -132,15 +152,39 @@ export function createStatusService(deps: { repo: StatusRepo }) {
     return {
       generatedAt: now.toISOString(),
       windowDays: STATUS_WINDOW_DAYS,
-      networks: [...networks.values()].map(({ totals, id: _id, ...network }) => {
-        const available = network.stations.filter((s) => s.state === 'available').length;
+      networks: [...networks.values()].map(({ totals, id: _id, monitored, ...network }) => {
+        // Stations no base has fed yet are not counted as down: nothing about them is known.
+        const available = monitored.filter((s) => s.state === 'available').length;
         return {
           ...network,
-          state: available === network.stations.length ? 'operational' : available === 0 ? 'down' : 'degraded',
+          state:
+            monitored.length === 0
+              ? 'unmonitored'
+              : available === monitored.length
+                ? 'operational'
+                : available === 0
+                  ? 'down'
+                  : 'degraded',
           availability: percent(sum(totals.up), sum(totals.observed)),
           days: stripOf(totals, dayZero),
         };
       }),
+    };
+  }
+
+  /** The day strips of the stations of one public network, in the order of its `stations`; undefined: no such network. */
+  async function stationDays(slug: string, now: Date): Promise<NetworkStationDays | undefined> {
+    const dayZero = windowStart(now);
+    const rows = (await repo.stations({})).filter((r) => r.slug === slug);
+    if (rows.length === 0) return undefined;
+    const networkIds = [rows[0]?.network_id as string];
+    const byStation = totalsByStation(await repo.stationDays({ networkIds }, dayZero, now));
+    return {
+      slug,
+      stations: rows.map((r) => ({
+        id: r.station_id,
+        days: stripOf(byStation.get(r.station_id) ?? emptyTotals(STATUS_WINDOW_DAYS), dayZero),
+      })),
     };
   }
 
@@ -150,7 +194,7 @@ export function createStatusService(deps: { repo: StatusRepo }) {
     return incidents.slice(0, STATUS_FEED_INCIDENTS).map(presentIncident);
   }
 
-  return { status, feed, incidentsSince };
+  return { status, stationDays, feed, incidentsSince };
 }
 
 export type StatusService = ReturnType<typeof createStatusService>;
