@@ -135,7 +135,7 @@ export interface FeedsTable {
   last_error: string | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
-  /** The user who runs the base (migration 202611282000): gets its station's outage alerts. */
+  /** The user who runs the base (migration 202611282010): gets its station's outage alerts. */
   owner_user_id: string | null;
 }
 
