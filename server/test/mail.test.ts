@@ -532,14 +532,17 @@ describe('mail configuration', () => {
       VITE_BRAND: 'terraview',
       FEED_SECRET_KEY: 'q6Xq3bGkq8m4mJ0wS0bXr0a9hQ5f8cQeWkqg2l7Y1jA=',
       STATION_ALERT_GRACE_SECONDS: '120',
+      STATION_ALERT_CHECK_SECONDS: '15',
     });
     expect(apiOptionsOf(config).mail).toEqual({
       smtpUrl: 'smtps://portal:secret@mail.example.test:465',
       from: 'TerraView <noreply@terraview.example>',
       brand: 'terraview',
       stationAlertGraceMs: 120_000,
+      stationAlertCheckMs: 15_000,
     });
     expect(apiOptionsOf(loadConfig({})).mail?.stationAlertGraceMs).toBe(300_000);
+    expect(apiOptionsOf(loadConfig({})).mail?.stationAlertCheckMs).toBe(60_000);
     expect(apiOptionsOf(loadConfig({ SMTP_URL: '' })).mail?.smtpUrl).toBeUndefined();
   });
 

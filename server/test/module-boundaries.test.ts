@@ -26,10 +26,14 @@ const READS: Record<string, string[]> = {
   billing: ['users'],
   // Terms acceptance lists join their users.
   documents: ['terms_acceptances', 'users'],
+  // A feed's owner is named by e-mail address in the feed form and list (docs/adr/0081).
+  catalogue: ['users'],
   // Notices read what they announce: subscriptions, grants and networks; outage alerts a station's recorded states,
-  // the connection log of the rovers it served, their accounts' owners and the admins (docs/adr/0070).
+  // the connection log of the rovers it served, their accounts' owners, the owner of the station's feed and the
+  // admins (docs/adr/0070, 0081).
   mail: [
     'access_grants',
+    'feeds',
     'networks',
     'ntrip_accounts',
     'ntrip_sessions',
