@@ -1,4 +1,4 @@
-import { createProfileEncoder, type ProfileEncoder } from '@portal/gnss';
+import { createProfileEncoder, frameMessageType, type ProfileEncoder } from '@portal/gnss';
 import type { CatalogueMountpoint, ProfileConstellation, RtcmProfile } from '../ports.ts';
 import { Frame } from '../rtcm.ts';
 import type { Rover } from './rover.ts';
@@ -77,24 +77,27 @@ export class ProfileStream {
     });
   }
 
-  /** The frames this output makes of one station frame (none, one, or a few). */
-  encode(frame: Frame): Frame[] {
+  /**
+   * What this output makes of one station frame, as one frame to write (null when it makes none). Several frames (a
+   * 1005 and its injected 1008, or an observation held to close its epoch and those behind it) go out joined, so
+   * each rover costs one write per station frame as on the fast path: a second write to every rover was what made
+   * the 1005's fan-out the slowest of the station's frames (docs/performance.md, RTCM profiles).
+   */
+  encode(frame: Frame): Frame | null {
     let made: Uint8Array[];
     try {
       made = this.encoder.push(frame.data);
     } catch {
       // A frame the encoder cannot take costs this output that frame, never the station's other rovers.
-      return [];
+      return null;
     }
-    const frames: Frame[] = [];
     for (const bytes of made) {
-      const out = new Frame(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const type = frameMessageType(bytes);
       // Kept beyond this frame: a copy, as the encoder may hand on a view of the socket chunk the frame came in.
-      if (OUTPUT_STATION_MESSAGES.includes(out.messageType)) {
-        this.cached.set(out.messageType, new Frame(Buffer.from(out.data)));
-      }
-      frames.push(out);
+      if (OUTPUT_STATION_MESSAGES.includes(type)) this.cached.set(type, new Frame(Buffer.from(bytes)));
     }
-    return frames;
+    if (made.length === 0) return null;
+    const only = made.length === 1 ? (made[0] as Uint8Array) : null;
+    return new Frame(only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(made));
   }
 }

@@ -105,7 +105,8 @@ export class Relay {
           mount.streams.delete(key);
           return;
         }
-        for (const out of stream.encode(frame)) fanOut.write(stream.rovers, out, now);
+        const out = stream.encode(frame);
+        if (out) fanOut.write(stream.rovers, out, now);
       });
     }
     fanOut.sample(performance.now() - started);
