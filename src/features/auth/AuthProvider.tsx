@@ -1,5 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { User } from 'firebase/auth';
-import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { setTokenSource } from '../../lib/api-token';
 import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
 import i18n from '../../lib/i18n';
@@ -56,6 +57,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [uid]);
   const [reported, setUserInfo] = useState<UserInfoSnapshot>();
   const userInfo = reported?.uid === uid ? reported : undefined;
+  // The signed-in user's caches are cleared once they are signed out and their queries are unmounted: cleared any
+  // earlier, a query still mounted would fetch again into the cache.
+  const signedInClient = useRef<QueryClient | undefined>(undefined);
+  if (userInfo) signedInClient.current = userInfo.client;
+  useEffect(() => {
+    if (!uid) signedInClient.current?.clear();
+  }, [uid]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision stands for the mutable User's fields
   const state = useMemo<AuthState>(() => {
@@ -77,10 +85,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         await userInfo?.refetch();
       },
       getToken: (forceRefresh) => firebaseUser.getIdToken(forceRefresh),
-      logout: async () => {
-        await (await import('./firebase-session')).logOut();
-        userInfo?.client.clear();
-      },
+      logout: async () => (await import('./firebase-session')).logOut(),
     };
   }, [firebaseUser, revision, userInfo]);
 
