@@ -1,5 +1,5 @@
 import { type ProfileConstellation, profileConstellations, type RtcmProfile } from '@portal/contract';
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, sql, type UpdateObject } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
@@ -8,10 +8,11 @@ import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizatio
 import { createUsersRepo, userEmailOf } from '../users/users.repo.ts';
 
 /**
- * SQL of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration 202611231400_ntrip.sql).
- * Plain SQL on the documented columns (docs/data-model.md). What it needs of users, organisations, the catalogue
- * and the session log it asks of their repos, in the caller's transaction, so a lock or a count stays inside the
- * transaction that spends it. Every method takes an optional transaction.
+ * Queries of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration
+ * 202611231400_ntrip.sql), typed by db/schema.ts; only the rule of which grants cover an account is a SQL fragment.
+ * What it needs of users, organisations, the catalogue and the session log it asks of their repos, in the caller's
+ * transaction, so a lock or a count stays inside the transaction that spends it. Every method takes an optional
+ * transaction.
  */
 
 type Account = Selectable<DB['ntrip_accounts']>;
@@ -65,16 +66,26 @@ export type StationRow = Pick<
 
 const OWNER_EMAIL = userEmailOf(sql.ref('a.owner_user_id'));
 
-const ACCOUNT_COLUMNS = sql`a.id::text AS id, a.owner_user_id::text AS owner_user_id,
-  a.organization_id::text AS organization_id, a.username, a.label, a.enabled, a.max_connections, a.rtcm_profile,
-  a.constellations, a.created_at, a.updated_at`;
+const ACCOUNT_COLUMNS = [
+  'id',
+  'owner_user_id',
+  'organization_id',
+  'username',
+  'label',
+  'enabled',
+  'max_connections',
+  'rtcm_profile',
+  'constellations',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof AccountRow)[];
 
 /**
  * The grants that cover account `a` (docs/adr/0010, 0026): its own; for a personal account its owner's grants for
  * all their accounts and those of the organisations the owner is a member of; for an organisation's account that
  * organisation's grants for all accounts. The caster's query (ntrip.repo.ts) says the same.
  */
-const COVERS = sql`(g.account_id = a.id
+const COVERS = sql<boolean>`(g.account_id = a.id
   OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IS NULL
     AND g.owner_user_id = a.owner_user_id)
   OR (a.organization_id IS NULL AND g.account_id IS NULL AND g.organization_id IN (
@@ -102,27 +113,39 @@ export function createNtripAccountsRepo(db: Database) {
     },
 
     async listByOwner(ownerUserId: string, trx: Database = db): Promise<AccountRow[]> {
-      const r = await sql<AccountRow>`
-        SELECT ${ACCOUNT_COLUMNS} FROM ntrip_accounts a
-        WHERE a.owner_user_id = ${ownerUserId} AND a.organization_id IS NULL AND a.deleted_at IS NULL
-        ORDER BY a.created_at, a.id`.execute(trx);
-      return r.rows;
+      return trx
+        .selectFrom('ntrip_accounts')
+        .select(ACCOUNT_COLUMNS)
+        .where('owner_user_id', '=', ownerUserId)
+        .where('organization_id', 'is', null)
+        .where('deleted_at', 'is', null)
+        .orderBy(['created_at', 'id'])
+        .execute();
     },
 
-    async listByOrganization(orgId: string, trx: Database = db): Promise<(AccountRow & { holder_email: string })[]> {
-      const r = await sql<AccountRow & { holder_email: string }>`
-        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS holder_email FROM ntrip_accounts a
-        WHERE a.organization_id = ${orgId} AND a.deleted_at IS NULL
-        ORDER BY a.created_at, a.id`.execute(trx);
-      return r.rows;
+    /** With the email of the member holding each account, null once that user is erased. */
+    async listByOrganization(
+      orgId: string,
+      trx: Database = db,
+    ): Promise<(AccountRow & { holder_email: string | null })[]> {
+      return trx
+        .selectFrom('ntrip_accounts as a')
+        .select(ACCOUNT_COLUMNS)
+        .select(OWNER_EMAIL.as('holder_email'))
+        .where('organization_id', '=', orgId)
+        .where('deleted_at', 'is', null)
+        .orderBy(['created_at', 'id'])
+        .execute();
     },
 
     async countByOrganization(orgId: string, trx: Database = db): Promise<number> {
-      const r = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_accounts WHERE organization_id = ${orgId} AND deleted_at IS NULL`.execute(
-        trx,
-      );
-      return Number(r.rows[0]?.n ?? 0);
+      const r = await trx
+        .selectFrom('ntrip_accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', orgId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
     },
 
     /**
@@ -151,23 +174,34 @@ export function createNtripAccountsRepo(db: Database) {
     },
 
     async countByOwner(ownerUserId: string, trx: Database = db): Promise<number> {
-      const r = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_accounts
-        WHERE owner_user_id = ${ownerUserId} AND organization_id IS NULL AND deleted_at IS NULL`.execute(trx);
-      return Number(r.rows[0]?.n ?? 0);
+      const r = await trx
+        .selectFrom('ntrip_accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_user_id', '=', ownerUserId)
+        .where('organization_id', 'is', null)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
     },
 
     /** A live (not deleted) account; `lock` takes its row lock until the transaction ends. */
     async find(id: string, trx: Database = db, lock = false): Promise<AccountRow | undefined> {
-      const r = await sql<AccountRow>`
-        SELECT ${ACCOUNT_COLUMNS} FROM ntrip_accounts a
-        WHERE a.id = ${id} AND a.deleted_at IS NULL ${lock ? sql`FOR UPDATE` : sql``}`.execute(trx);
-      return r.rows[0];
+      return trx
+        .selectFrom('ntrip_accounts')
+        .select(ACCOUNT_COLUMNS)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .$if(lock, (q) => q.forUpdate())
+        .executeTakeFirst();
     },
 
     async usernameExists(username: string, trx: Database = db): Promise<boolean> {
-      const r = await sql`SELECT 1 FROM ntrip_accounts WHERE lower(username) = lower(${username})`.execute(trx);
-      return r.rows.length > 0;
+      const r = await trx
+        .selectFrom('ntrip_accounts')
+        .select(sql<number>`1`.as('taken'))
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+        .executeTakeFirst();
+      return r !== undefined;
     },
 
     /**
@@ -185,41 +219,54 @@ export function createNtripAccountsRepo(db: Database) {
       },
       trx: Database = db,
     ): Promise<AccountRow | undefined> {
-      const r = await sql<AccountRow>`
-        INSERT INTO ntrip_accounts AS a (owner_user_id, organization_id, username, password_hash, label, enabled,
-          max_connections)
-        VALUES (${values.ownerUserId}, ${values.organizationId}, ${values.username}, ${values.passwordHash},
-          ${values.label}, true, ${values.maxConnections})
-        ON CONFLICT DO NOTHING
-        RETURNING ${ACCOUNT_COLUMNS}`.execute(trx);
-      return r.rows[0];
+      return trx
+        .insertInto('ntrip_accounts')
+        .values({
+          owner_user_id: values.ownerUserId,
+          organization_id: values.organizationId,
+          username: values.username,
+          password_hash: values.passwordHash,
+          label: values.label,
+          enabled: true,
+          max_connections: values.maxConnections,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returning(ACCOUNT_COLUMNS)
+        .executeTakeFirst();
     },
 
     async update(id: string, changes: AccountChanges, now: Date, trx: Database = db): Promise<AccountRow | undefined> {
-      const sets = [sql`updated_at = ${now}`];
-      if (changes.label !== undefined) sets.push(sql`label = ${changes.label}`);
-      if (changes.enabled !== undefined) sets.push(sql`enabled = ${changes.enabled}`);
-      if (changes.passwordHash !== undefined) sets.push(sql`password_hash = ${changes.passwordHash}`);
-      if (changes.maxConnections !== undefined) sets.push(sql`max_connections = ${changes.maxConnections}`);
-      if (changes.rtcmProfile !== undefined) sets.push(sql`rtcm_profile = ${changes.rtcmProfile}`);
+      const set: UpdateObject<DB, 'ntrip_accounts'> = {
+        updated_at: now,
+        label: changes.label,
+        enabled: changes.enabled,
+        password_hash: changes.passwordHash,
+        max_connections: changes.maxConnections,
+        rtcm_profile: changes.rtcmProfile,
+      };
       if (changes.constellations !== undefined) {
         // Stored in the contract's order, so the answer does not depend on the order they were ticked in.
         const ordered =
           changes.constellations && profileConstellations.filter((c) => changes.constellations?.includes(c));
-        sets.push(sql`constellations = ${ordered === null ? null : sql`${ordered}::text[]`}`);
+        set.constellations = ordered === null ? null : sql<ProfileConstellation[]>`${ordered}::text[]`;
       }
-      const r = await sql<AccountRow>`
-        UPDATE ntrip_accounts AS a SET ${sql.join(sets)}
-        WHERE a.id = ${id} AND a.deleted_at IS NULL
-        RETURNING ${ACCOUNT_COLUMNS}`.execute(trx);
-      return r.rows[0];
+      return trx
+        .updateTable('ntrip_accounts')
+        .set(set)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .returning(ACCOUNT_COLUMNS)
+        .executeTakeFirst();
     },
 
     async softDelete(id: string, now: Date, trx: Database = db): Promise<boolean> {
-      const r = await sql`
-        UPDATE ntrip_accounts SET deleted_at = ${now}, enabled = false, updated_at = ${now}
-        WHERE id = ${id} AND deleted_at IS NULL`.execute(trx);
-      return Number(r.numAffectedRows ?? 0) > 0;
+      const r = await trx
+        .updateTable('ntrip_accounts')
+        .set({ deleted_at: now, enabled: false, updated_at: now })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
 
     /**
@@ -228,12 +275,19 @@ export function createNtripAccountsRepo(db: Database) {
      * organisation keeps what this member once bought for it.
      */
     async deleteAllOfOwner(userId: string, now: Date, trx: Database = db): Promise<void> {
-      await sql`
-        UPDATE ntrip_accounts SET enabled = false, deleted_at = ${now}, updated_at = ${now}
-        WHERE owner_user_id = ${userId} AND deleted_at IS NULL`.execute(trx);
-      await sql`
-        UPDATE access_grants SET ended_at = ${now}
-        WHERE owner_user_id = ${userId} AND organization_id IS NULL AND ended_at IS NULL`.execute(trx);
+      await trx
+        .updateTable('ntrip_accounts')
+        .set({ enabled: false, deleted_at: now, updated_at: now })
+        .where('owner_user_id', '=', userId)
+        .where('deleted_at', 'is', null)
+        .execute();
+      await trx
+        .updateTable('access_grants')
+        .set({ ended_at: now })
+        .where('owner_user_id', '=', userId)
+        .where('organization_id', 'is', null)
+        .where('ended_at', 'is', null)
+        .execute();
     },
 
     /**
@@ -246,44 +300,68 @@ export function createNtripAccountsRepo(db: Database) {
       now: Date,
       trx: Database = db,
     ): Promise<{ id: string; owner_user_id: string }[]> {
-      const r = await sql<{ id: string; owner_user_id: string }>`
-        UPDATE ntrip_accounts SET deleted_at = ${now}, enabled = false, updated_at = ${now}
-        WHERE organization_id = ${orgId} AND deleted_at IS NULL
-        RETURNING id::text AS id, owner_user_id::text AS owner_user_id`.execute(trx);
-      await sql`
-        UPDATE access_grants SET ended_at = ${now}
-        WHERE ended_at IS NULL AND (organization_id = ${orgId}
-          OR account_id = ANY(${r.rows.map((a) => a.id)}::uuid[]))`.execute(trx);
-      return r.rows;
+      const accounts = await trx
+        .updateTable('ntrip_accounts')
+        .set({ deleted_at: now, enabled: false, updated_at: now })
+        .where('organization_id', '=', orgId)
+        .where('deleted_at', 'is', null)
+        .returning(['id', 'owner_user_id'])
+        .execute();
+      const accountIds = accounts.map((a) => a.id);
+      await trx
+        .updateTable('access_grants')
+        .set({ ended_at: now })
+        .where('ended_at', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('organization_id', '=', orgId),
+            ...(accountIds.length > 0 ? [eb('account_id', 'in', accountIds)] : []),
+          ]),
+        )
+        .execute();
+      return accounts;
     },
 
     /** Ends every open grant of this one account (grants of all the owner's accounts stay). */
     async endGrantsOfAccount(accountId: string, now: Date, trx: Database = db): Promise<number> {
-      const r = await sql`
-        UPDATE access_grants SET ended_at = ${now}
-        WHERE account_id = ${accountId} AND ended_at IS NULL`.execute(trx);
-      return Number(r.numAffectedRows ?? 0);
+      const r = await trx
+        .updateTable('access_grants')
+        .set({ ended_at: now })
+        .where('account_id', '=', accountId)
+        .where('ended_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
 
     /** Grants not ended and not yet expired that cover these accounts, once per account they cover. */
     async openGrants(accounts: AccountRow[], now: Date, trx: Database = db): Promise<GrantRow[]> {
       if (accounts.length === 0) return [];
       const ids = accounts.map((a) => a.id);
-      const r = await sql<Omit<GrantRow, 'network_slug' | 'network_name'>>`
-        SELECT g.id::text AS id, g.account_id::text AS account_id, a.id::text AS for_account_id,
-          g.network_id::text AS network_id, g.valid_from, g.valid_until, g.source
-        FROM ntrip_accounts a
-        JOIN access_grants g ON g.ended_at IS NULL AND g.valid_until > ${now} AND ${COVERS}
-        WHERE a.id::text = ANY(${ids}::text[])
-        ORDER BY g.valid_until, g.id`.execute(trx);
+      const grants = await trx
+        .selectFrom('ntrip_accounts as a')
+        .innerJoin('access_grants as g', (join) =>
+          join.on('g.ended_at', 'is', null).on('g.valid_until', '>', now).on(COVERS),
+        )
+        .select([
+          'g.id',
+          'g.account_id',
+          'a.id as for_account_id',
+          'g.network_id',
+          'g.valid_from',
+          'g.valid_until',
+          'g.source',
+        ])
+        .where('a.id', 'in', ids)
+        .orderBy(['g.valid_until', 'g.id'])
+        .execute();
       const networks = new Map(
-        (await createCatalogueRepo(trx).networksByIds([...new Set(r.rows.map((g) => g.network_id))])).map((n) => [
+        (await createCatalogueRepo(trx).networksByIds([...new Set(grants.map((g) => g.network_id))])).map((n) => [
           n.id,
           n,
         ]),
       );
       // A grant's network_id references its network, so every grant finds one.
-      return r.rows.flatMap((g) => {
+      return grants.flatMap((g) => {
         const n = networks.get(g.network_id);
         return n ? [{ ...g, network_slug: n.slug, network_name: n.name }] : [];
       });
@@ -295,12 +373,16 @@ export function createNtripAccountsRepo(db: Database) {
      * them would wait for an end that may not come.
      */
     async activationEnd(accountId: string, networkId: string, now: Date, trx: Database = db): Promise<Date | null> {
-      const r = await sql<{ until: Date | null }>`
-        SELECT max(valid_until) AS until FROM access_grants
-        WHERE account_id = ${accountId} AND network_id = ${networkId} AND source IN ('tokens', 'manual')
-          AND ended_at IS NULL AND valid_until > ${now}`.execute(trx);
-      const until = r.rows[0]?.until;
-      return until ? new Date(until) : null;
+      const r = await trx
+        .selectFrom('access_grants')
+        .select((eb) => eb.fn.max('valid_until').as('until'))
+        .where('account_id', '=', accountId)
+        .where('network_id', '=', networkId)
+        .where('source', 'in', ['tokens', 'manual'])
+        .where('ended_at', 'is', null)
+        .where('valid_until', '>', now)
+        .executeTakeFirst();
+      return r?.until ? new Date(r.until) : null;
     },
 
     async insertGrant(
@@ -317,11 +399,20 @@ export function createNtripAccountsRepo(db: Database) {
       },
       trx: Database = db,
     ): Promise<void> {
-      await sql`
-        INSERT INTO access_grants (id, account_id, owner_user_id, organization_id, network_id, valid_from, valid_until,
-          source, reference_id)
-        VALUES (${values.id}, ${values.accountId}, ${values.ownerUserId}, ${values.organizationId}, ${values.networkId},
-          ${values.validFrom}, ${values.validUntil}, ${values.source}, ${values.referenceId})`.execute(trx);
+      await trx
+        .insertInto('access_grants')
+        .values({
+          id: values.id,
+          account_id: values.accountId,
+          owner_user_id: values.ownerUserId,
+          organization_id: values.organizationId,
+          network_id: values.networkId,
+          valid_from: values.validFrom,
+          valid_until: values.validUntil,
+          source: values.source,
+          reference_id: values.referenceId,
+        })
+        .execute();
     },
 
     /**
@@ -332,21 +423,34 @@ export function createNtripAccountsRepo(db: Database) {
     async syncSubscriptionGrants(state: SubscriptionGrantState, now: Date, trx: Database = db): Promise<void> {
       const ref = state.subscriptionId;
       const networks = state.entitled ? state.networkIds : [];
-      await sql`
-        UPDATE access_grants SET ended_at = ${now}
-        WHERE source = 'subscription' AND reference_id::text = ${ref} AND ended_at IS NULL
-          AND NOT (network_id::text = ANY(${sql.val(networks)}::text[]))`.execute(trx);
+      const ofSubscription = trx
+        .updateTable('access_grants')
+        .where('source', '=', 'subscription')
+        .where('reference_id', '=', ref)
+        .where('ended_at', 'is', null);
+      await ofSubscription
+        .set({ ended_at: now })
+        .$if(networks.length > 0, (q) => q.where('network_id', 'not in', networks))
+        .execute();
       for (const networkId of networks) {
-        const updated = await sql`
-          UPDATE access_grants SET valid_until = ${state.validUntil}
-          WHERE source = 'subscription' AND reference_id::text = ${ref} AND ended_at IS NULL
-            AND network_id::text = ${networkId}`.execute(trx);
-        if (Number(updated.numAffectedRows ?? 0) === 0) {
-          await sql`
-            INSERT INTO access_grants
-              (account_id, owner_user_id, organization_id, network_id, valid_from, valid_until, source, reference_id)
-            VALUES (NULL, ${state.userId}, ${state.organizationId}, ${networkId}, ${now}, ${state.validUntil},
-              'subscription', ${ref})`.execute(trx);
+        const updated = await ofSubscription
+          .set({ valid_until: state.validUntil })
+          .where('network_id', '=', networkId)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) {
+          await trx
+            .insertInto('access_grants')
+            .values({
+              account_id: null,
+              owner_user_id: state.userId,
+              organization_id: state.organizationId,
+              network_id: networkId,
+              valid_from: now,
+              valid_until: state.validUntil,
+              source: 'subscription',
+              reference_id: ref,
+            })
+            .execute();
         }
       }
     },
@@ -378,26 +482,38 @@ export function createNtripAccountsRepo(db: Database) {
       offset: number,
       trx: Database = db,
     ): Promise<{ rows: AdminAccountRow[]; total: number }> {
-      const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      const where = pattern
-        ? sql`a.deleted_at IS NULL AND (a.username ILIKE ${pattern} OR a.label ILIKE ${pattern}
-            OR ${OWNER_EMAIL} ILIKE ${pattern} OR a.id::text = ${search})`
-        : sql`a.deleted_at IS NULL`;
-      const rows = await sql<AdminAccountRow>`
-        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS owner_email
-        FROM ntrip_accounts a
-        WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT ${limit} OFFSET ${offset}`.execute(trx);
-      const total = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ntrip_accounts a WHERE ${where}`.execute(trx);
-      return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+      let matching = trx.selectFrom('ntrip_accounts as a').where('a.deleted_at', 'is', null);
+      if (search) {
+        const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        matching = matching.where((eb) =>
+          eb.or([
+            eb('a.username', 'ilike', pattern),
+            eb('a.label', 'ilike', pattern),
+            eb(OWNER_EMAIL, 'ilike', pattern),
+            eb(eb.cast('a.id', 'text'), '=', search),
+          ]),
+        );
+      }
+      const rows = await matching
+        .select(ACCOUNT_COLUMNS)
+        .select(OWNER_EMAIL.as('owner_email'))
+        .orderBy('a.created_at', 'desc')
+        .orderBy('a.id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      const total = await matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return { rows, total: Number(total.n) };
     },
 
     async findWithOwner(id: string, trx: Database = db): Promise<AdminAccountRow | undefined> {
-      const r = await sql<AdminAccountRow>`
-        SELECT ${ACCOUNT_COLUMNS}, ${OWNER_EMAIL} AS owner_email
-        FROM ntrip_accounts a
-        WHERE a.id = ${id} AND a.deleted_at IS NULL`.execute(trx);
-      return r.rows[0];
+      return trx
+        .selectFrom('ntrip_accounts as a')
+        .select(ACCOUNT_COLUMNS)
+        .select(OWNER_EMAIL.as('owner_email'))
+        .where('a.id', '=', id)
+        .where('a.deleted_at', 'is', null)
+        .executeTakeFirst();
     },
   };
 }
