@@ -7,6 +7,7 @@ import {
   indexedDBLocalPersistence,
   initializeAuth,
 } from 'firebase/auth';
+import { setTokenSource } from './api-token';
 import { announceFirebaseStarted } from './firebase-loader';
 
 const env = import.meta.env;
@@ -38,6 +39,9 @@ export function firebaseAuth(): Auth {
     persistence: [indexedDBLocalPersistence, browserLocalPersistence, browserSessionPersistence],
   });
   if (emulatorUrl) connectAuthEmulator(auth, emulatorUrl, { disableWarnings: true });
+  // Set here, not by the AuthProvider once its session module has loaded: a sign-up's first API call follows the new
+  // account at once, and without a token it was answered 401 whenever that module came later.
+  setTokenSource(async () => (await auth?.currentUser?.getIdToken()) ?? null);
   announceFirebaseStarted();
   return auth;
 }

@@ -57,6 +57,31 @@ describe('authentication in Chromium against the Auth Emulator', () => {
     await s.context.close();
   });
 
+  it('signs up while the session module is still on its way: the first calls carry the new account token', async () => {
+    const s = await newSession(browser);
+    // The module through which the app follows the Firebase session is a chunk of its own; on a busy server it once
+    // arrived after the sign-up's POST /api/user/terms had gone out without a bearer token and was answered 401.
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    await s.page.route(/\/assets\/firebase-session-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const termsCall = s.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/user/terms' && r.request().method() === 'POST',
+    );
+    const signedUp = signUp(s);
+    const terms = await termsCall;
+    release();
+    await signedUp;
+    expect(terms.request().headers().authorization).toMatch(/^Bearer ./);
+    expect(terms.status()).toBe(200);
+    expect(s.failedResponses).toEqual([]);
+    await s.context.close();
+  });
+
   it('reports role admin for the demo admin and user for the demo user', async () => {
     const admin = await newSession(browser);
     await logIn(admin, DEMO_ADMIN);

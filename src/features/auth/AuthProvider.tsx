@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { User } from 'firebase/auth';
 import { type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { setTokenSource } from '../../lib/api-token';
 import { mayHaveSession, whenFirebaseStarts } from '../../lib/firebase-loader';
 import i18n from '../../lib/i18n';
 import { lazyWithQueries, loadQueries } from '../../lib/query-client-slot';
@@ -28,7 +27,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       void loadQueries();
       const session = await import('./firebase-session');
       if (!active || unwatch) return;
-      setTokenSource(session.currentUserToken);
       unwatch = session.watchIdToken((user) => {
         setFirebaseUser(user);
         setRevision((r) => r + 1);

@@ -6,11 +6,6 @@ export function watchIdToken(listener: (user: User | null) => void): () => void 
   return onIdTokenChanged(firebaseAuth(), listener);
 }
 
-export function currentUserToken(): Promise<string | null> {
-  const user = firebaseAuth().currentUser;
-  return user ? user.getIdToken() : Promise.resolve(null);
-}
-
 export function logOut(): Promise<void> {
   return signOut(firebaseAuth());
 }
