@@ -107,60 +107,90 @@ const KIND_OF_SQL_TYPE: Record<string, string> = {
   ARRAY: 'array',
 };
 
+type Columns = Map<string, Map<string, { nullable: boolean; type: string }>>;
+
+async function migratedColumns(handle: DatabaseHandle): Promise<Columns> {
+  const { rows } = await sql<{ table_name: string; column_name: string; is_nullable: string; data_type: string }>`
+    SELECT table_name, column_name, is_nullable, data_type
+    FROM information_schema.columns
+    WHERE table_schema = 'public'
+      AND table_name IN (SELECT table_name FROM information_schema.tables
+                         WHERE table_schema = 'public' AND table_type = 'BASE TABLE')
+  `.execute(handle.db);
+  const actual: Columns = new Map();
+  for (const r of rows) {
+    const table = actual.get(r.table_name) ?? new Map();
+    table.set(r.column_name, { nullable: r.is_nullable === 'YES', type: r.data_type });
+    actual.set(r.table_name, table);
+  }
+  return actual;
+}
+
+/** Every difference between the row types and the database, one line each; none when they agree. */
+function driftOf(typed: Map<string, Map<string, TypedColumn>>, actual: Columns): string[] {
+  const drift: string[] = [];
+  for (const table of typed.keys()) {
+    if (!actual.has(table)) drift.push(`${table}: in the types, not in the database`);
+  }
+  for (const [table, columns] of actual) {
+    const typedColumns = typed.get(table);
+    if (!typedColumns) {
+      drift.push(`${table}: in the database, not in the types`);
+      continue;
+    }
+    for (const [name, column] of columns) {
+      const t = typedColumns.get(name);
+      if (!t) {
+        drift.push(`${table}.${name}: in the database, not in the types`);
+        continue;
+      }
+      // An `unknown` column (JSON read by its module's parser) takes null as well as anything else.
+      if (t.nullable !== column.nullable && !t.kinds.has('unknown')) {
+        drift.push(`${table}.${name}: ${column.nullable ? 'nullable' : 'NOT NULL'} in the database, not in the types`);
+      }
+      const expected = KIND_OF_SQL_TYPE[column.type];
+      if (expected && !(t.kinds.size === 1 && t.kinds.has(expected))) {
+        drift.push(`${table}.${name}: ${column.type} in the database, typed as ${[...t.kinds].join(' | ')}`);
+      }
+    }
+    for (const name of typedColumns.keys()) {
+      if (!columns.has(name)) drift.push(`${table}.${name}: in the types, not in the database`);
+    }
+  }
+  return drift;
+}
+
 describe(`db/schema.ts against the migrations on ${testDatabaseKind()}`, () => {
   let handle: DatabaseHandle;
   let typed: Map<string, Map<string, TypedColumn>>;
-  let actual: Map<string, Map<string, { nullable: boolean; type: string }>>;
 
   beforeAll(async () => {
     handle = await createTestDatabase();
     typed = typedTables();
-    const { rows } = await sql<{ table_name: string; column_name: string; is_nullable: string; data_type: string }>`
-      SELECT table_name, column_name, is_nullable, data_type
-      FROM information_schema.columns
-      WHERE table_schema = 'public'
-        AND table_name IN (SELECT table_name FROM information_schema.tables
-                           WHERE table_schema = 'public' AND table_type = 'BASE TABLE')
-    `.execute(handle.db);
-    actual = new Map();
-    for (const r of rows) {
-      const table = actual.get(r.table_name) ?? new Map();
-      table.set(r.column_name, { nullable: r.is_nullable === 'YES', type: r.data_type });
-      actual.set(r.table_name, table);
-    }
   }, 120_000);
   afterAll(() => handle?.close());
 
-  it('types exactly the tables the migrations create', () => {
-    expect([...typed.keys()].sort()).toEqual([...actual.keys()].sort());
+  it('types every table the migrations create, every column with its name, null or not, and its kind', async () => {
+    expect(driftOf(typed, await migratedColumns(handle))).toEqual([]);
   });
 
-  it('types every column with its name, whether it takes null, and a type of its kind', () => {
-    const drift: string[] = [];
-    for (const [table, columns] of actual) {
-      const typedColumns = typed.get(table);
-      if (!typedColumns) continue;
-      for (const [name, column] of columns) {
-        const t = typedColumns.get(name);
-        if (!t) {
-          drift.push(`${table}.${name}: in the database, not in the types`);
-          continue;
-        }
-        // An `unknown` column (JSON read by its module's parser) takes null as well as anything else.
-        if (t.nullable !== column.nullable && !t.kinds.has('unknown')) {
-          drift.push(
-            `${table}.${name}: ${column.nullable ? 'nullable' : 'NOT NULL'} in the database, not in the types`,
-          );
-        }
-        const expected = KIND_OF_SQL_TYPE[column.type];
-        if (expected && !(t.kinds.size === 1 && t.kinds.has(expected))) {
-          drift.push(`${table}.${name}: ${column.type} in the database, typed as ${[...t.kinds].join(' | ')}`);
-        }
-      }
-      for (const name of typedColumns.keys()) {
-        if (!columns.has(name)) drift.push(`${table}.${name}: in the types, not in the database`);
-      }
-    }
-    expect(drift).toEqual([]);
+  it('reports a deliberate drift of each kind', async () => {
+    await sql`CREATE TABLE drift_probe (id integer)`.execute(handle.db);
+    await sql`ALTER TABLE ntrip_sessions ADD COLUMN drift_note text`.execute(handle.db);
+    await sql`ALTER TABLE ntrip_sessions DROP COLUMN rtcm_profile`.execute(handle.db);
+    await sql`ALTER TABLE ntrip_sessions ALTER COLUMN end_reason SET NOT NULL`.execute(handle.db);
+    await sql`ALTER TABLE users ALTER COLUMN display_name TYPE integer USING NULL`.execute(handle.db);
+    await sql`ALTER TABLE user_photos RENAME TO user_pictures`.execute(handle.db);
+    expect(driftOf(typed, await migratedColumns(handle)).sort()).toEqual(
+      [
+        'drift_probe: in the database, not in the types',
+        'ntrip_sessions.drift_note: in the database, not in the types',
+        'ntrip_sessions.rtcm_profile: in the types, not in the database',
+        'ntrip_sessions.end_reason: NOT NULL in the database, not in the types',
+        'users.display_name: integer in the database, typed as string',
+        'user_photos: in the types, not in the database',
+        'user_pictures: in the database, not in the types',
+      ].sort(),
+    );
   });
 });

@@ -1,8 +1,8 @@
 import type { NotificationPreferences } from '@portal/contract';
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
-import type { NotificationPreferencesTable } from './mail.tables.ts';
+import type { MailOutboxTable, NotificationPreferencesTable } from './mail.tables.ts';
 import './mail.tables.ts';
 
 export interface QueuedMail {
@@ -18,18 +18,20 @@ export interface QueuedMail {
   data: Record<string, unknown>;
 }
 
-export interface ClaimedMail {
-  id: string;
-  idempotency_key: string;
-  kind: string;
-  recipient: string;
-  subject: string;
-  text_body: string;
-  html_body: string;
-  headers: Record<string, string>;
-  data: Record<string, unknown>;
-  attempts: number;
-}
+/** A mail claimed for sending: the outbox columns the worker sends it with. */
+export type ClaimedMail = Pick<
+  Selectable<MailOutboxTable>,
+  | 'id'
+  | 'idempotency_key'
+  | 'kind'
+  | 'recipient'
+  | 'subject'
+  | 'text_body'
+  | 'html_body'
+  | 'headers'
+  | 'data'
+  | 'attempts'
+>;
 
 type PreferencesColumns = Omit<NotificationPreferencesTable, 'user_id' | 'updated_at'>;
 const COLUMN_OF: Record<keyof NotificationPreferences, keyof PreferencesColumns> = {

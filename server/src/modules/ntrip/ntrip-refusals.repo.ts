@@ -1,36 +1,13 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { NtripLoginFailuresTable, NtripRefusalsTable } from './ntrip-refusals.tables.ts';
 
 /** SQL of the caster's refused-attempts log (migration 202611241000_ntrip_refusals.sql): upserts per minute. */
 
-export interface RefusalUpsert {
-  account_id: string;
-  reason: string;
-  minute: Date;
-  count: number;
-  first_at: Date;
-  last_at: Date;
-  mountpoint: string;
-  remote_address: string;
-  user_agent: string | null;
-  ntrip_version: number;
-  tls: boolean;
-  detail: object;
-}
-
-export interface LoginFailureUpsert {
-  remote_address: string;
-  reason: string;
-  minute: Date;
-  count: number;
-  first_at: Date;
-  last_at: Date;
-  usernames: string[];
-  mountpoint: string;
-  user_agent: string | null;
-  ntrip_version: number;
-  tls: boolean;
-}
+/** One (account, reason, minute) of refused logins to add to its row, as the table keeps it; any detail object. */
+export type RefusalUpsert = Omit<Selectable<NtripRefusalsTable>, 'id' | 'detail'> & { detail: object };
+/** One (address, reason, minute) of failed logins to add to its row, as the table keeps it. */
+export type LoginFailureUpsert = Omit<Selectable<NtripLoginFailuresTable>, 'id'>;
 
 /** How many of the names tried from one address the admin log keeps per minute. */
 const SAMPLE_NAMES = 5;

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
@@ -70,22 +70,8 @@ export type PullFeedRow = Pick<Feed, 'id' | 'upstream_username' | 'upstream_pass
   [K in 'upstream_host' | 'upstream_port' | 'upstream_mountpoint' | 'upstream_ntrip_version']: NonNullable<Feed[K]>;
 } & Pick<Station, 'mountpoint'>;
 
-export interface SessionInsert {
-  account_id: string;
-  mountpoint: string;
-  remote_address: string;
-  started_at: Date;
-  ended_at: Date;
-  bytes_sent: number;
-  end_reason: string;
-  last_gga_lat: number | null;
-  last_gga_lon: number | null;
-  user_agent: string | null;
-  served_station: string | null;
-  distance_km: number | null;
-  fixed_share: number | null;
-  float_share: number | null;
-}
+/** A session the caster logged, as the table takes it. */
+export type SessionInsert = Insertable<DB['ntrip_sessions']>;
 
 /**
  * The grants that cover account `a`: its own; for a personal account its owner's grants for all their accounts and

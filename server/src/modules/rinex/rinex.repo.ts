@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
 import type { IndexedHour } from './rinex.policy.ts';
-import type { JobHour, RinexChargeColumn, RinexJobsTable } from './rinex.tables.ts';
+import type { JobHour, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';
 
 type Network = Selectable<DB['networks']>;
@@ -37,23 +37,25 @@ export interface ArchivedHour extends IndexedHour {
 
 export type JobRow = Omit<Selectable<RinexJobsTable>, 'hours'> & { hours: JobHour[] };
 
-export interface NewJob {
-  user_id: string;
-  organization_id: string | null;
-  created_by_admin: string | null;
-  station_id: string;
-  mountpoint: string;
-  network_name: string;
-  window_start: Date;
-  window_end: Date;
-  interval_seconds: number;
-  systems: string;
-  hours: JobHour[];
-  hours_total: number;
-  hours_with_data: number;
-  charge: RinexChargeColumn;
-  tokens_charged: number;
-}
+/** A job as it is queued: what the request decided; the worker fills in the rest. */
+export type NewJob = Pick<
+  Selectable<RinexJobsTable>,
+  | 'user_id'
+  | 'organization_id'
+  | 'created_by_admin'
+  | 'station_id'
+  | 'mountpoint'
+  | 'network_name'
+  | 'window_start'
+  | 'window_end'
+  | 'interval_seconds'
+  | 'systems'
+  | 'hours'
+  | 'hours_total'
+  | 'hours_with_data'
+  | 'charge'
+  | 'tokens_charged'
+>;
 
 const num = (v: unknown) => Number(v ?? 0);
 
