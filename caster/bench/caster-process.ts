@@ -94,12 +94,14 @@ const archive: ArchiveOptions | undefined = archiveDir
     }
   : undefined;
 
-// BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out. The bench sets
+// BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out; BENCH_FANOUT_THREADS sets the
+// threads sharing each frame's sends (the caster's default otherwise). The bench sets
 // BENCH_INTEGRITY_OFF for the run without the station integrity monitor (issue 33), which is on by default.
 const caster = await createCaster({
   ports,
   limits: { roverIdleMs: 600_000 },
   directWrites: process.env.BENCH_DIRECT !== '0',
+  ...(process.env.BENCH_FANOUT_THREADS && { fanOutThreads: Number(process.env.BENCH_FANOUT_THREADS) }),
   archive,
   integrity: !process.env.BENCH_INTEGRITY_OFF,
   busUrl,
@@ -190,6 +192,7 @@ process.on('message', async (message: Request) => {
       rovers: stats.rovers,
       fanOutMs: stats.fanOutMs,
       directWrites: stats.directWrites.active,
+      fanOutThreads: stats.directWrites.threads,
       gcPausesMs,
     });
   } else if (message.type === 'stop') {

@@ -32,7 +32,8 @@ import {
  *
  * BENCH_SECONDS (measuring window, 15), BENCH_RUNS (runs per caster and scenario: 3 with another caster, else 1),
  * BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated), BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT
- * (0: our caster writes through Node instead of io_uring), BENCH_ONLY (scenarios by name, e.g. `1000@5,storm`),
+ * (0: our caster writes through Node instead of io_uring), BENCH_FANOUT_THREADS (threads sharing each frame's sends
+ * in our caster, its default otherwise), BENCH_ONLY (scenarios by name, e.g. `1000@5,storm`),
  * BENCH_ROVERS (`c`, the default, or `node`: which load generator; the storm and single-version scenarios need `c`)
  * and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with our caster archiving
  * the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without rovers, each fed a
@@ -152,6 +153,8 @@ interface CasterStats {
   rovers: number;
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
   directWrites: boolean;
+  /** Threads sharing each frame's io_uring sends (BENCH_FANOUT_THREADS, else the caster's default). */
+  fanOutThreads: number;
   /** Pauses of the caster's garbage collections since the previous stats request. */
   gcPausesMs: number[];
 }
@@ -550,7 +553,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
     baseMiB: base.rss / 2 ** 20,
     rssPerRoverKb: (loaded.rss - base.rss) / 1024 / allRovers,
     fanOut: after.ours?.fanOutMs,
-    writes: after.ours ? (after.ours.directWrites ? 'io_uring' : 'Node') : '-',
+    writes: after.ours ? (after.ours.directWrites ? `uring×${after.ours.fanOutThreads}` : 'Node') : '-',
     gc: after.ours?.gcPausesMs,
     load: os.loadavg()[0] ?? 0,
     integrity: which === 'ours' ? integrity : null,

@@ -16,7 +16,7 @@ import type { CasterPorts } from './ports.ts';
 import { TrustedProxies } from './proxy-protocol.ts';
 import { PullManager } from './pull.ts';
 import { RefusalLog } from './refusals.ts';
-import { FanOut } from './relay/fan-out.ts';
+import { DEFAULT_FAN_OUT_THREADS, FanOut } from './relay/fan-out.ts';
 import { type CasterStats, Relay } from './relay/relay.ts';
 import { Rovers } from './relay/rovers.ts';
 import { stationState } from './relay/station-state.ts';
@@ -47,6 +47,12 @@ export interface CasterOptions {
    * native addon is built and the kernel allows it; false, or either missing, writes rover by rover through Node.
    */
   directWrites?: boolean;
+  /**
+   * Threads that share the sends of one frame through io_uring, the event loop's included (ADR 0094): on loopback
+   * and on a network card alike each send is kernel work, which a second core halves. Default: 2, or 1 on a
+   * single core. One setting per process: the last caster started sets it.
+   */
+  fanOutThreads?: number;
   /** Archive every frame of the stations this node is fed (docs/adr, archive); without it nothing is archived. */
   archive?: ArchiveOptions;
   /** Where the caster's deadlines, windows and intervals read and schedule time; the system's unless a test moves it. */
@@ -105,7 +111,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const archive = options.archive ? await ArchiveThread.start(options.archive, logger) : null;
   const refusals = new RefusalLog(usage, logger, limits.refusalFlushMs, clock);
   const writes = new PendingWrites(logger);
-  const fanOut = new FanOut(options.directWrites !== false, logger);
+  const fanOut = new FanOut(options.directWrites !== false, options.fanOutThreads ?? DEFAULT_FAN_OUT_THREADS, logger);
   let identity: CasterIdentity = { ...DEFAULT_IDENTITY, ...options.identity };
 
   const cache = new CatalogueCache({ catalogue, logger, clock, removed: (mount) => relay.removed(mount) });

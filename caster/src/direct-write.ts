@@ -5,6 +5,8 @@ import { isTls } from './tls.ts';
 
 interface NativeFanout {
   send(fds: Int32Array, count: number, data: Uint8Array, results: Int32Array): void;
+  /** How many threads share each frame's sends, the calling one included; throws when a helper cannot start. */
+  threads(count: number): number;
 }
 
 const ADDON = new URL('../native/build/Release/fanout.node', import.meta.url);

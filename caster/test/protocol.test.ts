@@ -35,8 +35,9 @@ async function start(
   logger?: TestLogger,
   directWrites?: boolean,
   clock?: ManualClock,
+  fanOutThreads?: number,
 ) {
-  const caster: Caster = await createCaster({ ports, limits, logger, directWrites, clock });
+  const caster: Caster = await createCaster({ ports, limits, logger, directWrites, clock, fanOutThreads });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
   const peer = async () => {
@@ -632,8 +633,41 @@ describe('relay writes', () => {
   it('writes frames to rovers through io_uring on Linux, where caster/native is built', async () => {
     const { caster } = await start();
     expect(caster.stats().directWrites).toEqual(
-      process.platform === 'linux' ? { active: true, reason: null } : { active: false, reason: expect.any(String) },
+      process.platform === 'linux'
+        ? { active: true, reason: null, threads: expect.any(Number) }
+        : { active: false, reason: expect.any(String), threads: 1 },
     );
+  });
+
+  it('shares each frame between two threads and still gives every rover of both versions every byte in order', async () => {
+    const ports = standardPorts();
+    ports.accounts.push({
+      username: 'fleet',
+      password: 'fleet-pw',
+      accountId: 'acc-fleet',
+      networks: ['nl'],
+      maxConnections: 400,
+    });
+    const { caster, peer } = await start(ports, {}, undefined, undefined, undefined, 2);
+    if (process.platform === 'linux')
+      expect(caster.stats().directWrites).toEqual({ active: true, reason: null, threads: 2 });
+    // More rovers of each version than one thread's slice (64), so both threads send parts of every frame.
+    const v1 = await Promise.all(Array.from({ length: 150 }, () => v1Rover(peer, 'AMS1', 'fleet', 'fleet-pw')));
+    const v2 = await Promise.all(Array.from({ length: 150 }, () => v2Rover(peer, 'AMS1', 'fleet', 'fleet-pw')));
+    const v2Heads = v2.map((r) => r.text().indexOf('\r\n\r\n') + 4);
+    const source = await v1Source(peer, 'AMS1');
+    const sent = numbered(300);
+    const bytes = Buffer.concat(sent);
+    for (let i = 0; i < sent.length; i += 10) {
+      source.write(Buffer.concat(sent.slice(i, i + 10)));
+      await new Promise((r) => setImmediate(r));
+    }
+    const chunkedLength = sent.reduce((n, f) => n + f.length + f.length.toString(16).length + 4, 0);
+    for (const rover of v1) await rover.until((p) => p.body().length >= bytes.length, 'an NTRIP 1 rover to get all');
+    for (const [i, rover] of v2.entries())
+      await rover.until((p) => p.length - (v2Heads[i] as number) >= chunkedLength, 'an NTRIP 2 rover to get all');
+    expect(v1.every((rover) => rover.body().equals(bytes))).toBe(true);
+    expect(v2.every((rover) => Buffer.concat(dechunk(rover.body())).equals(bytes))).toBe(true);
   });
 
   it('keeps every byte in order for rovers that stop reading and resume, while the others keep receiving', async () => {
@@ -672,7 +706,11 @@ describe('relay writes', () => {
 
   it('writes through Node alone when directWrites is off, with the same bytes', async () => {
     const { caster, peer } = await start(standardPorts(), {}, undefined, false);
-    expect(caster.stats().directWrites).toEqual({ active: false, reason: expect.stringMatching(/turned off/) });
+    expect(caster.stats().directWrites).toEqual({
+      active: false,
+      reason: expect.stringMatching(/turned off/),
+      threads: 1,
+    });
     const v1 = await v1Rover(peer, 'AMS1');
     const v2 = await v2Rover(peer, 'AMS1', 'carol', 'carol-pw');
     const source = await v1Source(peer, 'AMS1');

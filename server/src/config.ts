@@ -206,6 +206,11 @@ const configSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Threads that share the io_uring sends of each frame, the caster's event loop included (ADR 0094); unset: 2, or 1
+   * on a single core.
+   */
+  CASTER_FANOUT_THREADS: unsetIfEmpty(z.coerce.number().int().min(1).max(16).optional()),
   /** Failed NTRIP logins (docs/adr/0015-login-throttling.md): free wrong passwords per address and name … */
   CASTER_FAILED_LOGINS_PER_PAIR: z.coerce.number().int().min(1).default(5),
   /** … the longest lock of such a pair, doubling from one second … */

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       busReplicas: config.CASTER_BUS_REPLICAS,
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
+      fanOutThreads: config.CASTER_FANOUT_THREADS,
       trustedProxies: config.CASTER_TRUSTED_PROXIES,
       tls: config.CASTER_TLS_CERT
         ? { ports: config.CASTER_TLS_PORTS, certFile: config.CASTER_TLS_CERT, keyFile: config.CASTER_TLS_KEY as string }
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
     );
     console.log(
       directWrites.active
-        ? '  frames go to rovers through io_uring'
+        ? `  frames go to rovers through io_uring (${directWrites.threads} thread${directWrites.threads === 1 ? '' : 's'})`
         : `  frames go to rovers through Node (${directWrites.reason})`,
     );
   }

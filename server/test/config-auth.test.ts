@@ -34,6 +34,13 @@ describe('caster configuration', () => {
     expect(() => loadConfig({ ...base, CASTER_IO_URING: 'no' })).toThrow(/CASTER_IO_URING/);
   });
 
+  it("leaves the fan-out's threads to the caster unless CASTER_FANOUT_THREADS names 1 to 16", () => {
+    expect(loadConfig({ ...base, CASTER_FANOUT_THREADS: '' }).CASTER_FANOUT_THREADS).toBeUndefined();
+    expect(loadConfig({ ...base, CASTER_FANOUT_THREADS: '1' }).CASTER_FANOUT_THREADS).toBe(1);
+    expect(() => loadConfig({ ...base, CASTER_FANOUT_THREADS: '0' })).toThrow(/CASTER_FANOUT_THREADS/);
+    expect(() => loadConfig({ ...base, CASTER_FANOUT_THREADS: '17' })).toThrow(/CASTER_FANOUT_THREADS/);
+  });
+
   it("starts the server (which runs the caster) with the caster's Node options", () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     const start = (manifest.scripts.start as string).split(' ');

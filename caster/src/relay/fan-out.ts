@@ -1,7 +1,11 @@
+import os from 'node:os';
 import { DirectWriter, loadDirectWrites } from '../direct-write.ts';
 import type { Frame } from '../rtcm.ts';
 import type { Logger } from '../session-log.ts';
 import type { DirectWriters, Rover } from './rover.ts';
+
+/** Two threads where there are two cores: the second core's share of the sends, measured in ADR 0094. */
+export const DEFAULT_FAN_OUT_THREADS = Math.min(2, os.availableParallelism());
 
 /**
  * Writes a frame to all rovers of its mountpoint: through io_uring where it can (ADR 0013), else through Node, and
@@ -10,11 +14,13 @@ import type { DirectWriters, Rover } from './rover.ts';
 export class FanOut {
   private direct: DirectWriters | undefined;
   private directOff: string | null;
+  /** Threads sharing each frame's sends (1 without io_uring, or when helpers could not start). */
+  private threads = 1;
   /** How long the last frames took to be written to all their rovers: the part of the latency that is ours. */
   private readonly samples = new Float64Array(1024);
   private next = 0;
 
-  constructor(directWrites: boolean, logger: Logger) {
+  constructor(directWrites: boolean, threads: number, logger: Logger) {
     this.directOff = directWrites ? null : 'turned off by the directWrites option';
     if (directWrites) {
       const addon = loadDirectWrites();
@@ -27,9 +33,19 @@ export class FanOut {
           this.directOff = err.message;
         };
         this.direct = { 1: new DirectWriter(addon.native, onFailure), 2: new DirectWriter(addon.native, onFailure) };
+        try {
+          this.threads = addon.native.threads(threads);
+        } catch (err) {
+          // One thread still writes every frame through io_uring; only the second core's share is lost.
+          logger.warn({ err, threads }, 'io_uring fan-out helper threads did not start; one thread writes');
+          this.threads = addon.native.threads(1);
+        }
       }
     }
-    logger.info({ directWrites: this.direct !== undefined, reason: this.directOff }, 'relay fan-out');
+    logger.info(
+      { directWrites: this.direct !== undefined, reason: this.directOff, threads: this.threads },
+      'relay fan-out',
+    );
   }
 
   /** Writes one frame to a set of rovers; the caller times the whole of a station frame's fan-out (`sample`). */
@@ -52,8 +68,8 @@ export class FanOut {
   }
 
   /** Whether frames go through io_uring, and if not, why not. */
-  directWrites(): { active: boolean; reason: string | null } {
-    return { active: this.direct !== undefined, reason: this.directOff };
+  directWrites(): { active: boolean; reason: string | null; threads: number } {
+    return { active: this.direct !== undefined, reason: this.directOff, threads: this.direct ? this.threads : 1 };
   }
 
   /** Milliseconds per frame over the last 1024 frames that had rovers. */

@@ -14,7 +14,7 @@ import type { stationState } from './station-state.ts';
 export interface CasterStats {
   rovers: number;
   /** Whether frames go to rovers through io_uring (`directWrites`), and if not, why not. */
-  directWrites: { active: boolean; reason: string | null };
+  directWrites: { active: boolean; reason: string | null; threads: number };
   /** Milliseconds to write one frame to all rovers of its mountpoint, over the last 1024 frames that had rovers. */
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
   mounts: Array<{

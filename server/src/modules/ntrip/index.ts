@@ -24,6 +24,8 @@ export interface CasterServiceOptions {
   nodeId?: string;
   /** Write frames through io_uring where the caster's native addon is built (default true). */
   directWrites?: boolean;
+  /** Threads sharing each frame's io_uring sends (the caster's default: 2, or 1 on one core). */
+  fanOutThreads?: number;
   logger: Logger;
   limits?: Partial<CasterLimits>;
   authTtlMs?: number;
@@ -90,6 +92,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     busReplicas: options.busReplicas,
     nodeId: options.nodeId,
     directWrites: options.directWrites,
+    fanOutThreads: options.fanOutThreads,
     logger: options.logger,
     // The caster ends a connection-test login when the test is over, not at a length of its own.
     limits: { connectionTestMs: CONNECTION_TEST_SECONDS * 1000, ...options.limits },
