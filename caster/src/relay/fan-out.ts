@@ -36,9 +36,9 @@ export class FanOut {
         try {
           this.threads = addon.native.threads(threads);
         } catch (err) {
-          // One thread still writes every frame through io_uring; only the second core's share is lost.
+          // The addon is left with its calling thread alone (also an addon built before threads existed, until
+          // `npm run -w caster build:native`): every frame still goes through io_uring, without the second core.
           logger.warn({ err, threads }, 'io_uring fan-out helper threads did not start; one thread writes');
-          this.threads = addon.native.threads(1);
         }
       }
     }
