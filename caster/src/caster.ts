@@ -11,6 +11,7 @@ import { FirstDataWatch } from './first-data.ts';
 import { IntegrityWatch } from './integrity/watch.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { loadNativeIo } from './native-io.ts';
 import { PendingWrites } from './pending-writes.ts';
 import type { CasterPorts } from './ports.ts';
 import { TrustedProxies } from './proxy-protocol.ts';
@@ -53,6 +54,11 @@ export interface CasterOptions {
    * single core. One setting per process: the last caster started sets it.
    */
   fanOutThreads?: number;
+  /**
+   * Serve the plain port's connections from a native epoll thread, rovers without a Node Socket each (ADR 0095);
+   * off by default. Where the addon is not built or the system is not Linux, the port is served through Node.
+   */
+  nativeIo?: boolean;
   /** Archive every frame of the stations this node is fed (docs/adr, archive); without it nothing is archived. */
   archive?: ArchiveOptions;
   /** Where the caster's deadlines, windows and intervals read and schedule time; the system's unless a test moves it. */
@@ -232,14 +238,24 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     detach: (mount, link) => relay.detachSource(mount, link),
   };
   const trustedProxies = new TrustedProxies(options.trustedProxies ?? []);
-  const listener = new Listener({
-    limits,
-    trustedProxies,
-    clock,
-    logger,
-    rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
-    source: (socket, req, rest) => serveSource(socket, req, rest, sourceLogin),
-  });
+  const nativeAddon = options.nativeIo ? loadNativeIo() : null;
+  const nativeIo = {
+    active: nativeAddon !== null && 'native' in nativeAddon,
+    reason:
+      nativeAddon === null ? 'turned off (the nativeIo option)' : 'error' in nativeAddon ? nativeAddon.error : null,
+  };
+  if (options.nativeIo) logger.info(nativeIo, 'native I/O of the plain port');
+  const listener = new Listener(
+    {
+      limits,
+      trustedProxies,
+      clock,
+      logger,
+      rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
+      source: (socket, req, rest) => serveSource(socket, req, rest, sourceLogin),
+    },
+    nativeAddon && 'native' in nativeAddon ? nativeAddon.native : undefined,
+  );
   const tlsPorts: TlsPort[] = [];
   const tlsReloader =
     options.tls &&
@@ -301,7 +317,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       await writes.settled();
       await cluster.bus?.close();
     },
-    stats: () => relay.stats(),
+    stats: () => ({ ...relay.stats(), nativeIo }),
     refreshCatalogue: () => cache.refresh(),
     live: (query) => live.live(query),
     connectionsByAccount: (accountIds) => cluster.connectionsByAccount(accountIds),

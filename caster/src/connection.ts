@@ -2,6 +2,7 @@ import net from 'node:net';
 import type tls from 'node:tls';
 import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
+import { NativeConnection, type NativeIo, NativePort } from './native-io.ts';
 import { ProxyHeaderError, parseProxyHeader, type TrustedProxies } from './proxy-protocol.ts';
 import { headEnd, type NtripRequest, parseRequestHead, RequestError } from './request.ts';
 import { errorResponse } from './responses.ts';
@@ -14,11 +15,31 @@ const EMPTY = Buffer.alloc(0);
 const versionOf = (head: Buffer): 1 | 2 =>
   /\r?\nntrip-version:\s*ntrip\/2\.0\s*\r?\n/i.test(head.toString('latin1')) ? 2 : 1;
 
+/**
+ * What the login and a rover use of a client's connection: a Node Socket (the TLS ports, and the plain port unless
+ * native I/O serves it) or a NativeConnection (ADR 0095).
+ */
+export interface ClientConnection {
+  readonly destroyed: boolean;
+  /** Bytes accepted by `write` and not yet taken by the kernel. */
+  readonly writableLength: number;
+  readonly remoteAddress?: string | undefined;
+  write(data: Uint8Array): boolean;
+  end(): unknown;
+  end(data: Uint8Array): unknown;
+  destroySoon(): void;
+  destroy(): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'close' | 'error', listener: () => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+}
+
 /** An address without its IPv6-mapped prefix, so an IPv4 client reads as IPv4. */
 const unmapped = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
 
 /** The peer's address, IPv4 without its IPv6-mapped prefix. */
-export const peerOf = (socket: net.Socket) => {
+export const peerOf = (socket: ClientConnection) => {
   const address = socket.remoteAddress;
   return address === undefined ? 'unknown' : unmapped(address);
 };
@@ -28,10 +49,10 @@ export const peerOf = (socket: net.Socket) => {
  * connection in a PROXY header, or else the connection's own (read once, not again at every login step).
  */
 const CLIENT = Symbol('client');
-type ClientSocket = net.Socket & { [CLIENT]?: string };
+type ClientSocket = ClientConnection & { [CLIENT]?: string };
 
 /** The client's address: the one a trusted balancer named for the connection, or else the connection's own. */
-export const remoteOf = (socket: net.Socket) => (socket as ClientSocket)[CLIENT] ?? peerOf(socket);
+export const remoteOf = (socket: ClientConnection) => (socket as ClientSocket)[CLIENT] ?? peerOf(socket);
 
 /** Listens with the caster's backlog (a reconnection storm queues thousands); the plain and TLS ports share it. */
 export async function listenOn(server: net.Server, port: number, host: string): Promise<net.AddressInfo> {
@@ -46,7 +67,7 @@ export async function listenOn(server: net.Server, port: number, host: string): 
 }
 
 /** Answers and closes once the answer is written. */
-export function reject(socket: net.Socket, response: Buffer): void {
+export function reject(socket: ClientConnection, response: Buffer): void {
   socket.end(response);
   socket.destroySoon();
 }
@@ -58,13 +79,13 @@ export interface RequestHandlers {
   trustedProxies?: TrustedProxies;
   clock: Clock;
   logger: Logger;
-  rover(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
+  rover(socket: ClientConnection, req: NtripRequest, rest: Buffer): Promise<void>;
   source(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
 }
 
 /** A connection whose request head is still being read. */
 interface Reading {
-  socket: net.Socket;
+  socket: ClientConnection;
   head: Buffer;
   /**
    * Only the connection's first bytes may be a PROXY header; once the head begins, nothing else is read as one. On a
@@ -78,7 +99,7 @@ interface Reading {
 }
 
 const READING = Symbol('reading');
-type ReadingSocket = net.Socket & { [READING]?: Reading };
+type ReadingSocket = ClientConnection & { [READING]?: Reading };
 
 /**
  * Reads new connections' request heads within their time and size limits, refuses what is not an NTRIP request,
@@ -90,7 +111,7 @@ type ReadingSocket = net.Socket & { [READING]?: Reading };
 export class HeadReader {
   private readonly reading = new Set<Reading>();
   private timer: ClockTimer | null = null;
-  private readonly onData: (this: net.Socket, chunk: Buffer) => void;
+  private readonly onData: (this: ClientConnection, chunk: Buffer) => void;
 
   constructor(private readonly handlers: RequestHandlers) {
     const reader = this;
@@ -103,22 +124,46 @@ export class HeadReader {
   /** `clientAddress`: the one a trusted balancer named before a TLS handshake (tls.ts). */
   start(socket: net.Socket, clientAddress?: string): void {
     const { clock, limits } = this.handlers;
-    const reading: Reading = {
-      socket,
-      head: EMPTY,
-      proxyHeaderPossible: !(socket as tls.TLSSocket).encrypted,
-      peer: peerOf(socket),
-      due: clock.now() + limits.headerTimeoutMs,
-    };
-    (socket as ReadingSocket)[READING] = reading;
-    (socket as ClientSocket)[CLIENT] = clientAddress === undefined ? reading.peer : unmapped(clientAddress);
+    const reading = this.begin(socket, !(socket as tls.TLSSocket).encrypted, clientAddress);
+    reading.due = clock.now() + limits.headerTimeoutMs;
     this.reading.add(reading);
     this.timer ??= clock.setTimeout(this.expire, limits.headerTimeoutMs);
     socket.on('data', this.onData);
   }
 
+  /**
+   * A head the native port read (native-io.c): complete, or as much as it holds, which can then only be refused. The
+   * native side kept its time; a PROXY header at its start is read here as on Node's port.
+   */
+  feed(connection: NativeConnection, head: Buffer): void {
+    const reading = this.begin(connection, true);
+    this.read(reading, head);
+    if ((connection as ReadingSocket)[READING] !== reading) return;
+    (connection as ReadingSocket)[READING] = undefined;
+    reject(
+      connection,
+      errorResponse(
+        versionOf(reading.head),
+        431,
+        `Request head larger than ${this.handlers.limits.maxHeadBytes} bytes`,
+      ),
+    );
+  }
+
+  /** A native connection whose head did not arrive in time: the answer Node's port gives. */
+  expired(connection: NativeConnection, head: Buffer): void {
+    reject(connection, errorResponse(versionOf(head), 408, 'Request head not received in time'));
+  }
+
+  private begin(socket: ClientConnection, proxyHeaderPossible: boolean, clientAddress?: string): Reading {
+    const reading: Reading = { socket, head: EMPTY, proxyHeaderPossible, peer: peerOf(socket), due: 0 };
+    (socket as ReadingSocket)[READING] = reading;
+    (socket as ClientSocket)[CLIENT] = clientAddress === undefined ? reading.peer : unmapped(clientAddress);
+    return reading;
+  }
+
   /** A connection that closed before its head was read is not waited for. */
-  closed(socket: net.Socket): void {
+  closed(socket: ClientConnection): void {
     const reading = (socket as ReadingSocket)[READING];
     if (reading) this.done(reading);
   }
@@ -202,18 +247,21 @@ export class HeadReader {
       return reject(socket, errorResponse(versionOf(head), 400, `Bad request: ${message}`));
     }
     const rest = head.subarray(end);
+    const source = req.method === 'SOURCE' || req.method === 'POST';
+    // Only rovers stay native: a source, rare and long-lived, goes to a Node Socket and everything it has today.
+    const client = source && socket instanceof NativeConnection ? socket.toNodeSocket() : socket;
     const work =
       req.method === 'GET'
-        ? handlers.rover(socket, req, rest)
-        : req.method === 'SOURCE' || req.method === 'POST'
-          ? handlers.source(socket, req, rest)
+        ? handlers.rover(client, req, rest)
+        : source
+          ? handlers.source(client as net.Socket, req, rest)
           : Promise.resolve(
-              reject(socket, errorResponse(req.ntripVersion, 405, 'Only GET, POST and SOURCE are served')),
+              reject(client, errorResponse(req.ntripVersion, 405, 'Only GET, POST and SOURCE are served')),
             );
     work.catch((err) => {
-      if (err instanceof FilterError) return reject(socket, errorResponse(2, 400, err.message));
+      if (err instanceof FilterError) return reject(client, errorResponse(2, 400, err.message));
       logger.error({ err }, 'request failed');
-      reject(socket, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
+      reject(client, errorResponse(req.ntripVersion, 503, 'Caster temporarily unavailable'));
     });
   }
 }
@@ -233,8 +281,13 @@ export class Listener {
    * a trusted balancer's PROXY header named before the handshake.
    */
   readonly accept: (socket: net.Socket, clientAddress?: string) => void;
+  /** Keeps a socket whose head was read elsewhere (the native port's sources): cut at close like the others. */
+  readonly adopt: (socket: net.Socket) => void;
 
-  constructor(handlers: RequestHandlers) {
+  /** The native port (ADR 0095) serving the plain port instead of `server`, when the caster turned it on. */
+  private readonly native: NativePort | null;
+
+  constructor(handlers: RequestHandlers, nativeIo?: NativeIo) {
     // One listener of each kind for all sockets, not a closure per connection: a rover's every byte counts.
     const sockets = this.sockets;
     const heads = new HeadReader(handlers);
@@ -243,30 +296,37 @@ export class Listener {
       sockets.delete(this);
       heads.closed(this);
     }
-    this.accept = (socket, clientAddress) => {
-      if (this.closed) return void socket.destroy();
+    this.adopt = (socket) => {
       this.sockets.add(socket);
-      socket.setNoDelay(true);
       socket.on('close', forget);
       socket.on('error', ignore);
+    };
+    this.accept = (socket, clientAddress) => {
+      if (this.closed) return void socket.destroy();
+      this.adopt(socket);
+      socket.setNoDelay(true);
       heads.start(socket, clientAddress);
     };
     this.server = net.createServer(this.accept);
     this.server.maxConnections = 100_000;
+    this.native = nativeIo ? new NativePort(nativeIo, handlers.limits, heads, this.adopt) : null;
   }
 
-  listen(port: number, host: string): Promise<net.AddressInfo> {
-    return listenOn(this.server, port, host);
+  async listen(port: number, host: string): Promise<net.AddressInfo> {
+    return this.native ? this.native.listen(port, host) : listenOn(this.server, port, host);
   }
 
   /** Takes no more connections; resolves once those left are gone (`destroySockets`). */
   stop(): Promise<void> {
     this.closed = true;
     this.heads.stop();
+    this.native?.unlisten();
+    // Not listening (the native port served it) calls back at once.
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   destroySockets(): void {
     for (const socket of this.sockets) socket.destroy();
+    this.native?.destroyAll();
   }
 }

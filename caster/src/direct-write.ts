@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type net from 'node:net';
+import type { ClientConnection } from './connection.ts';
+import { loadAddon } from './native-addon.ts';
+import { NativeConnection } from './native-io.ts';
 import { isTls } from './tls.ts';
 
 interface NativeFanout {
@@ -9,32 +9,19 @@ interface NativeFanout {
   threads(count: number): number;
 }
 
-const ADDON = new URL('../native/build/Release/fanout.node', import.meta.url);
 /** No result was written for this socket (the batch failed part-way); it is treated as not sent. */
 const UNKNOWN = -0x7fffffff;
 
-let loaded: { native: NativeFanout } | { error: string } | undefined;
-
 /**
- * The io_uring fan-out addon (`caster/native`), or why it is not there: not built (no C compiler when the
- * workspace was installed), or the kernel refuses io_uring. The caster then writes through Node alone.
+ * The io_uring fan-out addon (`caster/native`), or why it is not there; the caster then writes through Node alone.
  */
-export function loadDirectWrites(): { native: NativeFanout } | { error: string } {
-  if (loaded) return loaded;
-  if (process.platform !== 'linux') loaded = { error: 'io_uring needs Linux' };
-  else if (!existsSync(ADDON)) loaded = { error: 'caster/native is not built (npm run -w caster build:native)' };
-  else {
-    try {
-      loaded = { native: createRequire(import.meta.url)(ADDON.pathname) as NativeFanout };
-    } catch (err) {
-      loaded = { error: (err as Error).message };
-    }
-  }
-  return loaded;
-}
+export const loadDirectWrites = () => loadAddon<NativeFanout>('fanout', 'io_uring needs Linux');
 
-const descriptorOf = (socket: net.Socket): number | undefined =>
-  (socket as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
+/** A native connection's descriptor stays open until JavaScript closes it (ADR 0095), so it is read as it is. */
+const descriptorOf = (socket: ClientConnection): number | undefined =>
+  socket instanceof NativeConnection
+    ? socket.fd
+    : (socket as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
 
 /**
  * Collects the sockets one buffer goes to, then writes it to all of them with one system call.
@@ -50,7 +37,7 @@ export class DirectWriter {
    * Kept at its size between frames and cleared slot by slot: emptying it would free its storage and regrow it
    * for every frame, garbage in proportion to the rovers, and the collections it causes pause every rover.
    */
-  private sockets = new Array<net.Socket | undefined>(256).fill(undefined);
+  private sockets = new Array<ClientConnection | undefined>(256).fill(undefined);
   private count = 0;
   private failure: Error | null = null;
 
@@ -64,7 +51,7 @@ export class DirectWriter {
   }
 
   /** Queues a socket for the next flush; false when it must be written through Node instead. */
-  add(socket: net.Socket): boolean {
+  add(socket: ClientConnection): boolean {
     // A TLS socket's descriptor carries ciphertext: its frames must go through Node's TLS stream.
     if (this.failure || socket.destroyed || socket.writableLength > 0 || isTls(socket)) return false;
     const fd = descriptorOf(socket);
@@ -95,7 +82,7 @@ export class DirectWriter {
     }
     for (let i = 0; i < count; i++) {
       const sent = this.results[i] as number;
-      const socket = this.sockets[i] as net.Socket;
+      const socket = this.sockets[i] as ClientConnection;
       this.sockets[i] = undefined;
       if (sent === data.length) continue;
       // A full socket (-EAGAIN) queues in Node; a broken one (-EPIPE, -ECONNRESET) fails there the usual way.

@@ -1,8 +1,7 @@
-import type net from 'node:net';
 import type { AccountSlots, Slot } from './admission.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 import type { Clock } from './clock.ts';
-import { reject, remoteOf } from './connection.ts';
+import { type ClientConnection, reject, remoteOf } from './connection.ts';
 import { type LoginThrottle, THROTTLED_TEXT } from './login-throttle.ts';
 import type { AuthDecision, AuthorizePort, RefusalDetail, RefusalReason, RtcmProfile } from './ports.ts';
 import { type RefusalLog, refusalOfDenial } from './refusals.ts';
@@ -60,7 +59,7 @@ export interface AdmittedRover {
  * here and written to the refused-attempts log; null then.
  */
 export async function admitRover(
-  socket: net.Socket,
+  socket: ClientConnection,
   req: NtripRequest,
   deps: RoverLoginDeps,
 ): Promise<AdmittedRover | null> {
@@ -198,7 +197,7 @@ export async function admitRover(
 /** Refuses a login past its account's connection limit, with the account's sessions for the refused-attempts log. */
 function tooMany(
   deps: RoverLoginDeps,
-  socket: net.Socket,
+  socket: ClientConnection,
   req: NtripRequest,
   ip: string,
   userAgent: string | null,
@@ -224,7 +223,7 @@ const challenge = (name: string) => ({ 'WWW-Authenticate': `Basic realm="/${name
 /** Writes a refused login to the refused-attempts log. */
 function recordRefusal(
   deps: RoverLoginDeps,
-  socket: net.Socket,
+  socket: ClientConnection,
   req: NtripRequest,
   ip: string,
   userAgent: string | null,

@@ -1,5 +1,5 @@
-import type net from 'node:net';
 import type { AccessWatch } from './access-watch.ts';
+import type { ClientConnection } from './connection.ts';
 import type { FirstDataWatch } from './first-data.ts';
 import { readGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
@@ -25,7 +25,7 @@ export interface RoverStreamDeps extends RoverLoginDeps {
  * A rover's connection (GET) once admitted: the stream's header, its station (or the wait for a position on a
  * nearest-station mountpoint), the GGA lines it sends, and its end when the socket closes.
  */
-export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Buffer, deps: RoverStreamDeps) {
+export async function serveRover(socket: ClientConnection, req: NtripRequest, rest: Buffer, deps: RoverStreamDeps) {
   const admitted = await admitRover(socket, req, deps);
   if (!admitted) return;
   const { limits, clock, rovers } = deps;
@@ -75,12 +75,12 @@ export async function serveRover(socket: net.Socket, req: NtripRequest, rest: Bu
 
 /** A rover's socket knows its rover, so one set of listeners serves every rover of the caster. */
 const ROVER = Symbol('rover');
-type RoverSocket = net.Socket & { [ROVER]?: Rover };
+type RoverSocket = ClientConnection & { [ROVER]?: Rover };
 
 interface RoverEvents {
-  data(this: net.Socket, chunk: Buffer): void;
-  close(this: net.Socket): void;
-  error(this: net.Socket): void;
+  data(this: ClientConnection, chunk: Buffer): void;
+  close(this: ClientConnection): void;
+  error(this: ClientConnection): void;
   line(rover: Rover, line: string): void;
 }
 

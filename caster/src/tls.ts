@@ -187,7 +187,7 @@ export class TlsPort {
 }
 
 /** Whether a connection came in over TLS (a decrypted socket of a TlsPort). */
-export const isTls = (socket: net.Socket): boolean => (socket as tls.TLSSocket).encrypted === true;
+export const isTls = (socket: object): boolean => (socket as tls.TLSSocket).encrypted === true;
 
 /**
  * Reloads the credentials when either file changes (a renewal replacing them, by rename or in place) and on

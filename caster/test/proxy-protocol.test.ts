@@ -3,6 +3,7 @@ import { type Caster, createCaster, type RefusalRecord } from '../src/index.ts';
 import { parseProxyHeader, TrustedProxies } from '../src/proxy-protocol.ts';
 import { Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
+import { forTransport, plainPort, TRANSPORTS } from './support/transports.ts';
 import { until } from './support/wait.ts';
 
 const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
@@ -118,6 +119,7 @@ async function start() {
     trustedProxies: ['127.0.0.2'],
     logger: { info() {}, warn() {}, error() {} },
     limits: { refusalFlushMs: 50, sessionFlushMs: 50 },
+    ...plainPort,
   });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
@@ -131,73 +133,85 @@ async function connect(port: number, from: string, data: Buffer | string) {
   return peer;
 }
 
-describe('the caster behind a balancer', () => {
-  it.each([
-    ['v1', Buffer.from('PROXY TCP4 203.0.113.7 127.0.0.1 51000 2101\r\n')],
-    ['v2', v2([203, 0, 113, 7], [127, 0, 0, 1], [51000, 2101])],
-  ])('records the session and the refused attempt under the address a trusted %s header names', async (_, header) => {
-    const { port, ports } = await start();
-    const refused = await connect(
-      port,
-      '127.0.0.2',
-      Buffer.concat([header, Buffer.from(roverRequest('AMS1', 2, ['alice', 'wrong']))]),
-    );
-    await refused.closedWith('the refusal');
-    const served = await connect(
-      port,
-      '127.0.0.2',
-      Buffer.concat([header, Buffer.from(roverRequest('AMS1', 1, ['alice', 'alice-pw']))]),
-    );
-    await served.until((p) => p.text().startsWith('ICY 200 OK'), 'the login');
-    served.close();
-    await until(() => ports.sessions.length > 0 && ports.refusals.length > 0, 'the session and the refusal');
-    expect(new Set([...ports.sessions, ...ports.refusals].map((r) => r.remoteAddress))).toEqual(
-      new Set(['203.0.113.7']),
-    );
-  });
+describe.each(TRANSPORTS)('the plain port through %s', (transport) => {
+  forTransport(transport);
 
-  it('throttles the rover that guessed, not every rover behind the balancer', async () => {
-    const { port } = await start();
-    const from = (address: string) => `PROXY TCP4 ${address} 127.0.0.1 51000 2101\r\n`;
-    for (let i = 0; i < 6; i++) {
-      const wrong = await connect(port, '127.0.0.2', from('203.0.113.66') + roverRequest('AMS1', 1, ['alice', 'bad']));
-      await wrong.closedWith('the refusal');
-    }
-    const guesser = await connect(
-      port,
-      '127.0.0.2',
-      from('203.0.113.66') + roverRequest('AMS1', 1, ['alice', 'alice-pw']),
-    );
-    expect(await guesser.closedWith('the throttled login')).toMatch(/429|403|401/);
-    const other = await connect(
-      port,
-      '127.0.0.2',
-      from('203.0.113.67') + roverRequest('AMS1', 1, ['alice', 'alice-pw']),
-    );
-    await other.until((p) => p.text().startsWith('ICY 200 OK'), 'the other rover served');
-  });
+  describe('the caster behind a balancer', () => {
+    it.each([
+      ['v1', Buffer.from('PROXY TCP4 203.0.113.7 127.0.0.1 51000 2101\r\n')],
+      ['v2', v2([203, 0, 113, 7], [127, 0, 0, 1], [51000, 2101])],
+    ])('records the session and the refused attempt under the address a trusted %s header names', async (_, header) => {
+      const { port, ports } = await start();
+      const refused = await connect(
+        port,
+        '127.0.0.2',
+        Buffer.concat([header, Buffer.from(roverRequest('AMS1', 2, ['alice', 'wrong']))]),
+      );
+      await refused.closedWith('the refusal');
+      const served = await connect(
+        port,
+        '127.0.0.2',
+        Buffer.concat([header, Buffer.from(roverRequest('AMS1', 1, ['alice', 'alice-pw']))]),
+      );
+      await served.until((p) => p.text().startsWith('ICY 200 OK'), 'the login');
+      served.close();
+      await until(() => ports.sessions.length > 0 && ports.refusals.length > 0, 'the session and the refusal');
+      expect(new Set([...ports.sessions, ...ports.refusals].map((r) => r.remoteAddress))).toEqual(
+        new Set(['203.0.113.7']),
+      );
+    });
 
-  it('refuses a PROXY header from an address it does not trust, and records nothing under the named address', async () => {
-    const { port, ports } = await start();
-    const spoofed = await connect(
-      port,
-      '127.0.0.3',
-      `PROXY TCP4 203.0.113.9 127.0.0.1 51000 2101\r\n${roverRequest('AMS1', 1, ['alice', 'alice-pw'])}`,
-    );
-    expect(await spoofed.closedWith('the refusal')).toMatch(
-      /^(ICY|HTTP\/1\.[01]) 400[\s\S]*PROXY header from an untrusted address/,
-    );
-    expect(ports.sessions).toEqual([]);
-  });
+    it('throttles the rover that guessed, not every rover behind the balancer', async () => {
+      const { port } = await start();
+      const from = (address: string) => `PROXY TCP4 ${address} 127.0.0.1 51000 2101\r\n`;
+      for (let i = 0; i < 6; i++) {
+        const wrong = await connect(
+          port,
+          '127.0.0.2',
+          from('203.0.113.66') + roverRequest('AMS1', 1, ['alice', 'bad']),
+        );
+        await wrong.closedWith('the refusal');
+      }
+      const guesser = await connect(
+        port,
+        '127.0.0.2',
+        from('203.0.113.66') + roverRequest('AMS1', 1, ['alice', 'alice-pw']),
+      );
+      expect(await guesser.closedWith('the throttled login')).toMatch(/429|403|401/);
+      const other = await connect(
+        port,
+        '127.0.0.2',
+        from('203.0.113.67') + roverRequest('AMS1', 1, ['alice', 'alice-pw']),
+      );
+      await other.until((p) => p.text().startsWith('ICY 200 OK'), 'the other rover served');
+    });
 
-  it('serves the balancer’s own connections without a header, and refuses a malformed one', async () => {
-    const { port, ports } = await start();
-    const direct = await connect(port, '127.0.0.2', roverRequest('AMS1', 1, ['alice', 'alice-pw']));
-    await direct.until((p) => p.text().startsWith('ICY 200 OK'), 'the login');
-    direct.close();
-    await until(() => ports.sessions.length === 1, 'the session');
-    expect(ports.sessions[0]?.remoteAddress).toBe('127.0.0.2');
-    const broken = await connect(port, '127.0.0.2', 'PROXY TCP4 999.0.0.1 127.0.0.1 1 2\r\nGET /AMS1 HTTP/1.0\r\n\r\n');
-    expect(await broken.closedWith('the refusal')).toMatch(/400[\s\S]*malformed PROXY v1 line/);
+    it('refuses a PROXY header from an address it does not trust, and records nothing under the named address', async () => {
+      const { port, ports } = await start();
+      const spoofed = await connect(
+        port,
+        '127.0.0.3',
+        `PROXY TCP4 203.0.113.9 127.0.0.1 51000 2101\r\n${roverRequest('AMS1', 1, ['alice', 'alice-pw'])}`,
+      );
+      expect(await spoofed.closedWith('the refusal')).toMatch(
+        /^(ICY|HTTP\/1\.[01]) 400[\s\S]*PROXY header from an untrusted address/,
+      );
+      expect(ports.sessions).toEqual([]);
+    });
+
+    it('serves the balancer’s own connections without a header, and refuses a malformed one', async () => {
+      const { port, ports } = await start();
+      const direct = await connect(port, '127.0.0.2', roverRequest('AMS1', 1, ['alice', 'alice-pw']));
+      await direct.until((p) => p.text().startsWith('ICY 200 OK'), 'the login');
+      direct.close();
+      await until(() => ports.sessions.length === 1, 'the session');
+      expect(ports.sessions[0]?.remoteAddress).toBe('127.0.0.2');
+      const broken = await connect(
+        port,
+        '127.0.0.2',
+        'PROXY TCP4 999.0.0.1 127.0.0.1 1 2\r\nGET /AMS1 HTTP/1.0\r\n\r\n',
+      );
+      expect(await broken.closedWith('the refusal')).toMatch(/400[\s\S]*malformed PROXY v1 line/);
+    });
   });
 });

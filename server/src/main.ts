@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       nodeId: config.CASTER_NODE_ID,
       directWrites: config.CASTER_IO_URING,
       fanOutThreads: config.CASTER_FANOUT_THREADS,
+      nativeIo: config.CASTER_NATIVE_IO,
       trustedProxies: config.CASTER_TRUSTED_PROXIES,
       tls: config.CASTER_TLS_CERT
         ? { ports: config.CASTER_TLS_PORTS, certFile: config.CASTER_TLS_CERT, keyFile: config.CASTER_TLS_KEY as string }
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
     });
     const started = caster;
     closers.push(() => started.close());
-    const { directWrites } = caster.caster.stats();
+    const { directWrites, nativeIo } = caster.caster.stats();
     console.log(
       `  NTRIP caster listening on port ${caster.port}${config.CASTER_BUS_URL ? ' (sharing sources over NATS)' : ''}`,
     );
@@ -96,6 +97,12 @@ async function main(): Promise<void> {
         ? `  frames go to rovers through io_uring (${directWrites.threads} thread${directWrites.threads === 1 ? '' : 's'})`
         : `  frames go to rovers through Node (${directWrites.reason})`,
     );
+    if (config.CASTER_NATIVE_IO)
+      console.log(
+        nativeIo.active
+          ? '  the plain NTRIP port is served by the native I/O thread'
+          : `  the plain NTRIP port is served through Node (${nativeIo.reason})`,
+      );
   }
 
   if (config.SERVICES.includes('api')) {

@@ -17,6 +17,8 @@ export interface CasterStats {
   directWrites: { active: boolean; reason: string | null; threads: number };
   /** Milliseconds to write one frame to all rovers of its mountpoint, over the last 1024 frames that had rovers. */
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
+  /** Whether the plain port's connections are served natively (the `nativeIo` option, ADR 0095), and if not, why not. */
+  nativeIo: { active: boolean; reason: string | null };
   mounts: Array<{
     mountpoint: string;
     rovers: number;
@@ -207,7 +209,7 @@ export class Relay {
     }
   }
 
-  stats(): CasterStats {
+  stats(): Omit<CasterStats, 'nativeIo'> {
     const { mounts, rovers, state, fanOut } = this.deps;
     let count = rovers.nearWaiting.size;
     const list: CasterStats['mounts'] = [];

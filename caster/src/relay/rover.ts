@@ -1,4 +1,4 @@
-import type net from 'node:net';
+import type { ClientConnection } from '../connection.ts';
 import type { DirectWriter } from '../direct-write.ts';
 import type { Position } from '../gga.ts';
 import type { Frame } from '../rtcm.ts';
@@ -33,7 +33,7 @@ export class Rover {
   private line = '';
 
   constructor(
-    readonly socket: net.Socket,
+    readonly socket: ClientConnection,
     readonly version: 1 | 2,
     readonly accountId: string,
     /** The network slug the login was allowed for, and until when (ms); both are what access re-checks test. */

@@ -26,6 +26,8 @@ export interface CasterServiceOptions {
   directWrites?: boolean;
   /** Threads sharing each frame's io_uring sends (the caster's default: 2, or 1 on one core). */
   fanOutThreads?: number;
+  /** Serve the plain port from the caster's native I/O thread (CASTER_NATIVE_IO, ADR 0095; default false). */
+  nativeIo?: boolean;
   logger: Logger;
   limits?: Partial<CasterLimits>;
   authTtlMs?: number;
@@ -93,6 +95,7 @@ export async function startCasterService(options: CasterServiceOptions): Promise
     nodeId: options.nodeId,
     directWrites: options.directWrites,
     fanOutThreads: options.fanOutThreads,
+    nativeIo: options.nativeIo,
     logger: options.logger,
     // The caster ends a connection-test login when the test is over, not at a length of its own.
     limits: { connectionTestMs: CONNECTION_TEST_SECONDS * 1000, ...options.limits },

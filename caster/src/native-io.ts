@@ -1,0 +1,212 @@
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import type { ClientConnection, HeadReader } from './connection.ts';
+import type { CasterLimits } from './limits.ts';
+import { loadAddon } from './native-addon.ts';
+
+type Handle = object;
+
+/** caster/native/native-io.c: the plain port's connections without a Node Socket each (ADR 0095). */
+export interface NativeIo {
+  open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void): Handle;
+  listen(handle: Handle, host: string, port: number): number;
+  write(handle: Handle, id: number, fd: number, data: Uint8Array): number;
+  rover(handle: Handle, id: number, fd: number): void;
+  close(handle: Handle, id: number, fd: number, graceful: boolean): void;
+  detach(handle: Handle, id: number, fd: number): number;
+  unlisten(handle: Handle): void;
+  stop(handle: Handle): void;
+}
+
+/** The native I/O addon, or why it is not there (not built, or not Linux): the caster then serves through Node. */
+export const loadNativeIo = () => loadAddon<NativeIo>('native_io', 'native I/O needs Linux (epoll)');
+
+/** Record types of a batch (native-io.c). */
+const HEAD = 1;
+const TIMEOUT = 2;
+const DATA = 3;
+const END = 4;
+const DRAINED = 5;
+const RECORD_HEADER = 24;
+
+/**
+ * A client connection of the native port, for its login and, as a rover, for as long as it stays: the part of a
+ * Node Socket the caster uses (ClientConnection), its bytes sent and read by the native thread. `writableLength` is
+ * what the native side still holds for it (queued when the socket was full, given back as it drains), so the fan-out
+ * and the slow-rover limit treat it as they treat a Socket's.
+ */
+export class NativeConnection extends EventEmitter implements ClientConnection {
+  destroyed = false;
+  writableLength = 0;
+
+  constructor(
+    private readonly port: NativePort,
+    readonly id: number,
+    readonly fd: number,
+    readonly remoteAddress: string,
+  ) {
+    super();
+  }
+
+  write(data: Uint8Array): boolean {
+    if (this.destroyed) return false;
+    const queued = this.port.native.write(this.port.handle, this.id, this.fd, data);
+    if (queued > 0) this.writableLength += queued;
+    return queued === 0;
+  }
+
+  /** Sends `data` and whatever is queued, then the end of the stream. */
+  end(data?: Uint8Array): this {
+    if (data) this.write(data);
+    this.finish(true);
+    return this;
+  }
+
+  destroySoon(): void {
+    this.finish(true);
+  }
+
+  destroy(): this {
+    this.finish(false);
+    return this;
+  }
+
+  /** As a Node stream flows once it has a 'data' listener, the native side reads the rover's input from then on. */
+  override on(event: string | symbol, listener: (...args: never[]) => void): this {
+    super.on(event, listener as (...args: unknown[]) => void);
+    if (event === 'data' && !this.destroyed) this.port.native.rover(this.port.handle, this.id, this.fd);
+    return this;
+  }
+
+  /** Takes the connection out of the native side into a Node Socket (sources, and whatever else is not a rover). */
+  toNodeSocket(): net.Socket {
+    this.destroyed = true;
+    this.port.forget(this);
+    const fd = this.port.native.detach(this.port.handle, this.id, this.fd);
+    const socket = fd >= 0 ? new net.Socket({ fd, readable: true, writable: true }) : new net.Socket();
+    if (fd < 0) socket.destroy();
+    this.port.adopt(socket);
+    return socket;
+  }
+
+  /** The peer closed or the connection failed (native END). */
+  ended(): void {
+    this.finish(false);
+  }
+
+  drained(bytes: number): void {
+    this.writableLength = Math.max(0, this.writableLength - bytes);
+  }
+
+  private finish(graceful: boolean): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.port.forget(this);
+    this.port.native.close(this.port.handle, this.id, this.fd, graceful);
+    process.nextTick(emitClose, this);
+  }
+}
+
+const emitClose = (connection: NativeConnection) => connection.emit('close');
+
+/**
+ * The plain port served by native-io.c: takes the heads it reads in batches and gives them to the caster's
+ * HeadReader as Node's port does, and each connection's later input and end to its NativeConnection.
+ */
+export class NativePort {
+  readonly handle: Handle;
+  private readonly connections = new Map<number, NativeConnection>();
+  private stopped = false;
+  /** Heads received and not yet logged in (`login`), from `next` on. */
+  private readonly heads: PendingHead[] = [];
+  private next = 0;
+  private scheduled = false;
+
+  constructor(
+    readonly native: NativeIo,
+    limits: Pick<CasterLimits, 'maxHeadBytes' | 'headerTimeoutMs'>,
+    private readonly reader: HeadReader,
+    /** Takes a connection handed to a Node Socket (the Listener's bookkeeping of its sockets). */
+    readonly adopt: (socket: net.Socket) => void,
+  ) {
+    this.handle = native.open(limits.maxHeadBytes, limits.headerTimeoutMs, (batch) => this.receive(batch));
+  }
+
+  listen(port: number, host: string): net.AddressInfo {
+    const bound = this.native.listen(this.handle, host, port);
+    return { address: host, family: net.isIPv6(host) ? 'IPv6' : 'IPv4', port: bound };
+  }
+
+  forget(connection: NativeConnection): void {
+    this.connections.delete(connection.id);
+  }
+
+  /** Takes no more connections; those open stay until `destroyAll`. */
+  unlisten(): void {
+    if (!this.stopped) this.native.unlisten(this.handle);
+  }
+
+  /** Closes every connection left and ends the native thread. */
+  destroyAll(): void {
+    if (this.stopped) return;
+    for (const connection of [...this.connections.values()]) connection.destroy();
+    this.stopped = true;
+    this.native.stop(this.handle);
+  }
+
+  private receive(batch: Buffer): void {
+    let at = 0;
+    while (at + RECORD_HEADER <= batch.length) {
+      const type = batch[at] as number;
+      const peerLength = batch[at + 1] as number;
+      const fd = batch.readInt32LE(at + 4);
+      const id = batch.readDoubleLE(at + 8);
+      const length = batch.readUInt32LE(at + 16);
+      const start = at + RECORD_HEADER + peerLength;
+      const payload = batch.subarray(start, start + length);
+      if (type === HEAD || type === TIMEOUT) {
+        const peer = batch.toString('latin1', at + RECORD_HEADER, start);
+        // Known at once, so an end reported before its login's turn reaches it.
+        const connection = new NativeConnection(this, id, fd, peer);
+        this.connections.set(id, connection);
+        this.heads.push({ connection, head: payload, expired: type === TIMEOUT });
+      } else if (type === DATA) this.connections.get(id)?.emit('data', payload);
+      else if (type === END) this.connections.get(id)?.ended();
+      else if (type === DRAINED) this.connections.get(id)?.drained(payload.readDoubleLE(0));
+      at = start + length;
+    }
+    if (!this.scheduled) this.login();
+  }
+
+  /**
+   * Logs in the heads received, SLICE_MS of them at a time: the rest wait for the next turn of the event loop, so
+   * the frames that came meanwhile reach the rovers already connected between two slices of a storm.
+   */
+  private readonly login = () => {
+    this.scheduled = false;
+    const until = performance.now() + SLICE_MS;
+    while (this.next < this.heads.length) {
+      const { connection, head, expired } = this.heads[this.next++] as PendingHead;
+      if (connection.destroyed) continue;
+      if (expired) this.reader.expired(connection, head);
+      else this.reader.feed(connection, head);
+      if (performance.now() >= until) break;
+    }
+    if (this.next < this.heads.length) {
+      this.scheduled = true;
+      setImmediate(this.login);
+    } else {
+      this.heads.length = 0;
+      this.next = 0;
+    }
+  };
+}
+
+interface PendingHead {
+  connection: NativeConnection;
+  head: Buffer;
+  expired: boolean;
+}
+
+/** How long one turn of the event loop logs rovers in during a storm before frames may pass (ms). */
+const SLICE_MS = 2;
