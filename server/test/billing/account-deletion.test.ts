@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorClient } from '../../src/dev/auth-emulator.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { fakeStripeApi, StripeFailure } from '../support/stripe-api.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 import {
   createNetwork,
@@ -152,39 +152,18 @@ describe(`account deletion ends the subscriptions the user pays for, sandbox, on
 });
 
 /**
- * Stripe through the real SDK with its API calls replaced (as in stripe-webhook.test.ts): the cancel goes out for
+ * Stripe through the real SDK over a stub of its API (test/support/stripe-api.ts): the cancel goes out for
  * the leaving user's subscription, and a Stripe failure keeps the account.
  */
 describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
   let t: TestContext;
   let monthlyPrice: string;
-  const stripe = new Stripe('sk_test_fake_key_for_tests');
-  const subscriptions = new Map<string, Record<string, unknown>>();
-  const sessions = new Map<string, Record<string, unknown>>();
-  const resolved = (v: unknown) => Promise.resolve(v as never);
-  let counter = 0;
-  /** Stripe's id of the last Checkout Session created (the buy answer names only our checkout page). */
-  let lastSession = '';
+  const fake = fakeStripeApi();
 
   beforeAll(async () => {
-    vi.spyOn(stripe.products, 'create').mockImplementation(() => resolved({ id: `prod_${++counter}` }));
-    vi.spyOn(stripe.prices, 'create').mockImplementation(() => resolved({ id: `price_${++counter}` }));
-    vi.spyOn(stripe.customers, 'create').mockImplementation(() => resolved({ id: `cus_${++counter}` }));
-    vi.spyOn(stripe.checkout.sessions, 'create').mockImplementation(() => {
-      const id = `cs_test_${++counter}`;
-      lastSession = id;
-      return resolved({ id, url: null, ui_mode: 'embedded_page', client_secret: `${id}_secret_x` });
+    t = await buildTestApp({
+      billing: { provider: 'stripe', stripeClient: fake.stripe, publicUrl: 'http://portal.test' },
     });
-    vi.spyOn(stripe.checkout.sessions, 'retrieve').mockImplementation(((id: string) =>
-      resolved(sessions.get(id))) as never);
-    vi.spyOn(stripe.subscriptions, 'retrieve').mockImplementation(((id: string) =>
-      resolved(subscriptions.get(id))) as never);
-    vi.spyOn(stripe.subscriptions, 'cancel').mockImplementation(((id: string) => {
-      const next = { ...subscriptions.get(id), status: 'canceled' };
-      subscriptions.set(id, next);
-      return resolved(next);
-    }) as never);
-    t = await buildTestApp({ billing: { provider: 'stripe', stripeClient: stripe, publicUrl: 'http://portal.test' } });
     const admin = await t.buildAdmin();
     const monthly = await createProduct(t, admin, {
       kind: 'subscription',
@@ -198,15 +177,16 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
     monthlyPrice = monthly.priceId;
   });
   afterAll(() => t.close());
+  afterEach(() => expect(fake.unanswered.splice(0)).toEqual([]));
 
   /** Checkout completed at Stripe; the return page (GET /checkout) asks Stripe and records the subscription. */
   async function subscribe(user: TestUser) {
     const res = await call(t, user, 'POST', `/api/checkout/subscription?priceId=${monthlyPrice}`);
     expect(res.statusCode, res.body).toBe(200);
     const { checkoutSessionId } = res.json();
-    const csId = lastSession;
+    const csId = fake.state.lastSession;
     const now = Math.floor(Date.now() / 1000);
-    subscriptions.set(`sub_${csId}`, {
+    fake.state.subscriptions.set(`sub_${csId}`, {
       id: `sub_${csId}`,
       object: 'subscription',
       status: 'active',
@@ -217,7 +197,7 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
         data: [{ current_period_start: now, current_period_end: now + 30 * 86_400, price: { id: monthlyPrice } }],
       },
     });
-    sessions.set(csId, {
+    fake.state.sessions.set(csId, {
       id: csId,
       object: 'checkout.session',
       status: 'complete',
@@ -240,7 +220,7 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
 
     expect((await call(t, user, 'DELETE', '/api/user')).statusCode).toBe(204);
 
-    expect(stripe.subscriptions.cancel).toHaveBeenCalledWith(sub.stripeId);
+    expect(fake.sent(`DELETE /v1/subscriptions/${sub.stripeId}`)).toHaveLength(1);
     expect(await subscriptionRow(t, sub.id)).toMatchObject({ status: 'cancelled' });
     expect(openGrants(await grantsOf(t.db, sub.id))).toEqual([]);
   });
@@ -249,8 +229,9 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
     const emulator = emulatorClient(inject('authEmulatorHost'));
     const user = await t.buildUser();
     const sub = await subscribe(user);
-    vi.mocked(stripe.subscriptions.cancel).mockRejectedValueOnce(
-      new Stripe.errors.StripeConnectionError({ message: 'An error occurred with our connection to Stripe.' }),
+    fake.failNext(
+      'DELETE /v1/subscriptions/:id',
+      new StripeFailure(500, { error: { type: 'api_error', message: 'Something went wrong on our end.' } }),
     );
 
     const res = await call(t, user, 'DELETE', '/api/user');

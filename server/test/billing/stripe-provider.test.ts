@@ -2,22 +2,15 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { UnknownPaymentMethodError } from '../../src/modules/billing/providers/provider.ts';
 import { createStripeProvider } from '../../src/modules/billing/providers/stripe.ts';
+import { type StripeAnswer, StripeFailure, stripeOverStub } from '../support/stripe-api.ts';
 
 /**
- * The Stripe adapter against the real SDK with only its HTTP layer replaced, so what is checked is the request
- * Stripe would receive.
+ * The Stripe adapter against the real SDK with only its HTTP layer replaced (test/support/stripe-api.ts), so what
+ * is checked is the request Stripe would receive. Responses are in the shape Stripe's API reference documents for
+ * these calls, trimmed to the fields read.
  */
-function stripeAnswering(status: number, body: object) {
-  const requests: { method: string; path: string }[] = [];
-  const fetchStub = async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(String(input));
-    requests.push({ method: init?.method ?? 'GET', path: url.pathname });
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  };
-  const stripe = new Stripe('sk_test_fake_key_for_tests', {
-    httpClient: Stripe.createFetchHttpClient(fetchStub as typeof fetch),
-    maxNetworkRetries: 0,
-  });
+function stripeRecorded(answers: Record<string, StripeAnswer>) {
+  const { stripe, requests } = stripeOverStub(answers);
   return { provider: createStripeProvider({ stripe, webhookSecret: undefined }), requests };
 }
 
@@ -26,22 +19,24 @@ const PERIOD_END = PERIOD_START + 30 * 86_400;
 
 describe('Stripe provider: ending a subscription now', () => {
   it('deletes the subscription at Stripe (cancel now, not at the period end) and reads back its state', async () => {
-    const { provider, requests } = stripeAnswering(200, {
-      id: 'sub_123',
-      object: 'subscription',
-      status: 'canceled',
-      cancel_at_period_end: false,
-      start_date: PERIOD_START,
-      metadata: { checkoutSessionId: 'ours-1' },
-      items: {
-        object: 'list',
-        data: [{ current_period_start: PERIOD_START, current_period_end: PERIOD_END, price: { id: 'price_1' } }],
+    const { provider, requests } = stripeRecorded({
+      'DELETE /v1/subscriptions/sub_123': {
+        id: 'sub_123',
+        object: 'subscription',
+        status: 'canceled',
+        cancel_at_period_end: false,
+        start_date: PERIOD_START,
+        metadata: { checkoutSessionId: 'ours-1' },
+        items: {
+          object: 'list',
+          data: [{ current_period_start: PERIOD_START, current_period_end: PERIOD_END, price: { id: 'price_1' } }],
+        },
       },
     });
 
     const snapshot = await provider.cancelNow('sub_123');
 
-    expect(requests).toEqual([{ method: 'DELETE', path: '/v1/subscriptions/sub_123' }]);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /v1/subscriptions/sub_123']);
     expect(snapshot).toEqual({
       providerSubscriptionId: 'sub_123',
       status: 'canceled',
@@ -54,52 +49,14 @@ describe('Stripe provider: ending a subscription now', () => {
   });
 
   it('rejects when Stripe refuses, so nothing is recorded as ended', async () => {
-    const { provider } = stripeAnswering(500, {
-      error: { type: 'api_error', message: 'Something went wrong on our end.' },
+    const { provider } = stripeRecorded({
+      'DELETE /v1/subscriptions/sub_123': new StripeFailure(500, {
+        error: { type: 'api_error', message: 'Something went wrong on our end.' },
+      }),
     });
     await expect(provider.cancelNow('sub_123')).rejects.toBeInstanceOf(Stripe.errors.StripeAPIError);
   });
 });
-
-/** An error answer as Stripe sends it, with its HTTP status. */
-class Failure {
-  constructor(
-    readonly status: number,
-    readonly body: object,
-  ) {}
-}
-
-/**
- * Responses in the shape Stripe's API reference documents for these calls (trimmed to the fields read), served
- * by path through the SDK's own fetch HTTP client: the requests checked are the ones Stripe would receive.
- */
-function stripeRecorded(answers: Record<string, object>) {
-  const requests: { method: string; path: string; query: string; body: string; idempotencyKey: string | null }[] = [];
-  const fetchStub = async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(String(input));
-    const method = init?.method ?? 'GET';
-    const headers = new Headers(init?.headers);
-    requests.push({
-      method,
-      path: url.pathname,
-      query: decodeURIComponent(url.search),
-      body: decodeURIComponent(String(init?.body ?? '')),
-      idempotencyKey: method === 'POST' ? headers.get('idempotency-key') : null,
-    });
-    const answer = answers[`${method} ${url.pathname}`];
-    const status = answer instanceof Failure ? answer.status : answer ? 200 : 404;
-    const body = answer instanceof Failure ? answer.body : answer;
-    return new Response(JSON.stringify(body ?? { error: { type: 'invalid_request_error', message: 'No such path' } }), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
-  const stripe = new Stripe('sk_test_fake_key_for_tests', {
-    httpClient: Stripe.createFetchHttpClient(fetchStub as typeof fetch),
-    maxNetworkRetries: 0,
-  });
-  return { provider: createStripeProvider({ stripe, webhookSecret: undefined }), requests };
-}
 
 const INVOICE_PAYMENTS = {
   object: 'list',
@@ -284,7 +241,7 @@ function cardMethod(
 
 const VISA = cardMethod('pm_1', 'cus_1', { brand: 'visa', last4: '4242', month: 12, year: 2034 });
 const MASTERCARD = cardMethod('pm_2', 'cus_1', { brand: 'mastercard', last4: '4444', month: 1, year: 2035 });
-const NO_SUCH_METHOD = new Failure(404, {
+const NO_SUCH_METHOD = new StripeFailure(404, {
   error: {
     code: 'resource_missing',
     doc_url: 'https://stripe.com/docs/error-codes/resource-missing',
@@ -454,7 +411,7 @@ describe('Stripe provider: embedded checkout and saved cards', () => {
 
   it('passes any other Stripe failure on, so the caller answers 502', async () => {
     const { provider } = stripeRecorded({
-      'GET /v1/payment_methods/pm_1': new Failure(500, {
+      'GET /v1/payment_methods/pm_1': new StripeFailure(500, {
         error: { type: 'api_error', message: 'Something went wrong on our end.' },
       }),
     });
