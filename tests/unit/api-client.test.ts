@@ -1,7 +1,7 @@
-import i18n from 'i18next';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, apiError, setInviteTokenSource, setTokenSource } from '../../src/lib/api';
+import { initTestI18n } from './support/i18n';
 import { server } from './support/server';
 
 const seen: Request[] = [];
@@ -50,8 +50,7 @@ describe('the portal API client', () => {
   });
 
   it("sends the app's language, not the browser's, so translated texts come in it", async () => {
-    if (!i18n.isInitialized) await i18n.init({ fallbackLng: 'en', resources: {} });
-    await i18n.changeLanguage('nl');
+    await initTestI18n().changeLanguage('nl');
     await api.get('/echo');
     expect(seen[0]?.headers.get('accept-language')).toBe('nl');
   });

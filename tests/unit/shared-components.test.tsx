@@ -12,7 +12,7 @@ import { ModalProvider, useModal } from '../../src/components/modal';
 import { Pager } from '../../src/components/Pager';
 import { StatCard } from '../../src/components/StatCard';
 import { TabSwitch } from '../../src/components/TabSwitch';
-import { initTestI18n } from './support/shell';
+import { initTestI18n } from './support/i18n';
 
 beforeAll(() => {
   initTestI18n();

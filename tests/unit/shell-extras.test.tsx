@@ -10,8 +10,9 @@ import { Modal } from '../../src/components/modal';
 import { userInfoQueryKey } from '../../src/features/auth/AuthProvider';
 import { fetchUserInfo } from '../../src/features/auth/user-info.api';
 import { fakeUser } from './support/factories';
+import { initTestI18n } from './support/i18n';
 import { server } from './support/server';
-import { initTestI18n, renderRoutes, setViewportWidth, testQueryClient } from './support/shell';
+import { renderRoutes, setViewportWidth, testQueryClient } from './support/shell';
 
 beforeEach(() =>
   server.use(

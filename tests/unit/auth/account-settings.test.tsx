@@ -5,9 +5,10 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
 import { AccountSettingsPage } from '../../../src/features/settings/AccountSettingsPage';
 import { fakeUser } from '../support/factories';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { en, firebaseError, initTestI18n } from './support';
+import { en, firebaseError } from './support';
 
 const fb = vi.hoisted(() => ({
   currentUser: {

@@ -4,9 +4,9 @@ import { HttpResponse, http } from 'msw';
 import { beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { LoginForm } from '../../../src/features/auth/LoginForm';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
-import { initTestI18n } from './support';
 
 // Counts the loads of Firebase Auth: the mock's factory runs when the module is first imported.
 const firebase = vi.hoisted(() => ({ loads: 0 }));

@@ -2,9 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForgotPasswordForm } from '../../../src/features/auth/ForgotPasswordForm';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
-import { deferred, en, firebaseError, initTestI18n } from './support';
+import { deferred, en, firebaseError } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {

@@ -8,10 +8,11 @@ import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-acti
 import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
-import { deferred, en, initTestI18n } from './support';
+import { deferred, en } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {

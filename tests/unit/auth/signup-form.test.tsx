@@ -6,10 +6,11 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
 import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 import { FAKE_AUTH, firebaseAuthMock as fb } from './firebase-mock';
-import { deferred, en, firebaseError, initTestI18n } from './support';
+import { deferred, en, firebaseError } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {

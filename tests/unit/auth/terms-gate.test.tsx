@@ -10,10 +10,11 @@ import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvide
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
 import { hasTermsIntent, rememberTermsIntent } from '../../../src/features/auth/terms-intent';
 import { fakeUser } from '../support/factories';
+import { initTestI18n } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 import { firebaseAuthMock as fb } from './firebase-mock';
-import { en, initTestI18n } from './support';
+import { en } from './support';
 
 vi.mock('firebase/auth', async () => (await import('./firebase-mock')).firebaseAuthMock);
 vi.mock('../../../src/lib/firebase', async () => {
@@ -104,7 +105,7 @@ describe('TermsGate', () => {
     expect(await screen.findByTestId('terms-dialog')).toBeInTheDocument();
     expect(screen.queryByText('the app')).toBeNull();
     expect(screen.getByRole('dialog')).toHaveAccessibleName(t.title);
-    expect(screen.getByText(t.explanation.replace('{{product}}', 'GNSS Portal'))).toBeInTheDocument();
+    expect(screen.getByText(t.explanation.replace('{{product}}', 'Meridian RTK'))).toBeInTheDocument();
     const link = screen.getByRole('link', { name: /terms and conditions/i });
     expect(link).toHaveAttribute('target', '_blank');
     expect(screen.queryByRole('button', { name: /close/i })).toBeNull();

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LedgerEntry } from '@portal/contract';
 import { screen } from '@testing-library/react';
-import i18n from 'i18next';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
@@ -10,6 +7,7 @@ import { CreditsPage } from '../../../src/features/billing/CreditsPage';
 import { ledgerNote } from '../../../src/features/billing/ledger-note';
 import { formatterFor } from '../../../src/lib/format';
 import { fakeUser } from '../support/factories';
+import { i18nIn } from '../support/i18n';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 
@@ -49,15 +47,6 @@ const ENTRIES: LedgerEntry[] = [
   entry({ id: '4', kind: 'admin_grant', delta: 50, note: 'Goodwill after outage' }),
 ];
 
-async function dutch() {
-  const nl = i18n.createInstance();
-  const billing = JSON.parse(
-    readFileSync(join(import.meta.dirname, '../../../public/locales/nl/billing.json'), 'utf8'),
-  );
-  await nl.init({ lng: 'nl', resources: { nl: { billing } }, interpolation: { escapeValue: false } });
-  return nl.getFixedT('nl', 'billing');
-}
-
 describe('token history notes (issue 32)', () => {
   it('the credits page words what the server wrote in reasons and local dates, never its codes or ISO times', async () => {
     server.use(
@@ -83,7 +72,7 @@ describe('token history notes (issue 32)', () => {
   });
 
   it('in Dutch the same entries read in Dutch; an administrator’s reason stays as written', async () => {
-    const t = await dutch();
+    const t = i18nIn('nl').getFixedT('nl', 'billing');
     const nlDate = formatterFor('nl').dateTime;
     expect(ENTRIES.map((e) => ledgerNote(e, t, nlDate))).toEqual([
       '2 dagen Netherlands RTK voor rover-1',

@@ -20,7 +20,7 @@ function renderDashboard(firstSession: boolean) {
 describe('the dashboard greeting (issue 32)', () => {
   it('welcomes a user in the session that made their account, and welcomes back a returning one', () => {
     renderDashboard(true);
-    expect(screen.getByText('Welcome to GNSS Portal, Ann.')).toBeInTheDocument();
+    expect(screen.getByText('Welcome to Meridian RTK, Ann.')).toBeInTheDocument();
     expect(screen.queryByText(/Welcome back/)).not.toBeInTheDocument();
   });
 

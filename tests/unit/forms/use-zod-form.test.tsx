@@ -1,32 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createNetworkBodySchema } from '@portal/contract';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18n from 'i18next';
 import { delay, HttpResponse, http } from 'msw';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { TextField } from '../../../src/components/form';
 import { createNetwork } from '../../../src/features/catalogue/catalogue.api';
 import { useZodForm } from '../../../src/lib/forms/useZodForm';
 import { network } from '../support/factories';
+import { i18nIn } from '../support/i18n';
 import { server } from '../support/server';
-
-const common = (lng: string) =>
-  JSON.parse(readFileSync(join(import.meta.dirname, `../../../public/locales/${lng}/common.json`), 'utf8'));
-
-async function i18nIn(lng: 'en' | 'nl') {
-  const instance = i18n.createInstance();
-  await instance.use(initReactI18next).init({
-    lng,
-    fallbackLng: 'en',
-    defaultNS: 'common',
-    resources: { en: { common: common('en') }, nl: { common: common('nl') } },
-    interpolation: { escapeValue: false },
-  });
-  return instance;
-}
 
 /** A small network form on the hook, sending through the real api client (answered by msw). */
 function NetworkForm({ onSaved }: { onSaved?: (name: string) => void }) {
@@ -66,7 +49,7 @@ function NetworkForm({ onSaved }: { onSaved?: (name: string) => void }) {
 }
 
 async function renderIn(lng: 'en' | 'nl', ui = <NetworkForm />) {
-  render(<I18nextProvider i18n={await i18nIn(lng)}>{ui}</I18nextProvider>);
+  render(<I18nextProvider i18n={i18nIn(lng)}>{ui}</I18nextProvider>);
   return userEvent.setup();
 }
 

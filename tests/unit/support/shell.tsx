@@ -1,8 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import i18n from 'i18next';
 import { type ReactNode, useState } from 'react';
-import { initReactI18next } from 'react-i18next';
 import {
   type Location,
   MemoryRouter,
@@ -12,22 +10,9 @@ import {
   useNavigate,
   useRoutes,
 } from 'react-router';
-import en from '../../../public/locales/en/common.json';
 import { ModalProvider } from '../../../src/components/modal';
 import { AuthContext, type AuthState } from '../../../src/features/auth/auth-context';
-
-/** i18next with the real English strings, synchronously (no HTTP backend in unit tests). */
-export function initTestI18n() {
-  if (i18n.isInitialized) return i18n;
-  void i18n.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    resources: { en: { common: en } },
-    defaultNS: 'common',
-    interpolation: { escapeValue: false, defaultVariables: { product: 'Meridian RTK' } },
-  });
-  return i18n;
-}
+import { initTestI18n } from './i18n';
 
 export const testQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
