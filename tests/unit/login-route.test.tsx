@@ -1,8 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { LoginRoute } from '../../src/app/LoginRoute';
 import { LoginModalContext, type LoginModalControls } from '../../src/features/auth/login-modal-context';
 import { fakeUser } from './support/factories';
+import { server } from './support/server';
 import { renderRoutes } from './support/shell';
 
 function fakeModal(): LoginModalControls {
@@ -38,6 +40,12 @@ describe('/login, /signup, /register', () => {
   });
 
   it('shows a Log in page when no login modal is mounted', async () => {
+    // The page names itself from the page meta the server has, none here.
+    server.use(
+      http.get('*/api/meta/pages/:page', () =>
+        HttpResponse.json({ code: 'not_found', message: 'none' }, { status: 404 }),
+      ),
+    );
     renderRoutes(routesWith(), { path: '/login', auth: undefined });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
   });
