@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import { CASTER_NODE_FLAGS, encodeFrame } from '@portal/caster';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../src/dev/free-port.ts';
@@ -46,14 +47,6 @@ function keep(socket: net.Socket) {
   });
   socket.on('error', () => {});
   return received;
-}
-
-async function until(check: () => boolean, what: () => string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () => {
@@ -162,6 +155,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     await until(
       () => sourceAnswer.bytes.toString() === 'ICY 200 OK\r\n\r\n',
       () => `the source login (${sourceAnswer.bytes})`,
+      10_000,
     );
     const frame = (n: number) => encodeFrame(Buffer.from([0x3e, 0xd0, n, 2, 3, 4]));
     // The station is online once a frame came in; the rover is served from then on.
@@ -177,6 +171,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     await until(
       () => rover.bytes.toString('latin1').startsWith('ICY 200 OK\r\n\r\n'),
       () => `the rover login over TLS (${rover.bytes.toString('latin1')}; caster: ${output})`,
+      10_000,
     );
     const sent = [frame(1), frame(2)];
     source.write(sent[0] as Buffer);
@@ -184,6 +179,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     await until(
       () => after().includes(sent[0] as Buffer),
       () => 'the first frame',
+      10_000,
     );
 
     // As a renewal hook does: the new pair written beside and renamed over the old files, then SIGHUP.
@@ -196,6 +192,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     await until(
       () => output.includes('SIGHUP: TLS certificate reloaded'),
       () => `the answer to SIGHUP: ${output}`,
+      10_000,
     );
     const fresh = await connectTls(renewed.cert);
     expect(fresh.getPeerCertificate().fingerprint256).toBe(renewed.fingerprint);
@@ -205,6 +202,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     await until(
       () => after().subarray(-Buffer.concat(sent).length).equals(Buffer.concat(sent)),
       () => `both frames at the rover connected before (${after().length} bytes)`,
+      10_000,
     );
     expect(rover.closed).toBe(false);
     expect(caster.exitCode).toBeNull();

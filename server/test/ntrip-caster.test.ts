@@ -3,6 +3,7 @@ import net from 'node:net';
 import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import { createCatalogueRepo } from '../src/modules/catalogue/catalogue.repo.ts';
 import { createFeedCipher } from '../src/modules/catalogue/feed-secrets.ts';
@@ -38,14 +39,6 @@ function exchange(request: string, until?: (text: string) => boolean) {
     socket.on('close', done);
     socket.on('error', () => {});
   });
-}
-
-async function waitFor(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 8000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const rover = (mountpoint: string, user: string, password: string) =>
@@ -122,7 +115,7 @@ describe('caster on the portal database', () => {
     const got = await exchange(rover('AMS1', 'rover-one', 'rover-password'), (t) => t.includes('\r\n\r\n'));
     expect(got.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     source.socket.write(frame);
-    await waitFor(() => got.text.endsWith(chunk), 'the frame as one chunk');
+    await until(() => got.text.endsWith(chunk), 'the frame as one chunk', 8000);
     got.socket.destroy();
     source.socket.destroy();
 
@@ -203,7 +196,7 @@ describe('caster on the portal database', () => {
     expect(decision).toMatchObject({ allowed: true, until: account.validUntil });
 
     const connected = exchange(rover('AMS1', 'rover-five', 'rover-password'));
-    await waitFor(() => service.caster.connectionsByAccount([account.accountId]).size === 1, 'the rover');
+    await until(() => service.caster.connectionsByAccount([account.accountId]).size === 1, 'the rover', 8000);
     await sql`UPDATE access_grants SET ended_at = now() WHERE account_id = ${account.accountId}`.execute(handle.db);
     const closed = await connected;
     expect(closed.text).toMatch(/^HTTP\/1\.1 200 OK/);

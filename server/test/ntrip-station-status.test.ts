@@ -2,6 +2,7 @@ import net from 'node:net';
 import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import type { CasterService } from '../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
@@ -31,14 +32,6 @@ const statusOf = async (mountpoint: string) =>
       .where('mountpoint', '=', mountpoint)
       .executeTakeFirstOrThrow()
   ).status;
-
-async function waitForStatus(mountpoint: string, status: 'online' | 'offline') {
-  const deadline = Date.now() + 8000;
-  while ((await statusOf(mountpoint)) !== status) {
-    if (Date.now() > deadline) throw new Error(`${mountpoint} never went ${status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -112,7 +105,7 @@ describe('station status after a caster crash', () => {
       source.write('SOURCE source-password /FED\r\n\r\n');
       // Online from data (issue 17): the base station sends a frame every 200 ms while the test runs.
       frames = setInterval(() => source.write(encodeFrame(Buffer.from([0x3e, 0xd0, 0]))), 200);
-      await waitForStatus('FED', 'online');
+      await until(async () => (await statusOf('FED')) === 'online', 'FED to go online', 8000, 50);
       // What another node that crashed an hour ago left behind.
       await sql`
         WITH gone AS (
@@ -120,7 +113,7 @@ describe('station status after a caster crash', () => {
         )
         UPDATE feeds SET status = 'connected' WHERE station_id IN (SELECT id FROM gone)`.execute(handle.db);
 
-      await waitForStatus('GONE', 'offline');
+      await until(async () => (await statusOf('GONE')) === 'offline', 'GONE to go offline', 8000, 50);
       expect(await feedStatusOf('GONE')).toBe('idle');
       // Several more sweeps: the station fed here is confirmed each interval and never expires.
       await new Promise((r) => setTimeout(r, 4 * STATUS_INTERVAL_MS));

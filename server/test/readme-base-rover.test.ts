@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Frame, validFrames } from '@portal/caster';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 
 /**
  * The README's "Stream corrections on your machine" commands, exactly as printed, against a running portal: the
@@ -38,14 +39,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function until(check: () => boolean, what: () => string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const frameCount = (file: string) => (existsSync(file) ? validFrames(readFileSync(file)).length : 0);
@@ -129,6 +122,7 @@ run('the README’s base station and rovers (issue 17)', () => {
       () => logs.bridge?.includes('bridge ready') ?? false,
       () => `the namespace's bridge (${logs.bridge}; exited ${ready.exitCode})`,
       30_000,
+      250,
     );
   }, 240_000);
 
@@ -168,6 +162,7 @@ run('the README’s base station and rovers (issue 17)', () => {
       () => logs.base?.includes('as its base station') ?? false,
       () => `the base station to connect (${logs.base})`,
       60_000,
+      250,
     );
     const [fixed, near] = commands.filter((c) => c.startsWith('str2str ')) as [string, string];
     const output = (command: string) => join(dir, /file:\/\/(\S+)/.exec(command)?.[1] ?? 'missing');
@@ -183,6 +178,7 @@ run('the README’s base station and rovers (issue 17)', () => {
         () => frameCount(out) >= 20,
         () => `RTCM 3 at the ${name} (${frameCount(out)} frames; ${JSON.stringify(logs)})`,
         60_000,
+        250,
       );
       const types = new Set(validFrames(readFileSync(out)).map((f) => new Frame(f).messageType));
       expect([...types].some((t) => t >= 1071 && t <= 1137)).toBe(true);

@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { Network, Station } from '@portal/contract';
 import { ecefToGeodetic, encodeStationPosition, geodeticToEcef } from '@portal/gnss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilValue } from '../../caster/test/support/wait.ts';
 import type { CasterService } from '../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
@@ -31,15 +32,8 @@ describe(`station integrity on ${testDatabaseKind()}`, () => {
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, user?: TestUser, payload?: object) =>
     t.app.inject({ method, url, headers: user?.headers, payload });
   const read = async () => (await call('GET', `/api/stations/${station.id}`)).json() as Station;
-  async function until(what: string, check: (s: Station) => boolean): Promise<Station> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const s = await read();
-      if (check(s)) return s;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s.integrity)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const until = (what: string, check: (s: Station) => boolean) =>
+    untilValue(read, check, what, { timeout: 10_000, interval: 100 });
 
   beforeAll(async () => {
     t = await buildTestApp();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { retimeCapture } from '@portal/gnss';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 import { capturePosition, readObservationFile, unzip } from '../../server/test/support/rinex';
 import { signUp } from './support/auth';
 import { DESKTOP, launchBrowser, MOBILE, newSession, type Session } from './support/browser';
@@ -20,18 +21,6 @@ const TOKENS_100 = 'price_sbx_demo-tokens-100';
 const H = 3_600_000;
 
 const sources: net.Socket[] = [];
-
-async function until(
-  check: () => boolean | Promise<boolean>,
-  what: () => string | Promise<string>,
-  ms = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${await what()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** The capture, its epochs moved to now, pushed as the station's NTRIP 1 source after the caster's ICY 200 OK. */
 async function pushCapture(capture: Buffer, mountpoint: string): Promise<void> {
@@ -127,6 +116,8 @@ describe('RINEX in Chromium', () => {
         return (await cell.getAttribute('data-status')) === 'partial';
       },
       () => 'the current hour to show archived data',
+      60_000,
+      250,
     );
     expect(await cell.getAttribute('aria-pressed')).toBe('true');
     await page.getByLabel('Interval:').selectOption('1');
@@ -144,6 +135,7 @@ describe('RINEX in Chromium', () => {
         (await dialog.getByTestId('rinex-balance-after').textContent()) === '99 tokens',
       () => 'the price (1 token and its euros), the balance (100) and the balance after (99)',
       10_000,
+      250,
     );
     await dialog.getByRole('button', { name: 'Buy for 1 token' }).click();
     await dialog.waitFor({ state: 'hidden' });

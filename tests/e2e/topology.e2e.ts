@@ -9,6 +9,7 @@ import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until } from '../../caster/test/support/wait.ts';
 import { root } from '../../scripts/launch.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { emulatorClient } from '../../server/src/dev/auth-emulator.ts';
@@ -187,14 +188,6 @@ class Rover {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, what: () => string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await sleep(100);
-  }
-}
 
 /**
  * One NTRIP 2 login straight to a caster node, as HAProxy relays it: from the balancer's address, with a PROXY
@@ -380,6 +373,7 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       () => rovers.every((r) => r.receivingSince(since + 1000)),
       () => `every rover receiving (${rovers.filter((r) => !r.receivingSince(since + 1000)).length} not yet)`,
       30_000,
+      100,
     );
     expect(rovers.reduce((n, r) => n + r.mismatches, 0)).toBe(0);
     expect(rovers.every((r) => r.disconnects.length === 0)).toBe(true);
@@ -405,6 +399,7 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
         /\[api-\d\] .*"url":"\/api\/meta\?from=topology-e2e".*"remoteAddress":"127\.0\.9\.9"/.test(topology.output()),
       () => 'the API to log the request under the client address',
       10_000,
+      100,
     );
   });
 
@@ -455,6 +450,7 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       () =>
         `${moved.filter((r) => !r.receivingSince((r.disconnects.at(-1) as number) + 1)).length} rovers to reconnect`,
       15_000,
+      100,
     );
     const end = Date.now();
     const longest = Math.max(...moved.map((r) => r.longestGap(killedAt, end)));
@@ -521,6 +517,7 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       () => late.receivingSince(0),
       () => 'a new login with one NATS node stopped',
       15_000,
+      100,
     ).finally(() => late.stop());
     await sleep(Math.max(0, stoppedAt + 8000 - Date.now()));
     const end = Date.now();
@@ -545,6 +542,7 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       () => late.receivingSince(0),
       () => 'a new login once PostgreSQL is back',
       30_000,
+      100,
     ).finally(() => late.stop());
   });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { connectionTestResultSchema } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../caster/test/support/wait.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
 import { createProbeVerifier, issueProbeToken, PROBE_TOKEN_TTL_MS } from '../../src/modules/ntrip/ntrip.probe.ts';
@@ -54,14 +55,6 @@ function rover(port: number, mountpoint: string, username: string, password: str
 
 /** The caster's cap on a connection-test login here: a little longer than the API's test (3 s) listens. */
 const CASTER_TEST_MS = 4000;
-
-async function waitFor(done: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A connection-test login with a token signed with the caster's key; resolves once it streams. */
 function probeLogin(port: number, username: string, mountpoint: string): Promise<{ closed: Promise<void> }> {
@@ -166,20 +159,20 @@ describe(`Test connection of an NTRIP account on ${testDatabaseKind()}`, () => {
       casterAnswer: 'HTTP/1.1 429 Too Many Requests',
     });
     own.destroy();
-    await waitFor(() => connected() === 0);
+    await until(() => connected() === 0, 'the connection count');
 
     // While the test holds the only connection, a rover is refused.
     const running = test(user, account.id, { mountpoint });
-    await waitFor(() => connected() === 1);
+    await until(() => connected() === 1, 'the connection count');
     await expect(rover(address.port, mountpoint, account.username, password)).rejects.toThrow(/^HTTP\/1\.0 429/);
     expect((await running).json()).toMatchObject({ casterAnswer: 'HTTP/1.1 200 OK' });
-    await waitFor(() => connected() === 0);
+    await until(() => connected() === 0, 'the connection count');
 
     const sessions = async () =>
       (
         await t.app.inject({ method: 'GET', url: `/api/ntrip-accounts/${account.id}/sessions`, headers: user.headers })
       ).json() as { items: Array<{ mountpoint: string; userAgent: string | null }> };
-    await waitFor(async () => (await sessions()).items.length === 2, 15_000);
+    await until(async () => (await sessions()).items.length === 2, 'both sessions in the log', 15_000);
     expect((await sessions()).items.map((s) => s.userAgent).sort()).toEqual([
       'NTRIP GNSSPortalConnectionTest/1.0',
       'NTRIP test',

@@ -3,6 +3,7 @@ import { encodeFrame, formatGga } from '@portal/caster';
 import type { AdminLiveSessionList, LiveSessionList, LiveSourceList, NtripSessionPage } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilValue } from '../../../caster/test/support/wait.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
 import { activate, createAccount, createNetwork, createStation, grantTokens } from '../ntrip-accounts/support.ts';
@@ -31,15 +32,9 @@ function connect(port: number, head: string) {
 
 const basic = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
 
-async function until<T>(get: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The catalogue and the live lists follow the caster within seconds; the API is asked ten times a second. */
+const until = <T>(get: () => Promise<T>, ok: (value: T) => boolean, what: string, timeout = 8000) =>
+  untilValue(get, ok, what, { timeout, interval: 100 });
 
 describe(`live sessions, live base stations and status from data on ${testDatabaseKind()}`, () => {
   let t: TestContext;

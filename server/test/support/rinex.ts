@@ -7,6 +7,7 @@ import { validFrames } from '@portal/caster';
 import { type ArchiveStore, localArchiveStore } from '@portal/caster/archive';
 import { frameMessageType, framePayload } from '@portal/gnss';
 import yauzl from 'yauzl';
+import { until } from '../../../caster/test/support/wait.ts';
 import { decodeStationMessage, emptyStation } from '../../../gnss/src/station.ts';
 import type { Database } from '../../src/db/client.ts';
 import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
@@ -31,14 +32,6 @@ export async function tempDir(prefix: string): Promise<string> {
 
 export function testArchiveStore(dir: string): ArchiveStore {
   return localArchiveStore(dir, silent);
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**
@@ -68,15 +61,20 @@ export async function pushCaptureThroughCaster(
     source.write(`SOURCE rinex-source /${options.mountpoint}\r\n\r\n`);
     await new Promise((resolve) => source.once('data', resolve));
     source.write(capture);
-    await until(async () => {
-      const row = await db
-        .selectFrom('archive_hours')
-        .select('frames')
-        .where('mountpoint', '=', options.mountpoint)
-        .where('hour', '=', new Date(options.hour))
-        .executeTakeFirst();
-      return Number(row?.frames ?? 0) >= frames;
-    }, `the capture to reach the archive index (${frames} frames)`);
+    await until(
+      async () => {
+        const row = await db
+          .selectFrom('archive_hours')
+          .select('frames')
+          .where('mountpoint', '=', options.mountpoint)
+          .where('hour', '=', new Date(options.hour))
+          .executeTakeFirst();
+        return Number(row?.frames ?? 0) >= frames;
+      },
+      `the capture to reach the archive index (${frames} frames)`,
+      15_000,
+      50,
+    );
     source.destroy();
   } finally {
     await service.close();

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { WEBHOOK_TOLERANCE_SECONDS, webhookEvents } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../caster/test/support/wait.ts';
 import { createMailModule, type MailModule } from '../../src/modules/mail/index.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { createWebhooksModule } from '../../src/modules/webhooks/index.ts';
@@ -59,15 +60,6 @@ async function receiver() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
 }
 
 /** A rover's NTRIP 2 request; resolves with the socket once the caster answered its first line. */
@@ -215,14 +207,19 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 240_000 }, () => 
     expect((await rover(caster.port, station, orgAccount.username, 'wrong-password')).answer).toMatch(/ 401 /);
     await new Promise((r) => setTimeout(r, 300));
     session.socket.end();
-    await until(async () => {
-      const rows = await t.db
-        .selectFrom('ntrip_sessions')
-        .select('id')
-        .where('account_id', '=', mine.account.id)
-        .execute();
-      return rows.length === 1;
-    });
+    await until(
+      async () => {
+        const rows = await t.db
+          .selectFrom('ntrip_sessions')
+          .select('id')
+          .where('account_id', '=', mine.account.id)
+          .execute();
+        return rows.length === 1;
+      },
+      'the session in the log',
+      20_000,
+      50,
+    );
     // The organisation's account was served by the station yesterday.
     await t.db
       .insertInto('ntrip_sessions')
@@ -280,10 +277,15 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 240_000 }, () => 
         attempts: number;
         lastStatusCode: number | null;
       }[];
-    await until(async () => {
-      const items = await log(`/api/webhooks/${personalHook.id}/deliveries`);
-      return items.length >= everything.length && items.every((d) => d.attempts >= 1);
-    });
+    await until(
+      async () => {
+        const items = await log(`/api/webhooks/${personalHook.id}/deliveries`);
+        return items.length >= everything.length && items.every((d) => d.attempts >= 1);
+      },
+      'a first attempt of every delivery',
+      20_000,
+      50,
+    );
     const failing = await log(`/api/webhooks/${personalHook.id}/deliveries`);
     expect(failing.every((d) => d.status === 'pending' && d.lastStatusCode === 503)).toBe(true);
     expect(hook.received).toEqual([]);
@@ -293,12 +295,16 @@ describe(`webhook events on ${testDatabaseKind()}`, { timeout: 240_000 }, () => 
     // was down: on a loaded machine, tens of seconds.
     await until(
       async () => (await log(`/api/webhooks/${personalHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+      'every personal delivery to succeed',
       90_000,
+      50,
     );
     await until(
       async () =>
         (await log(`/api/org/${orgId}/webhooks/${orgHook.id}/deliveries`)).every((d) => d.status === 'succeeded'),
+      'every organisation delivery to succeed',
       90_000,
+      50,
     );
 
     const toPerson = hook.received.filter((r) => r.path === '/person');

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_TOLERANCE_SECONDS } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../caster/test/support/wait.ts';
 import { activate, createAccount, createNetwork, grantTokens } from '../ntrip-accounts/support.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
@@ -52,15 +53,6 @@ async function receiver() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
 }
 
 describe(`webhooks (issue 37) on ${testDatabaseKind()}`, { timeout: 60_000 }, () => {
@@ -117,15 +109,25 @@ describe(`webhooks (issue 37) on ${testDatabaseKind()}`, { timeout: 60_000 }, ()
         lastStatusCode: number | null;
         lastResponse: string | null;
       }[];
-    await until(async () => (await log()).some((d) => d.attempts >= 2));
+    await until(
+      async () => (await log()).some((d) => d.attempts >= 2),
+      'a second attempt of the deliveries',
+      15_000,
+      50,
+    );
     const failing = await log();
     expect(failing.every((d) => d.status === 'pending')).toBe(true);
     expect(failing[0]).toMatchObject({ lastStatusCode: 503, lastResponse: 'down for maintenance' });
     expect(hook.received).toEqual([]);
 
     hook.setUp(true);
-    await until(() => hook.received.length >= 2);
-    await until(async () => (await log()).every((d) => d.status === 'succeeded'));
+    await until(() => hook.received.length >= 2, 'two deliveries at the receiver', 15_000, 50);
+    await until(
+      async () => (await log()).every((d) => d.status === 'succeeded'),
+      'every delivery to succeed',
+      15_000,
+      50,
+    );
     expect(hook.received.map((r) => r.event).sort()).toEqual(['balance.low', 'webhook.test']);
     for (const r of hook.received) {
       expect(verify(secret, r.signature, r.body)).toBe(true);
@@ -151,7 +153,7 @@ describe(`webhooks (issue 37) on ${testDatabaseKind()}`, { timeout: 60_000 }, ()
       headers: user.headers,
     });
     expect(resend.statusCode).toBe(201);
-    await until(() => hook.received.length >= 3);
+    await until(() => hook.received.length >= 3, 'the third delivery at the receiver', 15_000, 50);
     const again = hook.received[2] as Received;
     expect(again.body).toBe(hook.received.find((r) => r.event === 'balance.low')?.body);
     expect(verify(newSecret, again.signature, again.body)).toBe(true);
@@ -183,12 +185,17 @@ describe(`webhook addresses without the loopback setting on ${testDatabaseKind()
       });
       const { id } = res.json() as { id: string };
       await t.app.inject({ method: 'POST', url: `/api/webhooks/${id}/test`, headers: user.headers });
-      await until(async () => {
-        const items = (
-          await t.app.inject({ method: 'GET', url: `/api/webhooks/${id}/deliveries`, headers: user.headers })
-        ).json().items as { attempts: number; lastResponse: string | null }[];
-        return items[0]?.attempts === 1 && items[0].lastResponse === 'refused: the address is not public';
-      });
+      await until(
+        async () => {
+          const items = (
+            await t.app.inject({ method: 'GET', url: `/api/webhooks/${id}/deliveries`, headers: user.headers })
+          ).json().items as { attempts: number; lastResponse: string | null }[];
+          return items[0]?.attempts === 1 && items[0].lastResponse === 'refused: the address is not public';
+        },
+        'the refused delivery',
+        15_000,
+        50,
+      );
     }
     expect(hook.received).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { until as waitUntil } from '../../../caster/test/support/wait.ts';
 import type { Session } from './browser';
 import { payInPortal } from './checkout';
 
@@ -14,13 +15,9 @@ export const CAPTURE = new URL(
 /** Source password of every seeded push feed (server/src/modules/catalogue/catalogue.seed.ts). */
 export const DEMO_SOURCE_PASSWORD = 'demo-source-2026';
 
-export async function until(check: () => boolean | Promise<boolean>, what: () => string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** The e2e tests' wait: the portal, its caster and Chromium share a loaded machine, so 30 s, asked five times a second. */
+export const until = (check: () => boolean | Promise<boolean>, what: () => string, ms = 30_000) =>
+  waitUntil(check, what, ms, 200);
 
 /** Logs in as the station's NTRIP 1 source; resolves with the socket once the caster answered ICY 200 OK. */
 async function sourceLogin(port: number, mountpoint: string): Promise<net.Socket> {
