@@ -1,5 +1,5 @@
 import type { ClientConnection } from './connection.ts';
-import { loadAddon } from './native-addon.ts';
+import { type Loaded, loadAddon } from './native-addon.ts';
 import { NativeConnection } from './native-io.ts';
 import { isTls } from './tls.ts';
 
@@ -15,7 +15,13 @@ const UNKNOWN = -0x7fffffff;
 /**
  * The io_uring fan-out addon (`caster/native`), or why it is not there; the caster then writes through Node alone.
  */
-export const loadDirectWrites = () => loadAddon<NativeFanout>('fanout', 'io_uring needs Linux');
+export function loadDirectWrites(): Loaded<NativeFanout> {
+  const addon = loadAddon<NativeFanout>('fanout', 'io_uring needs Linux');
+  // A build from before ADR 0094 (a worktree not rebuilt since) has no threads(): say so rather than half-work.
+  return 'native' in addon && typeof addon.native.threads !== 'function'
+    ? { error: 'caster/native is older than its source (npm run -w caster build:native)' }
+    : addon;
+}
 
 /** A native connection's descriptor stays open until JavaScript closes it (ADR 0095), so it is read as it is. */
 const descriptorOf = (socket: ClientConnection): number | undefined =>
