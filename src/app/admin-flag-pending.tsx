@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Preloader } from '../components/Preloader';
 import { RestrictedAccess } from '../components/RestrictedAccess';
-import { userInfoQueryKey } from '../features/auth/AuthProvider';
+import { userInfoQueryKey } from '../features/auth/auth-context';
 import { fetchUserInfo } from '../features/auth/user-info.api';
 
 /** An admin route while GET /api/user has not told whether the user is an admin: a failed fetch means no. */

@@ -1,11 +1,13 @@
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
 import i18n from 'i18next';
 import { type ReactNode, useContext } from 'react';
-import { announceQueryClient } from './query-client-slot';
 
 export { QueryObserver } from '@tanstack/react-query';
 
-/** The app's one QueryClient; it loads with the first part of a page that queries (query-client-slot.tsx). */
+/**
+ * The app's one QueryClient; it loads with the first part of a page that queries, through `loadQueries`
+ * (query-client-slot.tsx), which hands it to the app.
+ */
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
 });
@@ -19,8 +21,6 @@ i18n.on('languageChanged', (language) => {
   if (shownLanguage !== undefined && shownLanguage !== language) void queryClient.invalidateQueries();
   shownLanguage = language;
 });
-
-announceQueryClient(queryClient);
 
 /**
  * The client for a part loaded with lazyWithQueries, at once: the app-wide slot may not have re-rendered yet. A

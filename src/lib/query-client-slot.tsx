@@ -10,18 +10,20 @@ import { type ComponentType, lazy, type ReactNode, useSyncExternalStore } from '
 let loaded: QueryClient | undefined;
 const listeners = new Set<() => void>();
 
-/** Called once by queries.tsx when it has made the client. */
-export function announceQueryClient(client: QueryClient): void {
-  loaded = client;
-  for (const listener of listeners) listener();
-}
-
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export const loadQueries = () => import('./queries');
+/** Loads `queries.tsx` and puts its client in the slot; every load of it goes through here. */
+export async function loadQueries() {
+  const queries = await import('./queries');
+  if (loaded !== queries.queryClient) {
+    loaded = queries.queryClient;
+    for (const listener of listeners) listener();
+  }
+  return queries;
+}
 
 /**
  * Gives the whole app the QueryClient once it has loaded, so what a page hands elsewhere (the modal host's content)

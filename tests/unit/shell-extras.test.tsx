@@ -7,7 +7,7 @@ import { Header } from '../../src/app/layout/Header';
 import { UserInfoLayout } from '../../src/app/layout/UserInfoLayout';
 import { routes } from '../../src/app/routes';
 import { Modal } from '../../src/components/modal';
-import { userInfoQueryKey } from '../../src/features/auth/AuthProvider';
+import { userInfoQueryKey } from '../../src/features/auth/auth-context';
 import { fetchUserInfo } from '../../src/features/auth/user-info.api';
 import { fakeUser } from './support/factories';
 import { initTestI18n } from './support/i18n';

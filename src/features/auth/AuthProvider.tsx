@@ -8,8 +8,6 @@ import { followUiLanguage } from '../mail/mail-language';
 import { AuthContext, type AuthState, isFirstSession } from './auth-context';
 import type { UserInfoSnapshot } from './UserInfoQuery';
 
-export const userInfoQueryKey = (uid: string) => ['user-info', uid] as const;
-
 const UserInfoQuery = lazyWithQueries(async () => (await import('./UserInfoQuery')).UserInfoQuery);
 
 export function AuthProvider({ children }: { children: ReactNode }) {

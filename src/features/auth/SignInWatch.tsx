@@ -4,8 +4,7 @@ import i18n from 'i18next';
 import { useEffect, useRef } from 'react';
 import { track } from '../../lib/analytics';
 import { apiError } from '../../lib/api-error';
-import { userInfoQueryKey } from './AuthProvider';
-import { useUser } from './auth-context';
+import { userInfoQueryKey, useUser } from './auth-context';
 import { type AuthMessage, authErrorMessage } from './auth-errors';
 import { fetchUserInfo } from './user-info.api';
 

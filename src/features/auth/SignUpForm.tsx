@@ -4,7 +4,7 @@ import { Checkbox, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
 import { AuthFormFooter } from './AuthFormFooter';
-import { userInfoQueryKey } from './AuthProvider';
+import { userInfoQueryKey } from './auth-context';
 import { canSubmitSignUp, type SignUpValues } from './auth-fields';
 import type { AuthFormProps } from './LoginForm';
 import { loadAuthActions, loadAuthActionsOnUse } from './load-auth-actions';

@@ -1,7 +1,7 @@
 import type { UserInfo } from '@portal/contract';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { userInfoQueryKey } from './AuthProvider';
+import { userInfoQueryKey } from './auth-context';
 import { fetchUserInfo } from './user-info.api';
 
 /** What the AuthProvider needs of GET /api/user for one signed-in user. */

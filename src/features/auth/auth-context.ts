@@ -29,6 +29,12 @@ export type AuthState = 'loading' | undefined | LoggedInUser;
 
 export const AuthContext = createContext<AuthState>('loading');
 
+/**
+ * The key of a user's GET /api/user, which UserInfoQuery runs for the AuthProvider and the guards, the terms gate and
+ * the forms observe. Here, in the first load, so a part that only reads the cache does not load the call.
+ */
+export const userInfoQueryKey = (uid: string) => ['user-info', uid] as const;
+
 export function useAuth(): AuthState {
   return useContext(AuthContext);
 }

@@ -1,7 +1,6 @@
 import type { UserInfo } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userInfoQueryKey } from './AuthProvider';
-import { useUser } from './auth-context';
+import { userInfoQueryKey, useUser } from './auth-context';
 import { acceptTerms } from './terms.api';
 import { fetchUserInfo } from './user-info.api';
 

@@ -3,9 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { StrictMode, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
 import { resetGoogleRedirectOutcome } from '../../../src/features/auth/auth-actions';
-import { AuthContext, type AuthState, type LoggedInUser } from '../../../src/features/auth/auth-context';
+import {
+  AuthContext,
+  type AuthState,
+  type LoggedInUser,
+  userInfoQueryKey,
+} from '../../../src/features/auth/auth-context';
 import { LoginModalProvider } from '../../../src/features/auth/LoginModalProvider';
 import { useLoginModal } from '../../../src/features/auth/login-modal-context';
 import { initTestI18n } from '../support/i18n';

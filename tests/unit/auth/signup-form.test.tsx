@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { userInfoQueryKey } from '../../../src/features/auth/AuthProvider';
+import { userInfoQueryKey } from '../../../src/features/auth/auth-context';
 import { SignUpForm } from '../../../src/features/auth/SignUpForm';
 import { hasTermsIntent } from '../../../src/features/auth/terms-intent';
 import { initTestI18n } from '../support/i18n';
