@@ -69,7 +69,10 @@ export const routes: RouteObject[] = [
           // /login, /signup and every personal route (they send such a visitor here), which drew one round trip
           // after the scripts. Its signed-in figures stay lazy, with React Query.
           { path: 'dashboard', element: <DashboardPage /> },
-          { path: 'marketplace', element: lazyPage(() => import('../features/catalogue/MapPages'), 'MarketplacePage') },
+          {
+            path: 'marketplace',
+            element: lazyPage(() => import('../features/billing/MarketplacePage'), 'MarketplacePage'),
+          },
           { path: 'white-label', element: lazyPage(() => import('../features/demo/WhiteLabelPage'), 'WhiteLabelPage') },
           { path: 'help', element: lazyPage(() => import('../features/legal/HelpPage'), 'HelpPage') },
           { path: 'status', element: lazyPage(() => import('../features/status/StatusPage'), 'StatusPage') },
@@ -131,10 +134,13 @@ export const routes: RouteObject[] = [
                 path: 'feed/:networkId',
                 element: lazyPage(() => import('../features/catalogue/AdminFeedPage'), 'AdminFeedPage'),
               },
-              { path: 'users', element: lazyPage(() => import('../features/users/AdminUsersPage'), 'AdminUsersPage') },
+              {
+                path: 'users',
+                element: lazyPage(() => import('../features/customers/AdminUsersPage'), 'AdminUsersPage'),
+              },
               {
                 path: 'users/:userId',
-                element: lazyPage(() => import('../features/users/CustomerPage'), 'CustomerPage'),
+                element: lazyPage(() => import('../features/customers/CustomerPage'), 'CustomerPage'),
               },
               {
                 path: 'demo-requests',
@@ -151,16 +157,13 @@ export const routes: RouteObject[] = [
               {
                 path: 'organizations',
                 element: lazyPage(
-                  () => import('../features/organizations/AdminOrganizationsPage'),
+                  () => import('../features/customers/AdminOrganizationsPage'),
                   'AdminOrganizationsPage',
                 ),
               },
               {
                 path: 'organizations/:orgId',
-                element: lazyPage(
-                  () => import('../features/organizations/AdminOrganizationPage'),
-                  'AdminOrganizationPage',
-                ),
+                element: lazyPage(() => import('../features/customers/AdminOrganizationPage'), 'AdminOrganizationPage'),
               },
               {
                 path: 'networks',

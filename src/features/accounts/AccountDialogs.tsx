@@ -5,17 +5,15 @@ import {
   type NtripAccountWithPassword,
   updateNtripAccountBodySchema,
 } from '@portal/contract';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
-import { MessageDialog } from '../../components/dialogs';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
-import { actionFailedKey } from './account-permissions';
 import { useCreateAccount, useUpdateAccount } from './accounts.hooks';
 import { type ActivateFromCard, ConnectionCard } from './ConnectionCard';
-import { FormDialogFooter } from './FormDialogFooter';
 
 /** Label form, then the new account's connection card with its password, shown this once. */
 export function CreateAccountDialog({
@@ -99,60 +97,5 @@ export function RenameDialog({ account, onClose }: { account: NtripAccount; onCl
         submitDisabled={!form.valid || form.pending}
       />
     </form>
-  );
-}
-
-/** A confirmation whose action may fail; the dialog stays open with a message then. */
-export function ConfirmDialog({
-  title,
-  children,
-  confirmText,
-  danger,
-  onConfirm,
-  onClose,
-}: {
-  title: string;
-  children: ReactNode;
-  confirmText: string;
-  danger?: boolean;
-  onConfirm: () => Promise<unknown>;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation('accounts');
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState<unknown>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setFailed(null);
-    try {
-      await onConfirm();
-    } catch (error) {
-      setFailed(error ?? new Error('failed'));
-      setBusy(false);
-    }
-  };
-  return (
-    <MessageDialog
-      icon="warning"
-      tone={danger ? 'red' : 'yellow'}
-      title={title}
-      actions={
-        <>
-          <Button variant="secondary" onClick={onClose} data-autofocus>
-            {t('actions.cancel')}
-          </Button>
-          <Button variant={danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
-            {confirmText}
-          </Button>
-        </>
-      }
-    >
-      <p>{children}</p>
-      {failed !== null && (
-        <p role="alert" className="mt-2 text-status-red">
-          {t(actionFailedKey(failed))}
-        </p>
-      )}
-    </MessageDialog>
   );
 }

@@ -10,7 +10,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
-import { useActiveOrganization } from '../organizations/active-organization';
+import { useActiveOrganization } from '../auth/active-organization';
 import { AccountDetails } from './AccountDetails';
 import { CreateAccountDialog, RenameDialog } from './AccountDialogs';
 import { ActivateTokensDialog, type ActivationSuggestion } from './ActivateTokensDialog';

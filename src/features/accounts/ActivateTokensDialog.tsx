@@ -9,14 +9,15 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { SelectField, TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { useActiveOrganization } from '../auth/active-organization';
 import { useTokenMoney } from '../billing/token-money';
 import { useTokenBalance } from '../billing/useTokenBalance';
-import { useActiveOrganization } from '../organizations/active-organization';
 import {
   useAccounts,
   useActivateTokens,
@@ -24,7 +25,6 @@ import {
   useNetworks,
   useRememberedPosition,
 } from './accounts.hooks';
-import { FormDialogFooter } from './FormDialogFooter';
 import { bboxContains } from './position';
 
 /**

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
 import { MessageDialog } from '../../components/dialogs';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { SelectField, TextField } from '../../components/form';
 import { Icon } from '../../components/Icon';
 import { ModalTitle, useModal } from '../../components/modal';
@@ -19,8 +20,9 @@ import { Page } from '../../components/Page';
 import { Pager } from '../../components/Pager';
 import { useFormat } from '../../lib/format';
 import { useZodForm } from '../../lib/forms/useZodForm';
+import { AdminRefusalsButton, LoginFailuresSection } from '../diagnostics/AdminDiagnostics';
+import { AdminLiveSessionsSection } from '../diagnostics/LiveSessions';
 import { CreateNtripAccountDialog } from '../users/CreateNtripAccountDialog';
-import { AdminRefusalsButton, LoginFailuresSection } from './AdminDiagnostics';
 import {
   useAdminAccounts,
   useAdminGrant,
@@ -28,8 +30,6 @@ import {
   useAdminSetMaxConnections,
   useNetworks,
 } from './accounts.hooks';
-import { FormDialogFooter } from './FormDialogFooter';
-import { AdminLiveSessionsSection } from './LiveSessions';
 
 const PAGE_SIZE = 25;
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { CopyValue } from '../../components/CopyValue';
 import { TabSwitch } from '../../components/TabSwitch';
-import { CopyValue } from './CopyValue';
 import {
   type ConnectionSettings,
   EMLID_GGA_CHECKBOX,

@@ -3,10 +3,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { useCopy } from '../../components/CopyControl';
+import { CopyValue } from '../../components/CopyValue';
 import { Icon } from '../../components/Icon';
+import { actionFailedKey } from '../../lib/api-error';
 import { useFormat } from '../../lib/format';
 import { useReferenceFrameText } from '../catalogue/reference-frame';
-import { accountPermissions, actionFailedKey } from './account-permissions';
+import { accountPermissions } from './account-permissions';
 import {
   useLastReportedPosition,
   useMountpoints,
@@ -16,7 +18,6 @@ import {
 } from './accounts.hooks';
 import { type Client, ClientSettings, genericValue, presetText } from './ClientSettings';
 import { ConnectionTest } from './ConnectionTest';
-import { CopyValue } from './CopyValue';
 import { type ConnectionSettings, genericFields } from './client-presets';
 import { MountpointList } from './MountpointList';
 import { PositionPicker } from './PositionPicker';

@@ -9,7 +9,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
-import { accountPermissions, actionFailedKey } from './account-permissions';
+import { actionFailedKey } from '../../lib/api-error';
+import { accountPermissions } from './account-permissions';
 import { useUpdateAccount } from './accounts.hooks';
 
 /**

@@ -9,11 +9,11 @@ import {
 } from '@portal/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { useActiveOrganization } from '../auth/active-organization';
 import { useUser } from '../auth/auth-context';
 import { invalidateTokenBalances } from '../billing/billing.keys';
 import { fetchNetworks } from '../catalogue/catalogue.api';
 import { catalogueKeys } from '../catalogue/catalogue.hooks';
-import { useActiveOrganization } from '../organizations/active-organization';
 import {
   activateTokens,
   adminGrant,

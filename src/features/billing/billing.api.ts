@@ -29,6 +29,11 @@ export async function fetchTokenProducts(): Promise<PricingTable[]> {
   return answer('pricingTablesSchema', (await api.get('/tokenProducts')).data);
 }
 
+/** `GET /org/{orgId}/tokens`: the organisation's token balance, which its NTRIP accounts spend. */
+export async function fetchOrganizationTokens(orgId: string): Promise<number> {
+  return (await answer('organizationTokensSchema', (await api.get(`/org/${orgId}/tokens`)).data)).tokenAmount;
+}
+
 /**
  * Creates a checkout session, paid in the portal's own page with its client secret (docs/adr/0031); `orgId` buys a
  * subscription for that organisation.

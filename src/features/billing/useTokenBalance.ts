@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { onBillingChange } from '../../lib/billing-channel';
+import { useActiveOrganization } from '../auth/active-organization';
 import { useUser } from '../auth/auth-context';
-import { useActiveOrganization } from '../organizations/active-organization';
 import { billingKeys, invalidateTokenBalances, invoicingKeys } from './billing.keys';
 
 /** What a purchase changes in the other tabs (besides the balances). */
@@ -10,8 +10,7 @@ const BILLING_QUERY_KEYS = [billingKeys.history, billingKeys.payments, invoicing
 
 // The header asks for the balance: axios and the contract come with the first call, not with the shell.
 const fetchSubscriptions = async () => (await import('./billing.api')).fetchSubscriptions();
-const fetchOrganizationTokens = async (orgId: string) =>
-  (await import('../organizations/organizations.api')).fetchOrganizationTokens(orgId);
+const fetchOrganizationTokens = async (orgId: string) => (await import('./billing.api')).fetchOrganizationTokens(orgId);
 
 /**
  * The header's token balance: `tokenAmount` of GET /subscriptions (spec §7, the same query as the subscription

@@ -9,7 +9,7 @@ import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import type { StatusColor } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
-import { useLiveSources } from '../accounts/diagnostics.hooks';
+import { useLiveSources } from '../diagnostics/diagnostics.hooks';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteFeed, updateFeed } from './catalogue.api';
 import { useFeeds, useNetwork, useNetworkStationMarkers, useNetworks } from './catalogue.hooks';

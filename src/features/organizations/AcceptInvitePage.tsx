@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,9 +24,15 @@ function Panel({ children }: { children: ReactNode }) {
 }
 
 /** Refusals the page words itself; any other is shown in the server's words. */
-const EXPLAINED = ['invite_link_invalid', 'invite_revoked', 'invite_expired', 'already_member'] as const;
+const EXPLAINED = [
+  'invite_link_invalid',
+  'invite_revoked',
+  'invite_expired',
+  'already_member',
+] as const satisfies readonly ErrorCode[];
 /** Refusals after which the link can do nothing more. */
-const DEAD = ['invite_link_invalid', 'invite_revoked', 'invite_expired'];
+const DEAD: readonly ErrorCode[] = ['invite_link_invalid', 'invite_revoked', 'invite_expired'];
+const isDead = (error: unknown) => DEAD.some((code) => code === apiError(error)?.code);
 
 /** Why the link did not work, and what the visitor can do about it. */
 function AcceptFailure({ error }: { error: unknown }) {
@@ -37,7 +44,7 @@ function AcceptFailure({ error }: { error: unknown }) {
       <p className="text-status-red">
         {explained ? t(`acceptLink.errors.${explained}`) : (failure?.message ?? t('acceptLink.failed'))}
       </p>
-      {failure?.code && DEAD.includes(failure.code) && <p className="text-muted">{t('acceptLink.askForNew')}</p>}
+      {isDead(error) && <p className="text-muted">{t('acceptLink.askForNew')}</p>}
       {failure?.code === 'already_member' && (
         <Link to="/settings/organization" className="text-accent underline">
           {t('acceptLink.toOrganizations')}
@@ -64,7 +71,7 @@ export function AcceptInvitePage() {
   const decline = useDeclineInviteLink();
   const preview = useInvitePreview(token ?? undefined);
   // A link that can no longer be accepted says so at once, before anyone logs in for nothing.
-  const deadLink = preview.isError && DEAD.includes(apiError(preview.error)?.code ?? '');
+  const deadLink = preview.isError && isDead(preview.error);
   useEffect(() => {
     if (deadLink) forgetInviteToken();
   }, [deadLink]);
@@ -76,14 +83,14 @@ export function AcceptInvitePage() {
         void navigate(joined.url, { replace: true });
       },
       onError: (error) => {
-        if (DEAD.includes(apiError(error)?.code ?? '')) forgetInviteToken();
+        if (isDead(error)) forgetInviteToken();
       },
     });
   const refuse = (value: string) => {
     accept.reset();
     decline.mutate(value, {
       onError: (error) => {
-        if (DEAD.includes(apiError(error)?.code ?? '')) forgetInviteToken();
+        if (isDead(error)) forgetInviteToken();
       },
     });
   };
@@ -111,7 +118,7 @@ export function AcceptInvitePage() {
     );
   } else {
     const failed = accept.error ?? decline.error;
-    const dead = DEAD.includes(apiError(failed)?.code ?? '');
+    const dead = isDead(failed);
     const logOut = () => {
       accept.reset();
       decline.reset();

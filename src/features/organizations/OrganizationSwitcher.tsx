@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { SelectField } from '../../components/form';
+import { setActiveOrganization, useActiveOrganization } from '../auth/active-organization';
 import { useUser } from '../auth/auth-context';
-import { setActiveOrganization, useActiveOrganization } from './active-organization';
 
 const PERSONAL = '';
 

@@ -17,20 +17,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyControl } from '../../components/CopyControl';
 import { SelectField, TextField } from '../../components/form';
 import { ModalTitle, useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useZodForm } from '../../lib/forms/useZodForm';
-import { ConfirmDialog } from '../accounts/AccountDialogs';
 import { ApiKeysSection } from '../api-keys/ApiKeysSection';
 import { WebhooksSection } from '../api-keys/WebhooksSection';
+import { useActiveOrganization } from '../auth/active-organization';
 import { useUser } from '../auth/auth-context';
 import { authErrorMessage } from '../auth/auth-errors';
 import { BillingDetailsForm } from '../billing/BillingDetailsForm';
 import { OrganizationSubscriptions } from '../billing/OrganizationSubscriptions';
-import { useActiveOrganization } from './active-organization';
 import { useCreateOrganizationFlow } from './CreateOrganizationFlow';
 import {
   useAnswerInvite,

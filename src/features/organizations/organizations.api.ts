@@ -35,9 +35,7 @@ export type CreateOrganizationFailure =
 export function creationFailure(error: unknown): CreateOrganizationFailure {
   const e = apiError(error);
   if (e?.status !== 400) return { kind: 'unknown' };
-  const code = (organizationErrorCodes as readonly string[]).includes(e.code)
-    ? (e.code as OrganizationErrorCode)
-    : undefined;
+  const code = organizationErrorCodes.find((known) => known === e.code);
   if (code) return { kind: 'code', code };
   const reason = (error as { response?: { data?: { reason?: unknown } } }).response?.data?.reason;
   return typeof reason === 'string' ? { kind: 'reason', reason } : { kind: 'reason', reason: e.message };
@@ -82,11 +80,6 @@ export async function deleteOrganization(orgId: string, name: string): Promise<v
 }
 
 /** Moves tokens from the caller's balance to the organisation's; answers the organisation's new balance. */
-/** `GET /org/{orgId}/tokens`: the organisation's token balance, which its NTRIP accounts spend. */
-export async function fetchOrganizationTokens(orgId: string): Promise<number> {
-  return organizationTokensSchema.parse((await api.get(`/org/${orgId}/tokens`)).data).tokenAmount;
-}
-
 export async function transferTokens(orgId: string, tokenAmount: number): Promise<number> {
   return organizationTokensSchema.parse((await api.post(`/org/${orgId}/tokens`, { tokenAmount })).data).tokenAmount;
 }

@@ -1,9 +1,9 @@
 import type { InviteActionBody, UpdateMemberBody } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { setActiveOrganization } from '../auth/active-organization';
 import { sendVerificationEmail } from '../auth/auth-actions';
 import { useUser } from '../auth/auth-context';
 import { invalidateTokenBalances } from '../billing/billing.keys';
-import { setActiveOrganization } from './active-organization';
 import {
   acceptInviteLink,
   answerInvite,

@@ -7,11 +7,11 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
+import { CopyValue } from '../../components/CopyValue';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/form';
 import { ModalTitle } from '../../components/modal';
 import { useZodForm } from '../../lib/forms/useZodForm';
-import { CopyValue } from '../accounts/CopyValue';
-import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { UserPicker } from './UserPicker';
 import { useCreateNtripAccountFor } from './users.hooks';
 

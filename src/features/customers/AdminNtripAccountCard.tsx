@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useModal } from '../../components/modal';
 import { useFormat } from '../../lib/format';
-import { ConfirmDialog } from '../accounts/AccountDialogs';
-import { LiveSessions } from '../accounts/LiveSessions';
-import { RefusedAttempts } from '../accounts/RefusedAttempts';
 import { UsageList } from '../accounts/UsageList';
-import { PasswordOnce } from './CreateNtripAccountDialog';
-import { useDeleteNtripAccount, useResetNtripPassword } from './users.hooks';
+import { LiveSessions } from '../diagnostics/LiveSessions';
+import { RefusedAttempts } from '../diagnostics/RefusedAttempts';
+import { PasswordOnce } from '../users/CreateNtripAccountDialog';
+import { useDeleteNtripAccount, useResetNtripPassword } from '../users/users.hooks';
 
 /**
  * One NTRIP account in the back office (a customer's or an organisation's): status, rovers now, access, and the

@@ -4,6 +4,8 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/form';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { ModalTitle, useModal } from '../../components/modal';
@@ -12,15 +14,13 @@ import { Preloader } from '../../components/Preloader';
 import { StatCard } from '../../components/StatCard';
 import { useFormat } from '../../lib/format';
 import { useZodForm } from '../../lib/forms/useZodForm';
-import { ConfirmDialog } from '../accounts/AccountDialogs';
-import { FormDialogFooter } from '../accounts/FormDialogFooter';
 import { useUser } from '../auth/auth-context';
 import { useGrantTokens } from '../billing/billing.hooks';
 import { downloadInvoicePdf } from '../billing/invoicing.api';
 import { ledgerNote } from '../billing/ledger-note';
+import { CreateNtripAccountDialog } from '../users/CreateNtripAccountDialog';
+import { customerKey, useCustomer, usePatchAdminUser, useSetVatVerified } from '../users/users.hooks';
 import { AdminNtripAccountCard } from './AdminNtripAccountCard';
-import { CreateNtripAccountDialog } from './CreateNtripAccountDialog';
-import { customerKey, useCustomer, usePatchAdminUser, useSetVatVerified } from './users.hooks';
 
 function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (

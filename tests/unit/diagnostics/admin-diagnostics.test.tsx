@@ -2,7 +2,7 @@ import type { LoginFailure } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { LoginFailuresSection } from '../../../src/features/accounts/AdminDiagnostics';
+import { LoginFailuresSection } from '../../../src/features/diagnostics/AdminDiagnostics';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

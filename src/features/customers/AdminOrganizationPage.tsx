@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { GenericErrorBlock } from '../../components/GenericErrorBlock';
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { Preloader } from '../../components/Preloader';
 import { useFormat } from '../../lib/format';
-import { ConfirmDialog } from '../accounts/AccountDialogs';
-import { AdminNtripAccountCard } from '../users/AdminNtripAccountCard';
+import { AdminNtripAccountCard } from './AdminNtripAccountCard';
 import { useAdminOrganization, usePatchAdminOrganization } from './organizations.admin.api';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

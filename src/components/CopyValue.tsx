@@ -1,4 +1,4 @@
-import { CopyControl } from '../../components/CopyControl';
+import { CopyControl } from './CopyControl';
 
 /**
  * A labelled value in monospace with its copy control (spec §4: the check shows for 2 seconds). A multi-line value

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthContext } from '../../../src/features/auth/auth-context';
-import { CustomerPage } from '../../../src/features/users/CustomerPage';
+import { CustomerPage } from '../../../src/features/customers/CustomerPage';
 import { account, user } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';

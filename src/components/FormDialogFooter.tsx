@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button';
+import { Button } from './Button';
 
-/** The end of an account form dialog: what went wrong, if anything, then Cancel and the submit button. */
+/** The end of a form dialog: what went wrong, if anything, then Cancel and the submit button. */
 export function FormDialogFooter({
   error,
   onCancel,

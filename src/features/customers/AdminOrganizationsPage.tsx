@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { CardSection } from '../../components/CardSection';
 import { Page } from '../../components/Page';
 import { useFormat } from '../../lib/format';
-import { useAllOrganizations } from './organizations.hooks';
+import { useAllOrganizations } from '../organizations/organizations.hooks';
 
 /** /admin/organizations: every organisation with its owner and size. */
 export function AdminOrganizationsPage() {

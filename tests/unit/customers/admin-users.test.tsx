@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AdminUsersPage } from '../../../src/features/users/AdminUsersPage';
+import { AdminUsersPage } from '../../../src/features/customers/AdminUsersPage';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

@@ -2,7 +2,7 @@ import type { Refusal } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { RefusedAttempts } from '../../../src/features/accounts/RefusedAttempts';
+import { RefusedAttempts } from '../../../src/features/diagnostics/RefusedAttempts';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';
 

@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/Button';
 import { CardSection } from '../../components/CardSection';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TextField } from '../../components/form';
 import { useModal } from '../../components/modal';
 import { Page } from '../../components/Page';
 import { apiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { ConfirmDialog } from '../accounts/AccountDialogs';
-import { UserPicker } from './UserPicker';
-import { useAdminUsers, usePatchAdminUser } from './users.hooks';
+import { UserPicker } from '../users/UserPicker';
+import { useAdminUsers, usePatchAdminUser } from '../users/users.hooks';
 
 const PAGE_SIZE = 50;
 

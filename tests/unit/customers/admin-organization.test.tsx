@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AdminOrganizationPage } from '../../../src/features/organizations/AdminOrganizationPage';
+import { AdminOrganizationPage } from '../../../src/features/customers/AdminOrganizationPage';
 import { account } from '../support/factories';
 import { renderWithProviders } from '../support/render';
 import { server } from '../support/server';

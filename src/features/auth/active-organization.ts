@@ -1,6 +1,6 @@
 import type { Team } from '@portal/contract';
 import { useSyncExternalStore } from 'react';
-import { useUser } from '../auth/auth-context';
+import { useUser } from './auth-context';
 
 /**
  * Whose NTRIP accounts and tokens the pages show: the user's own (Personal) or one of their organisations'. Kept for
