@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
+import { periodic } from '../../shared/periodic.ts';
 import type { MailRepo } from './mail.repo.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
@@ -154,9 +155,6 @@ export function createAccessNotices(deps: {
 }) {
   const { db, mailer } = deps;
   const clock = deps.clock ?? (() => new Date());
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-
   const subscriptionsEnding = (from: Date, to: Date) =>
     sql<EndingRow>`
       SELECT s.id, s.user_id, p.name AS what, s.current_period_start AS starts_at,
@@ -221,27 +219,12 @@ export function createAccessNotices(deps: {
     }
   }
 
-  const tick = () => {
-    if (running) return;
-    running = run()
-      .catch((err) => deps.log.error({ err }, 'access notices could not be checked'))
-      .finally(() => {
-        running = null;
-      });
-  };
-
   return {
     run,
-    start(): void {
-      if (timer) return;
-      timer = setInterval(tick, deps.intervalMs ?? 10 * 60_000);
-      timer.unref();
-      tick();
-    },
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (running) await running;
-    },
+    ...periodic(run, {
+      intervalMs: deps.intervalMs ?? 10 * 60_000,
+      runAtStart: true,
+      onError: (err) => deps.log.error({ err }, 'access notices could not be checked'),
+    }),
   };
 }

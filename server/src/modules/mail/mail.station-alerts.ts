@@ -1,6 +1,7 @@
 import { nearMountpoint } from '@portal/contract';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import { periodic } from '../../shared/periodic.ts';
 import type { WebhookFact, WebhookOwner } from '../webhooks/webhooks.events.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
@@ -113,8 +114,6 @@ export function createStationAlerts(deps: {
   const events: WebhookEventSink = deps.events ?? (async () => {});
   const clock = deps.clock ?? (() => new Date());
   const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
   /** Open incidents that have lasted the grace and began within the news window, not yet claimed. */
   const openings = (now: Date) =>
@@ -149,6 +148,22 @@ export function createStationAlerts(deps: {
       ORDER BY a.started_at LIMIT ${BATCH}`.execute(db);
 
   /**
+   * The owners (and organisations) of accounts of users not disabled with a session that `on` picks (of ntrip_sessions
+   * s) in the SERVED_WINDOW_MS before the incident began.
+   */
+  async function sessionOwners(trx: Database, startedAt: Date, on: RawBuilder<unknown>) {
+    const r = await sql<{ user_id: string; organization_id: string | null }>`
+      SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
+      FROM ntrip_sessions s
+      JOIN ntrip_accounts a ON a.id = s.account_id
+      JOIN users u ON u.id = a.owner_user_id
+      WHERE s.ended_at >= ${new Date(startedAt.getTime() - SERVED_WINDOW_MS)} AND s.started_at <= ${startedAt}
+        AND NOT u.disabled AND (${on})
+      ORDER BY 1, 2`.execute(trx);
+    return r.rows;
+  }
+
+  /**
    * Who is told, as user ids with their audience: the owners of NTRIP accounts with a session in the 30 days before
    * the incident on the station's mountpoint, served by it (a nearest-station session's last choice), or on the
    * network's nearest-station mountpoint with a last GGA within SERVED_NEAR_KM; the owner of the station's feed (the
@@ -158,32 +173,28 @@ export function createStationAlerts(deps: {
   async function recipientsOf(trx: Database, row: OpeningRow, startedAt: Date) {
     const dLat = SERVED_NEAR_KM / 111;
     const dLon = SERVED_NEAR_KM / (111 * Math.max(0.01, Math.cos((row.latitude * Math.PI) / 180)));
-    const customers = await sql<{ user_id: string; organization_id: string | null }>`
-      SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
-      FROM ntrip_sessions s
-      JOIN ntrip_accounts a ON a.id = s.account_id
-      JOIN users u ON u.id = a.owner_user_id
-      WHERE s.ended_at >= ${new Date(startedAt.getTime() - SERVED_WINDOW_MS)} AND s.started_at <= ${startedAt}
-        AND NOT u.disabled
-        AND (lower(s.mountpoint) = lower(${row.mountpoint}) OR lower(s.served_station) = lower(${row.mountpoint})
-          OR (upper(s.mountpoint) = ${nearMountpoint(row.network_slug)}
-            AND s.last_gga_lat BETWEEN ${row.latitude - dLat} AND ${row.latitude + dLat}
-            AND s.last_gga_lon BETWEEN ${row.longitude - dLon} AND ${row.longitude + dLon}
-            AND 2 * 6371 * asin(sqrt(
-              power(sin(radians(s.last_gga_lat - ${row.latitude}) / 2), 2)
-              + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
-                * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM}))
-      ORDER BY 1, 2`.execute(trx);
+    const customers = await sessionOwners(
+      trx,
+      startedAt,
+      sql`lower(s.mountpoint) = lower(${row.mountpoint}) OR lower(s.served_station) = lower(${row.mountpoint})
+        OR (upper(s.mountpoint) = ${nearMountpoint(row.network_slug)}
+          AND s.last_gga_lat BETWEEN ${row.latitude - dLat} AND ${row.latitude + dLat}
+          AND s.last_gga_lon BETWEEN ${row.longitude - dLon} AND ${row.longitude + dLon}
+          AND 2 * 6371 * asin(sqrt(
+            power(sin(radians(s.last_gga_lat - ${row.latitude}) / 2), 2)
+            + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
+              * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM})`,
+    );
     const baseOwners = await sql<{ id: string }>`
       SELECT f.owner_user_id AS id FROM feeds f JOIN users u ON u.id = f.owner_user_id
       WHERE f.station_id = ${row.station_id} AND NOT u.disabled`.execute(trx);
     const admins = await sql<{ id: string }>`
       SELECT id FROM users WHERE is_admin AND NOT disabled ORDER BY id`.execute(trx);
     const audience = new Map<string, StationAlertAudience>();
-    for (const c of customers.rows) audience.set(c.user_id, 'customer');
+    for (const c of customers) audience.set(c.user_id, 'customer');
     for (const o of baseOwners.rows) audience.set(o.id, 'owner');
     for (const a of admins.rows) audience.set(a.id, 'operator');
-    return { audience, owners: ownersOf(customers.rows) };
+    return { audience, owners: ownersOf(customers) };
   }
 
   async function open(row: OpeningRow, now: Date): Promise<number> {
@@ -336,18 +347,15 @@ export function createStationAlerts(deps: {
 
   /** The owners of accounts with a session on the network (a station or its nearest-station mountpoint) in the window. */
   async function networkOwners(trx: Database, row: NetworkOpeningRow, startedAt: Date) {
-    const r = await sql<{ user_id: string; organization_id: string | null }>`
-      SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
-      FROM ntrip_sessions s
-      JOIN ntrip_accounts a ON a.id = s.account_id
-      JOIN users u ON u.id = a.owner_user_id
-      WHERE s.ended_at >= ${new Date(startedAt.getTime() - SERVED_WINDOW_MS)} AND s.started_at <= ${startedAt}
-        AND NOT u.disabled
-        AND (upper(s.mountpoint) = ${nearMountpoint(row.slug)}
+    return ownersOf(
+      await sessionOwners(
+        trx,
+        startedAt,
+        sql`upper(s.mountpoint) = ${nearMountpoint(row.slug)}
           OR EXISTS (SELECT 1 FROM stations st WHERE st.network_id = ${row.network_id}
-            AND lower(st.mountpoint) = lower(s.mountpoint)))
-      ORDER BY 1, 2`.execute(trx);
-    return ownersOf(r.rows);
+            AND lower(st.mountpoint) = lower(s.mountpoint))`,
+      ),
+    );
   }
 
   async function openNetwork(row: NetworkOpeningRow): Promise<void> {
@@ -428,30 +436,18 @@ export function createStationAlerts(deps: {
     return result;
   }
 
-  const tick = () => {
-    if (running) return;
-    running = run()
-      .then((r) => {
-        if (r.mails > 0) deps.log.info(r, 'station outage alerts queued');
-      })
-      .catch((err) => deps.log.error({ err }, 'station outage alerts could not be checked'))
-      .finally(() => {
-        running = null;
-      });
-  };
-
   return {
     run,
-    start(): void {
-      if (timer) return;
-      timer = setInterval(tick, deps.intervalMs ?? 60_000);
-      timer.unref();
-      tick();
-    },
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (running) await running;
-    },
+    ...periodic(
+      async () => {
+        const r = await run();
+        if (r.mails > 0) deps.log.info(r, 'station outage alerts queued');
+      },
+      {
+        intervalMs: deps.intervalMs ?? 60_000,
+        runAtStart: true,
+        onError: (err) => deps.log.error({ err }, 'station outage alerts could not be checked'),
+      },
+    ),
   };
 }

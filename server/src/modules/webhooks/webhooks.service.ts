@@ -11,6 +11,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../http/auth.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { periodic } from '../../shared/periodic.ts';
 import type { WebhookOwner, WebhooksRepo } from './webhooks.repo.ts';
 import { deliver, type SenderOptions, signature } from './webhooks.sender.ts';
 
@@ -170,9 +171,6 @@ export function createWebhookWorker(
   options: WebhookWorkerOptions,
   log: { error(obj: object, msg: string): void },
 ) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-
   async function runOnce(): Promise<void> {
     const due = await repo.claim(10, options.timeoutMs + 30_000);
     await Promise.all(
@@ -186,25 +184,11 @@ export function createWebhookWorker(
       }),
     );
   }
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((err) => log.error({ err }, 'webhook deliveries could not be sent'))
-      .finally(() => {
-        running = null;
-      });
-  };
   return {
     runOnce,
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, options.pollMs);
-      timer.unref();
-    },
-    async close() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    ...periodic(runOnce, {
+      intervalMs: options.pollMs,
+      onError: (err) => log.error({ err }, 'webhook deliveries could not be sent'),
+    }),
   };
 }
