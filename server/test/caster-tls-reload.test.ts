@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
-import { CASTER_NODE_FLAGS, encodeFrame } from '@portal/caster';
+import { encodeFrame } from '@portal/caster';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../caster/test/support/wait.ts';
@@ -14,6 +14,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../src/dev/free-port.ts';
 import { createAccountWithGrant, setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
+import { startCasterProcess } from './support/caster-process.ts';
 
 /**
  * Issue 38: a renewed certificate taken by a running caster on SIGHUP, the server started as the caster node's
@@ -22,7 +23,6 @@ import { createUsersRepo } from '../src/modules/users/users.repo.ts';
  * before keep receiving; new connections get the new certificate. The files are polled too (every 5 s); the test
  * asks for the answer to SIGHUP, which only the signal prints.
  */
-const root = new URL('../..', import.meta.url).pathname;
 const run = process.env.TEST_DATABASE === 'postgres' ? describe.skip : describe;
 const DAY = 86_400_000;
 
@@ -52,7 +52,7 @@ function keep(socket: net.Socket) {
 run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () => {
   let dir: string;
   let caster: ChildProcess;
-  let output = '';
+  let output: () => string;
   let casterPort: number;
   let tlsPort: number;
   let first: Awaited<ReturnType<typeof certificate>>;
@@ -106,35 +106,24 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     writeFileSync(certFile(), first.cert);
     writeFileSync(keyFile(), first.key);
     [casterPort, tlsPort] = [await freePort(), await freePort()];
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => !/^(CASTER_|DATABASE_URL$|PGLITE_|FIREBASE_|SERVICES$)/.test(key)),
-    );
-    // As deploy/systemd/gnss-portal-caster@.service starts it: one Node process, so the signal reaches the server.
-    caster = spawn(process.execPath, ['--import', 'tsx', ...CASTER_NODE_FLAGS, 'server/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...inherited,
-        SERVICES: 'caster',
-        HOST: '127.0.0.1',
-        FIREBASE_PROJECT_ID: 'demo-gnss-portal',
-        PGLITE_DATA_DIR: pglite,
-        FEED_SECRET_KEY: feedKey,
-        CASTER_PORT: String(casterPort),
-        CASTER_TLS_PORTS: String(tlsPort),
-        CASTER_TLS_CERT: certFile(),
-        CASTER_TLS_KEY: keyFile(),
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    for (const stream of [caster.stdout, caster.stderr]) stream?.on('data', (c: Buffer) => (output += c.toString()));
+    ({ child: caster, output } = startCasterProcess('systemd', {
+      HOST: '127.0.0.1',
+      FIREBASE_PROJECT_ID: 'demo-gnss-portal',
+      PGLITE_DATA_DIR: pglite,
+      FEED_SECRET_KEY: feedKey,
+      CASTER_PORT: String(casterPort),
+      CASTER_TLS_PORTS: String(tlsPort),
+      CASTER_TLS_CERT: certFile(),
+      CASTER_TLS_KEY: keyFile(),
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+    }));
     await until(
-      () => output.includes(`NTRIP over TLS on port ${tlsPort}`) || caster.exitCode !== null,
-      () => `the caster to start: ${output}`,
+      () => output().includes(`NTRIP over TLS on port ${tlsPort}`) || caster.exitCode !== null,
+      () => `the caster to start: ${output()}`,
       120_000,
     );
-    expect(caster.exitCode, output).toBeNull();
+    expect(caster.exitCode, output()).toBeNull();
   }, 180_000);
 
   afterAll(async () => {
@@ -170,7 +159,7 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     );
     await until(
       () => rover.bytes.toString('latin1').startsWith('ICY 200 OK\r\n\r\n'),
-      () => `the rover login over TLS (${rover.bytes.toString('latin1')}; caster: ${output})`,
+      () => `the rover login over TLS (${rover.bytes.toString('latin1')}; caster: ${output()})`,
       10_000,
     );
     const sent = [frame(1), frame(2)];
@@ -190,8 +179,8 @@ run('the caster process reloads its TLS certificate on SIGHUP (issue 38)', () =>
     renameSync(`${certFile()}.new`, certFile());
     caster.kill('SIGHUP');
     await until(
-      () => output.includes('SIGHUP: TLS certificate reloaded'),
-      () => `the answer to SIGHUP: ${output}`,
+      () => output().includes('SIGHUP: TLS certificate reloaded'),
+      () => `the answer to SIGHUP: ${output()}`,
       10_000,
     );
     const fresh = await connectTls(renewed.cert);

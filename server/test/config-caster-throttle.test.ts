@@ -1,17 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CASTER_NODE_FLAGS } from '@portal/caster';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../src/dev/free-port.ts';
+import { type CasterProcess, startCasterProcess } from './support/caster-process.ts';
 import { TEST_POSTGRES_URL, testDatabaseKind } from './support/database.ts';
 
 /**
@@ -25,8 +23,6 @@ const THROTTLE = [
   'CASTER_FAILED_LOGINS_PER_IP',
 ] as const;
 const base = { FIREBASE_PROJECT_ID: 'demo-gnss-portal' };
-const root = new URL('../..', import.meta.url).pathname;
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 describe('caster throttle configuration', () => {
   it('reads the four settings, with the defaults ADR 0015 gives', () => {
@@ -82,34 +78,9 @@ async function portalDatabase(): Promise<{
   };
 }
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 /** `npm run -w server start`'s command, with only the settings given here (none from the developer's shell). */
-function startServer(env: Record<string, string>): Started {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) => !/^(CASTER_|DATABASE_URL$|PGLITE_|FIREBASE_|SERVICES$|SEED_DEMO$|PORT$|HOST$)/.test(key),
-    ),
-  );
-  const child = spawn(process.execPath, [tsxCli, ...CASTER_NODE_FLAGS, join(root, 'server/src/main.ts')], {
-    cwd: join(root, 'server'),
-    env: { ...inherited, ...base, SERVICES: 'caster', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+const startServer = (env: Record<string, string>): CasterProcess =>
+  startCasterProcess('npm start', { ...base, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 
 /** A rover's login from `from` (any 127.0.0.0/8 address): the status of the caster's answer. */
 function login(port: number, from: string, username: string): Promise<number> {
@@ -137,7 +108,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`caster throttle settings in a started server on ${testDatabaseKind()}`, () => {
   let database: Awaited<ReturnType<typeof portalDatabase>>;
-  let server: Started | undefined;
+  let server: CasterProcess | undefined;
   let port: number;
 
   beforeAll(async () => {
@@ -223,7 +194,11 @@ describe(`caster throttle settings in a started server on ${testDatabaseKind()}`
   });
 
   it('stops the start with a bad value, naming the variable', async () => {
-    const refused = startServer({ ...database.env, CASTER_PORT: '0', CASTER_FAILED_LOGINS_PER_IP: 'unlimited' });
+    const refused = startServer({
+      ...database.env,
+      CASTER_PORT: '0',
+      CASTER_FAILED_LOGINS_PER_IP: 'unlimited',
+    });
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toContain('CASTER_FAILED_LOGINS_PER_IP:');
     expect(refused.output()).not.toContain('NTRIP caster listening');

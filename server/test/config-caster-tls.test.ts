@@ -1,17 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CASTER_NODE_FLAGS } from '@portal/caster';
 import { generate } from 'selfsigned';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { startCasterProcess } from './support/caster-process.ts';
 
 /** NTRIP over TLS (issue 38): its settings, and a certificate the caster cannot serve stops the server's start. */
 const base = { FIREBASE_PROJECT_ID: 'demo-gnss-portal' };
-const root = new URL('../..', import.meta.url).pathname;
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const dir = mkdtempSync(join(tmpdir(), 'config-caster-tls-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,25 +32,14 @@ describe('caster TLS configuration', () => {
     const keyFile = join(dir, 'key.pem');
     writeFileSync(certFile, expired.cert);
     writeFileSync(keyFile, expired.private);
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => !/^(CASTER_|DATABASE_URL$|PGLITE_|FIREBASE_|SERVICES$)/.test(key)),
-    );
-    const child = spawn(process.execPath, [tsxCli, ...CASTER_NODE_FLAGS, join(root, 'server/src/main.ts')], {
-      cwd: join(root, 'server'),
-      env: {
-        ...inherited,
-        ...base,
-        SERVICES: 'caster',
-        PGLITE_DATA_DIR: 'memory://',
-        CASTER_TLS_CERT: certFile,
-        CASTER_TLS_KEY: keyFile,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = startCasterProcess('npm start', {
+      ...base,
+      PGLITE_DATA_DIR: 'memory://',
+      CASTER_TLS_CERT: certFile,
+      CASTER_TLS_KEY: keyFile,
     });
-    let output = '';
-    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (c: Buffer) => (output += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(1);
+    expect(await server.exited).toBe(1);
+    const output = server.output();
     expect(output).toContain(
       `Invalid configuration:\n  CASTER_TLS_CERT, CASTER_TLS_KEY: TLS certificate ${certFile} expired on `,
     );
