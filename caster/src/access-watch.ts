@@ -1,7 +1,7 @@
 import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
 import type { AuthorizePort } from './ports.ts';
-import type { Rover } from './relay/rover.ts';
+import type { Rover } from './relay/mount.ts';
 import type { Logger } from './session-log.ts';
 
 export interface AccessWatchDeps {

@@ -3,8 +3,7 @@ import { type Announcement, type Bus, connectNatsBus, type LoginFailure } from '
 import type { Clock } from './clock.ts';
 import { type ConnectionLedger, natsConnectionLedger } from './connection-ledger.ts';
 import type { CasterLimits } from './limits.ts';
-import type { Mount } from './relay/mount.ts';
-import type { Rover } from './relay/rover.ts';
+import type { Mount, Rover } from './relay/mount.ts';
 import { Frame } from './rtcm.ts';
 import type { Logger } from './session-log.ts';
 

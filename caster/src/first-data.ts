@@ -2,7 +2,7 @@ import type { Clock, ClockTimer } from './clock.ts';
 import type { CasterLimits } from './limits.ts';
 import type { RefusalDetail, RefusalReason } from './ports.ts';
 import { DueQueue, type RefusalLog } from './refusals.ts';
-import type { Rover } from './relay/rover.ts';
+import type { Rover } from './relay/mount.ts';
 
 export interface FirstDataDeps {
   limits: Pick<CasterLimits, 'firstDataWaitMs'>;

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { DirectWriter, loadDirectWrites } from '../direct-write.ts';
 import type { Frame } from '../rtcm.ts';
 import type { Logger } from '../session-log.ts';
-import type { DirectWriters, Rover } from './rover.ts';
+import type { DirectWriters, Rover } from './mount.ts';
 
 /** Two threads where there are two cores: the second core's share of the sends, measured in ADR 0094. */
 export const DEFAULT_FAN_OUT_THREADS = Math.min(2, os.availableParallelism());

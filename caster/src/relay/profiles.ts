@@ -1,7 +1,6 @@
 import { createProfileEncoder, frameMessageType, type ProfileEncoder } from '@portal/gnss';
 import type { CatalogueMountpoint, ProfileConstellation, RtcmProfile } from '../ports.ts';
 import { Frame } from '../rtcm.ts';
-import type { Rover } from './rover.ts';
 
 /** What one rover gets (issue 36, ADR 0088): its account's profile and constellations, or its mountpoint suffix's. */
 export interface RoverOutput {
@@ -55,10 +54,10 @@ export const OUTPUT_STATION_MESSAGES = [1005, 1006, 1008, 1033];
 
 /**
  * One encoded output of a station: the encoder of one profile, fed each of the station's frames once whatever
- * the number of its rovers, and the rovers that share what it makes.
+ * the number of its rovers, and the rovers (R) that share what it makes.
  */
-export class ProfileStream {
-  readonly rovers = new Set<Rover>();
+export class ProfileStream<R> {
+  readonly rovers = new Set<R>();
   /** Its last station messages, for a NEAR rover that switches to the station between two frames. */
   readonly cached = new Map<number, Frame>();
   private readonly encoder: ProfileEncoder;

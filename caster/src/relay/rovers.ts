@@ -3,9 +3,8 @@ import type { CasterLimits } from '../limits.ts';
 import type { SessionEndReason } from '../ports.ts';
 import type { Logger, SessionLog } from '../session-log.ts';
 import { endedTelemetry } from '../telemetry/snapshot.ts';
-import type { Mount } from './mount.ts';
+import type { Mount, Rover } from './mount.ts';
 import { nearestStation } from './near.ts';
-import type { Rover } from './rover.ts';
 
 export interface RoversDeps {
   limits: Pick<CasterLimits, 'nearHysteresisKm' | 'roverIdleMs'>;
