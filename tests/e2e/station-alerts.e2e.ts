@@ -1,17 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { nearMountpoint } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { root } from '../../scripts/launch.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../server/src/db/client.ts';
-import { freePort } from '../../server/src/dev/free-port.ts';
 import { createTestDatabase } from '../../server/test/support/database.ts';
 import { signUp } from './support/auth';
 import { launchBrowser, newSession, type Session } from './support/browser';
 import { until } from './support/ntrip';
+import { type PortalProcess, startPortal } from './support/portal-process';
 
 /**
  * Outage alerts in the running portal (issue 33): a portal of its own on PostgreSQL, so the test can play the caster
@@ -28,8 +25,7 @@ const FAR = 'ALRT01NLD0';
 describe('outage alerts in Chromium', () => {
   let db: DatabaseHandle & { url?: string };
   let browser: Browser;
-  let server: ChildProcess | undefined;
-  let output = '';
+  let portal: PortalProcess | undefined;
   let baseURL = '';
   let session: Session;
   let customer = '';
@@ -72,7 +68,7 @@ describe('outage alerts in Chromium', () => {
   const waitForMails = (userId: string, count: number) =>
     until(
       async () => (await outbox(userId)).length >= count,
-      () => `${count} outage mails for ${userId}:\n${output}`,
+      () => `${count} outage mails for ${userId}:\n${portal?.output()}`,
     );
 
   beforeAll(async () => {
@@ -112,45 +108,14 @@ describe('outage alerts in Chromium', () => {
     await roverSession(others.elsewhere, nearMountpoint(SLUG), [53.21, 6.49], FAR);
     await roverSession(others.alsoNear, NEAR, [52.01, 5.01]);
 
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? root,
-        NODE_ENV: 'test',
-        SERVICES: 'api',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: db.url,
-        FEED_SECRET_KEY: randomBytes(32).toString('base64'),
-        STATIC_DIR: inject('spaDir'),
-        FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
-        PUBLIC_URL: baseURL,
-        LOG_LEVEL: 'warn',
-        // A short incident is announced within seconds.
-        STATION_ALERT_GRACE_SECONDS: '2',
-        STATION_ALERT_CHECK_SECONDS: '1',
-      },
+    portal = await startPortal({
+      DATABASE_URL: db.url as string,
+      FEED_SECRET_KEY: randomBytes(32).toString('base64'),
+      // A short incident is announced within seconds.
+      STATION_ALERT_GRACE_SECONDS: '2',
+      STATION_ALERT_CHECK_SECONDS: '1',
     });
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    server.stdout?.on('data', keep);
-    server.stderr?.on('data', keep);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the portal exited:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`the portal did not start:\n${output}`);
-      const up = await fetch(`${baseURL}/api/meta`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    baseURL = portal.baseURL;
     browser = await launchBrowser();
     session = await newSession(browser, undefined, { baseURL });
     const account = await signUp(session);
@@ -166,11 +131,7 @@ describe('outage alerts in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server?.once('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await portal?.stop();
     await db?.close();
   });
 

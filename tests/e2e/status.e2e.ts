@@ -1,15 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { root } from '../../scripts/launch.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
-import { freePort } from '../../server/src/dev/free-port.ts';
 import { DESKTOP, launchBrowser } from './support/browser';
+import { type PortalProcess, startPortal } from './support/portal-process';
 
 /**
  * The public status page under a moved clock (issue 33): a portal of its own whose clock faketime sets to
@@ -36,8 +34,7 @@ const TIMELINE: Array<[string, boolean, 'ok' | 'failing', string]> = [
 describe('the status page in Chromium under a moved clock', () => {
   let browser: Browser;
   let dir: string;
-  let server: ChildProcess | undefined;
-  let output = '';
+  let portal: PortalProcess | undefined;
   let baseURL = '';
 
   beforeAll(async () => {
@@ -93,72 +90,23 @@ describe('the status page in Chromium under a moved clock', () => {
       .execute();
     await handle.close();
 
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    server = spawn(
-      'faketime',
-      ['-f', `@${NOW}`, process.execPath, join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'],
+    portal = await startPortal(
       {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        // A group of its own: faketime does not pass a signal on to tsx and the server below it.
-        detached: true,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? dir,
-          TZ: 'UTC',
-          // Only the wall clock moves: timers keep their real length.
-          FAKETIME_DONT_FAKE_MONOTONIC: '1',
-          NODE_ENV: 'test',
-          SERVICES: 'api',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          PGLITE_DATA_DIR: dataDir,
-          STATIC_DIR: inject('spaDir'),
-          FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
-          PUBLIC_URL: baseURL,
-          LOG_LEVEL: 'warn',
-        },
+        HOME: process.env.HOME ?? dir,
+        TZ: 'UTC',
+        // Only the wall clock moves: timers keep their real length.
+        FAKETIME_DONT_FAKE_MONOTONIC: '1',
+        PGLITE_DATA_DIR: dataDir,
       },
+      ['faketime', '-f', `@${NOW}`],
     );
-    const keep = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    server.stdout?.on('data', keep);
-    server.stderr?.on('data', keep);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the portal exited:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`the portal did not start:\n${output}`);
-      const up = await fetch(`${baseURL}/api/meta`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    baseURL = portal.baseURL;
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server?.once('exit', r));
-      process.kill(-(server.pid as number), 'SIGTERM');
-      await exited;
-    }
-    // Nothing of the group may outlive the test (an orphaned portal keeps its port and its PGlite directory).
-    const group = -(server?.pid as number);
-    const alive = () => {
-      try {
-        process.kill(group, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 60 && alive(); i++) await new Promise((r) => setTimeout(r, 250));
-    expect(alive()).toBe(false);
+    await portal?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
