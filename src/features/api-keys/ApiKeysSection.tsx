@@ -6,15 +6,14 @@ import {
   createApiKeyBodySchema,
 } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CopyControl } from '../../components/CopyControl';
 import { Checkbox, TextField } from '../../components/form';
-import { GenericErrorBlock } from '../../components/GenericErrorBlock';
-import { Preloader } from '../../components/Preloader';
 import { apiError } from '../../lib/api';
 import { createApiKey, fetchApiKeys, revokeApiKey } from './api-keys.api';
+import { MachineSection } from './MachineSection';
 
 /**
  * API keys (issue 37): on /settings a person's own, on the organisation page an organisation's (`orgId`, for its
@@ -22,32 +21,20 @@ import { createApiKey, fetchApiKeys, revokeApiKey } from './api-keys.api';
  */
 export function ApiKeysSection({ orgId }: { orgId?: string }) {
   const { t } = useTranslation('machine');
-  const titleId = useId();
   const queryKey = ['api-keys', orgId ?? 'me'];
   const query = useQuery({ queryKey, queryFn: () => fetchApiKeys(orgId) });
   const [created, setCreated] = useState<CreatedApiKey>();
   return (
-    <section
-      aria-labelledby={titleId}
-      className="flex flex-col gap-4 rounded-2xl border border-line bg-panel p-5"
-      data-testid="api-keys"
+    <MachineSection
+      testId="api-keys"
+      title={t('keys.title')}
+      intro={orgId ? t('keys.introOrganization') : t('keys.intro')}
+      shownOnce={created && <NewKey created={created} onDone={() => setCreated(undefined)} />}
+      form={<CreateKeyForm orgId={orgId} queryKey={queryKey} onCreated={setCreated} />}
+      query={query}
     >
-      <div>
-        <h2 id={titleId} className="text-base font-semibold text-ink">
-          {t('keys.title')}
-        </h2>
-        <p className="mt-1 text-sm text-muted">{orgId ? t('keys.introOrganization') : t('keys.intro')}</p>
-      </div>
-      {created && <NewKey created={created} onDone={() => setCreated(undefined)} />}
-      <CreateKeyForm orgId={orgId} queryKey={queryKey} onCreated={setCreated} />
-      {query.isError ? (
-        <GenericErrorBlock />
-      ) : !query.data ? (
-        <Preloader />
-      ) : (
-        <KeyList keys={query.data} orgId={orgId} queryKey={queryKey} />
-      )}
-    </section>
+      {(keys) => <KeyList keys={keys} orgId={orgId} queryKey={queryKey} />}
+    </MachineSection>
   );
 }
 

@@ -1,13 +1,12 @@
 import { createWebhookBodySchema, type Webhook, type WebhookEvent, webhookEvents } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/Button';
 import { CopyControl } from '../../components/CopyControl';
 import { Checkbox, TextField } from '../../components/form';
-import { GenericErrorBlock } from '../../components/GenericErrorBlock';
-import { Preloader } from '../../components/Preloader';
 import { apiError } from '../../lib/api';
+import { MachineSection } from './MachineSection';
 import {
   createWebhook,
   fetchDeliveries,
@@ -24,46 +23,40 @@ import {
  */
 export function WebhooksSection({ orgId }: { orgId?: string }) {
   const { t } = useTranslation('machine');
-  const titleId = useId();
   const queryKey = ['webhooks', orgId ?? 'me'];
   const query = useQuery({ queryKey, queryFn: () => fetchWebhooks(orgId) });
   const [secret, setSecret] = useState<string>();
   return (
-    <section
-      aria-labelledby={titleId}
-      className="flex flex-col gap-4 rounded-2xl border border-line bg-panel p-5"
-      data-testid="webhooks"
+    <MachineSection
+      testId="webhooks"
+      title={t('webhooks.title')}
+      intro={orgId ? t('webhooks.introOrganization') : t('webhooks.intro')}
+      shownOnce={
+        secret && (
+          <div role="status" className="flex items-center gap-2 rounded-xl border border-status-green/40 bg-raised p-3">
+            <p className="text-sm text-ink">{t('webhooks.secretOnce')}</p>
+            <code className="min-w-0 flex-1 break-all text-xs" data-testid="webhook-secret">
+              {secret}
+            </code>
+            <CopyControl value={secret} />
+          </div>
+        )
+      }
+      form={<CreateWebhookForm orgId={orgId} queryKey={queryKey} onSecret={setSecret} />}
+      query={query}
     >
-      <div>
-        <h2 id={titleId} className="text-base font-semibold text-ink">
-          {t('webhooks.title')}
-        </h2>
-        <p className="mt-1 text-sm text-muted">{orgId ? t('webhooks.introOrganization') : t('webhooks.intro')}</p>
-      </div>
-      {secret && (
-        <div role="status" className="flex items-center gap-2 rounded-xl border border-status-green/40 bg-raised p-3">
-          <p className="text-sm text-ink">{t('webhooks.secretOnce')}</p>
-          <code className="min-w-0 flex-1 break-all text-xs" data-testid="webhook-secret">
-            {secret}
-          </code>
-          <CopyControl value={secret} />
-        </div>
-      )}
-      <CreateWebhookForm orgId={orgId} queryKey={queryKey} onSecret={setSecret} />
-      {query.isError ? (
-        <GenericErrorBlock />
-      ) : !query.data ? (
-        <Preloader />
-      ) : query.data.length === 0 ? (
-        <p className="text-sm text-muted">{t('webhooks.none')}</p>
-      ) : (
-        <ul className="flex flex-col divide-y divide-line">
-          {query.data.map((hook) => (
-            <WebhookRow key={hook.id} hook={hook} orgId={orgId} queryKey={queryKey} onSecret={setSecret} />
-          ))}
-        </ul>
-      )}
-    </section>
+      {(hooks) =>
+        hooks.length === 0 ? (
+          <p className="text-sm text-muted">{t('webhooks.none')}</p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-line">
+            {hooks.map((hook) => (
+              <WebhookRow key={hook.id} hook={hook} orgId={orgId} queryKey={queryKey} onSecret={setSecret} />
+            ))}
+          </ul>
+        )
+      }
+    </MachineSection>
   );
 }
 
