@@ -4,8 +4,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNtripRepo } from '../src/modules/ntrip/ntrip.repo.ts';
 import { payOnSandbox, standardProducts, startCheckout } from './billing/support.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from './ntrip-accounts/support.ts';
+
 import { testDatabaseKind } from './support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from './support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
 describe(`admin settings, documents and the operator dashboard on ${testDatabaseKind()}`, () => {

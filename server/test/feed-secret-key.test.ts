@@ -8,9 +8,10 @@ import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
 import { FEED_SECRET_KEY_FILE, feedSecretKeyOf, processFeedSecretKey } from '../src/feed-secret-key.ts';
 import type { CasterService } from '../src/modules/ntrip/index.ts';
 import { issueProbeToken } from '../src/modules/ntrip/ntrip.probe.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from './ntrip-accounts/support.ts';
+
 import { startTestCaster } from './support/caster.ts';
 import { testDatabaseKind } from './support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from './support/factories.ts';
 import { buildTestApp, type TestContext } from './support/test-app.ts';
 
 const OWN_KEY = randomBytes(32).toString('base64');

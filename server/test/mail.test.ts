@@ -4,8 +4,9 @@ import { apiOptionsOf } from '../src/api-options.ts';
 import { DEV_FEED_SECRET_KEY, loadConfig } from '../src/config.ts';
 import { createMailModule } from '../src/modules/mail/index.ts';
 import { smtpTransport } from '../src/modules/mail/mail.transport.ts';
-import { createNetwork, payOnSandbox, standardProducts, startCheckout } from './billing/support.ts';
+import { payOnSandbox, standardProducts, startCheckout } from './billing/support.ts';
 import { createTestDatabase, testDatabaseKind } from './support/database.ts';
+import { createNetwork, createOrganization } from './support/factories.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
@@ -24,16 +25,6 @@ describe(`mail on ${testDatabaseKind()}`, () => {
     await smtp.close();
   });
 
-  async function newOrganization(owner: TestUser, name = `Crew ${randomUUID().slice(0, 8)}`) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/organization',
-      headers: owner.headers,
-      payload: { name },
-    });
-    expect(res.statusCode).toBe(201);
-    return new URL(res.json().value, 'http://x').searchParams.get('org') ?? '';
-  }
   const invite = (owner: TestUser, orgId: string, email: string) =>
     t.app.inject({ method: 'POST', url: `/api/org/${orgId}/invites`, headers: owner.headers, payload: { email } });
   /** The recipient's outbox rows once the worker has marked them sent (it does so just after the server's answer). */
@@ -47,7 +38,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('sends the invitation with its secret link, in the brand, with the organisation name escaped in HTML', async () => {
     const owner = await t.buildUser();
-    const orgId = await newOrganization(owner, `Survey <b>&amp; "Co"`);
+    const orgId = await createOrganization(t, owner, `Survey <b>&amp; "Co"`);
     const email = `invitee-${randomUUID()}@example.test`;
     const res = await invite(owner, orgId, email);
     expect(res.statusCode).toBe(201);
@@ -75,7 +66,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('answers the invite even when the mail server refuses, and retries with backoff until it is sent', async () => {
     const owner = await t.buildUser();
-    const orgId = await newOrganization(owner);
+    const orgId = await createOrganization(t, owner);
     const email = `retry-${randomUUID()}@example.test`;
     smtp.refuse(2);
     const res = await invite(owner, orgId, email);
@@ -160,7 +151,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('mails a role change with a one-click unsubscribe that only a POST carries out', async () => {
     const owner = await t.buildUser();
-    const orgId = await newOrganization(owner, 'Dune Surveyors');
+    const orgId = await createOrganization(t, owner, 'Dune Surveyors');
     const member = await t.buildUser({ emailVerified: true });
     await invite(owner, orgId, member.email);
     const accepted = await t.app.inject({
@@ -226,7 +217,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('tells a removed member in their language, and the others when the organisation is deleted; not who left', async () => {
     const owner = await t.buildUser();
-    const orgId = await newOrganization(owner, 'Kwelder Crew');
+    const orgId = await createOrganization(t, owner, 'Kwelder Crew');
     const join = async (locale: 'en' | 'nl') => {
       const user = await t.buildUser({ emailVerified: true });
       await t.app.inject({ method: 'PUT', url: '/api/user/notifications', headers: user.headers, payload: { locale } });
@@ -281,7 +272,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('sends a receipt for a payment, and one low-balance mail when the balance falls below the threshold', async () => {
     const admin = await t.buildAdmin();
-    const { tokens } = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    const { tokens } = await standardProducts(t, admin, [(await createNetwork(t.db)).id]);
     const user = await t.buildUser();
     const { sandboxId } = await startCheckout(t, user, 'product', tokens.priceId);
     expect((await payOnSandbox(t, sandboxId, '4242424242424242')).statusCode).toBeLessThan(400);
@@ -321,7 +312,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
 
   it('mails access ending soon (3 days, or the last quarter of a shorter period) and access that ended, once each, to those who want it', async () => {
     const admin = await t.buildAdmin();
-    const networkId = await createNetwork(t.db, 'Wadden RTK');
+    const networkId = (await createNetwork(t.db, { name: 'Wadden RTK' })).id;
     const { monthly } = await standardProducts(t, admin, [networkId]);
     const product = await t.db
       .selectFrom('products')
@@ -372,7 +363,7 @@ describe(`mail on ${testDatabaseKind()}`, () => {
       .insertInto('access_grants')
       .values({
         owner_user_id: user.userId,
-        network_id: await createNetwork(t.db, 'Eems RTK'),
+        network_id: (await createNetwork(t.db, { name: 'Eems RTK' })).id,
         valid_from: new Date(now - 7 * 60_000),
         valid_until: new Date(now + 86_400_000 - 7 * 60_000),
         source: 'tokens',

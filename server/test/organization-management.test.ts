@@ -4,9 +4,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../src/modules/ntrip/ntrip.repo.ts';
-import { createProduct, payOnSandbox, sandboxIdOf } from './billing/support.ts';
-import { balanceOf, createNetwork, createStation, grantTokens } from './ntrip-accounts/support.ts';
+import { payOnSandbox, sandboxIdOf } from './billing/support.ts';
+
 import { testDatabaseKind } from './support/database.ts';
+import {
+  balanceOf,
+  createNetwork,
+  createOrganization,
+  createProduct,
+  createStation,
+  grantTokens,
+} from './support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -28,11 +36,6 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
   const call = (user: TestUser, method: Method, url: string, payload?: object) =>
     t.app.inject({ method, url: `/api${url}`, payload, headers: user.headers });
 
-  async function createOrganization(owner: TestUser) {
-    const res = await call(owner, 'POST', '/organization', { name: `Crew ${randomUUID().slice(0, 8)}` });
-    expect(res.statusCode).toBe(201);
-    return new URL(res.json().value, 'http://x').searchParams.get('org') ?? '';
-  }
   async function inviteLink(orgId: string, by: TestUser, email: string) {
     const res = await call(by, 'POST', `/org/${orgId}/invites`, { email });
     expect(res.statusCode).toBe(201);
@@ -65,7 +68,7 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
   /** An organisation with one of each role, and the two who are not in it. */
   async function crew() {
     const owner = await t.buildUser();
-    const orgId = await createOrganization(owner);
+    const orgId = await createOrganization(t, owner);
     const admin = await join(orgId, owner, 'admin');
     const member = await join(orgId, owner);
     const outsider = await t.buildUser();
@@ -334,7 +337,7 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
 
     it('accepts, declines, accepts after decline, by verified address and by link; a wrong address gets nothing', async () => {
       const owner = await t.buildUser();
-      const orgId = await createOrganization(owner);
+      const orgId = await createOrganization(t, owner);
       const invitee = await t.buildUser({ emailVerified: true });
       await inviteLink(orgId, owner, invitee.email);
 
@@ -360,7 +363,7 @@ describe(`organisation management on ${testDatabaseKind()}`, () => {
 
     it('says a revoked invite was revoked and an expired one expired, by link and by address', async () => {
       const owner = await t.buildUser();
-      const orgId = await createOrganization(owner);
+      const orgId = await createOrganization(t, owner);
       const revokedUser = await t.buildUser({ emailVerified: true });
       const revoked = await inviteLink(orgId, owner, revokedUser.email);
       expect((await call(owner, 'DELETE', `/org/${orgId}/invites`, { email: revokedUser.email })).statusCode).toBe(200);

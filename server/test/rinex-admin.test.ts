@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { AdminRinexNetwork, AdminRinexStation } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArchiveRepo } from '../src/modules/archive/archive.repo.ts';
-import { createNetwork, createStation, grantTokens, ledgerRows } from './ntrip-accounts/support.ts';
+import { ledgerRows } from './ntrip-accounts/support.ts';
+import { createNetwork, createStation, grantTokens } from './support/factories.ts';
 import { tempDir } from './support/rinex.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 

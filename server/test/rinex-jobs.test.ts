@@ -4,7 +4,8 @@ import type { ArchiveStore } from '@portal/caster/archive';
 import type { RinexAvailability, RinexJob } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetwork, grantTokens, ledgerRows } from './ntrip-accounts/support.ts';
+import { ledgerRows } from './ntrip-accounts/support.ts';
+import { createNetwork, grantTokens } from './support/factories.ts';
 import {
   capturePosition,
   HIROSHIMA,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetwork, standardProducts, startCheckout } from './billing/support.ts';
+import { standardProducts, startCheckout } from './billing/support.ts';
 import { testDatabaseKind } from './support/database.ts';
+import { createNetwork } from './support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 
 describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDatabaseKind()}`, () => {
@@ -90,7 +91,7 @@ describe(`terms acceptance (GET /api/user, POST /api/user/terms) on ${testDataba
 
   it('refuses a checkout to a user who has not accepted (403 terms_not_accepted, nothing started) until they do', async () => {
     const admin = await t.buildAdmin();
-    const { monthly, tokens } = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    const { monthly, tokens } = await standardProducts(t, admin, [(await createNetwork(t.db)).id]);
     const user = await t.buildUser({ acceptTerms: false });
     for (const [kind, priceId] of [
       ['subscription', monthly.priceId],

@@ -3,8 +3,9 @@ import { adminOrganizationSummarySchema } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
-import { createAccount, createNetwork, createStation } from '../ntrip-accounts/support.ts';
+
 import { testDatabaseKind } from '../support/database.ts';
+import { createAccount, createNetwork, createStation } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 
 describe(`organisations in the back office on ${testDatabaseKind()}`, () => {

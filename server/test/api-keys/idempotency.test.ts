@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createNetwork, grantTokens, ledgerRows } from '../ntrip-accounts/support.ts';
+import { ledgerRows } from '../ntrip-accounts/support.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { createAccount, createNetwork, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext } from '../support/test-app.ts';
 
 describe(`Idempotency-Key (issue 37) on ${testDatabaseKind()}`, { timeout: 90_000 }, () => {

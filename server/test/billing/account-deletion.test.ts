@@ -2,17 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorClient } from '../../src/dev/auth-emulator.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { createNetwork, createOrganization, createProduct } from '../support/factories.ts';
 import { fakeStripeApi, StripeFailure } from '../support/stripe-api.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  createNetwork,
-  createProduct,
-  grantsOf,
-  openGrants,
-  payOnSandbox,
-  sandboxIdOf,
-  standardProducts,
-} from './support.ts';
+import { grantsOf, openGrants, payOnSandbox, sandboxIdOf, standardProducts } from './support.ts';
 
 /** Deleting a portal account ends what the person pays for, at the provider too (docs/adr/0009, 0010). */
 
@@ -23,20 +16,6 @@ const call = (
   url: string,
   payload?: object,
 ) => t.app.inject({ method, url, payload, headers: user.headers });
-
-async function createOrganization(t: TestContext, owner: TestUser, name: string, members: TestUser[]) {
-  const res = await call(t, owner, 'POST', '/api/organization', { name });
-  expect(res.statusCode).toBe(201);
-  const orgId = new URL(res.json().value, 'http://x').searchParams.get('org') ?? '';
-  for (const member of members) {
-    const sent = await call(t, owner, 'POST', `/api/org/${orgId}/invites`, { email: member.email });
-    expect(sent.statusCode).toBe(201);
-    // Test users' e-mails are unverified: they join with the invite's link.
-    const token = new URL(sent.json().link).searchParams.get('token');
-    expect((await call(t, member, 'POST', '/api/invites/accept', { token })).statusCode).toBe(200);
-  }
-  return orgId;
-}
 
 async function subscriptionRow(t: TestContext, id: string) {
   const result = await sql<{ status: string; ended_at: Date | null; provider_subscription_id: string }>`
@@ -51,7 +30,7 @@ describe(`account deletion ends the subscriptions the user pays for, sandbox, on
   beforeAll(async () => {
     t = await buildTestApp();
     const admin = await t.buildAdmin();
-    products = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    products = await standardProducts(t, admin, [(await createNetwork(t.db)).id]);
   });
   afterAll(() => t.close());
 
@@ -172,7 +151,7 @@ describe(`account deletion with Stripe on ${testDatabaseKind()}`, () => {
       amount: 4900,
       currency: 'EUR',
       interval: 'MONTHLY',
-      networkIds: [await createNetwork(t.db)],
+      networkIds: [(await createNetwork(t.db)).id],
     });
     monthlyPrice = monthly.priceId;
   });

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingModule } from '../../src/modules/billing/index.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { balanceOf, createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { balanceOf, createProduct, payOnSandbox, startCheckout } from './support.ts';
+import { payOnSandbox, startCheckout } from './support.ts';
 
 const NOT_LOGGED_IN = { code: 'unauthenticated', message: 'User is not logged in' };
 const SOME_UUID = '00000000-0000-4000-8000-000000000000';

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createProduct, payOnSandbox, startCheckout } from './support.ts';
+import { payOnSandbox, startCheckout } from './support.ts';
 
 describe(`token ledger under concurrency on ${testDatabaseKind()}`, () => {
   let t: TestContext;

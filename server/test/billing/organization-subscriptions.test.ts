@@ -2,18 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
-import { createAccount } from '../ntrip-accounts/support.ts';
+
 import { testDatabaseKind } from '../support/database.ts';
+import { createAccount, createNetwork, createOrganization, createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  createNetwork,
-  createProduct,
-  grantsOf,
-  openGrants,
-  payOnSandbox,
-  sandboxIdOf,
-  standardProducts,
-} from './support.ts';
+import { grantsOf, openGrants, payOnSandbox, sandboxIdOf, standardProducts } from './support.ts';
 
 const SOME_UUID = '00000000-0000-4000-8000-000000000000';
 
@@ -43,12 +36,6 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
   const list = (user: TestUser, org = orgId) => inject(user, 'GET', `/api/org/${org}/subscriptions`);
   const cancel = (user: TestUser, payload: object, org = orgId) =>
     inject(user, 'DELETE', `/api/org/${org}/subscriptions`, payload);
-
-  async function createOrganization(user: TestUser, name: string): Promise<string> {
-    const res = await inject(user, 'POST', '/api/organization', { name });
-    expect(res.statusCode).toBe(201);
-    return new URL(res.json().value, 'http://x').searchParams.get('org') ?? '';
-  }
 
   async function join(org: string, by: TestUser, user: TestUser, role: 'member' | 'admin') {
     const sent = await inject(by, 'POST', `/api/org/${org}/invites`, { email: user.email });
@@ -89,7 +76,7 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
       t.buildUser(),
       t.buildUser(),
     ]);
-    networkId = await createNetwork(t.db);
+    networkId = (await createNetwork(t.db)).id;
     products = await standardProducts(t, admin, [networkId]);
     weekly = await createProduct(t, admin, {
       kind: 'subscription',
@@ -99,8 +86,8 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
       currency: 'EUR',
       interval: 'WEEKLY',
     });
-    orgId = await createOrganization(owner, 'Survey Crew');
-    otherOrgId = await createOrganization(otherOwner, 'Drone Fleet');
+    orgId = await createOrganization(t, owner, 'Survey Crew');
+    otherOrgId = await createOrganization(t, otherOwner, 'Drone Fleet');
     await join(orgId, owner, orgAdmin, 'admin');
     await join(orgId, owner, member, 'member');
     checkoutSessionId = await buyFor(owner, orgId, products.monthly.priceId);
@@ -267,7 +254,7 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
 
   it("returns from the sandbox to a page that reads the organisation's session through the organisation", async () => {
     const buyer = await t.buildUser();
-    const org = await createOrganization(buyer, 'Return Crew');
+    const org = await createOrganization(t, buyer, 'Return Crew');
     const res = await inject(buyer, 'POST', `/api/checkout/subscription?priceId=${weekly.priceId}&orgId=${org}`);
     const { url, checkoutSessionId: id } = res.json() as { url: string; checkoutSessionId: string };
     const returnUrl = `http://localhost:8080/checkout?checkoutSessionId=${id}&orgId=${org}`;
@@ -326,7 +313,7 @@ describe(`organisation subscriptions (docs/adr/0010) on ${testDatabaseKind()}`, 
 
   it("an organisation deleted with its last member's account leaves its subscription to the member who paid", async () => {
     const solo = await t.buildUser();
-    const soloOrg = await createOrganization(solo, 'Solo Surveys');
+    const soloOrg = await createOrganization(t, solo, 'Solo Surveys');
     await buyFor(solo, soloOrg, products.monthly.priceId);
     const [bought] = (await list(solo, soloOrg)).json().subscriptions;
     expect((await inject(solo, 'DELETE', '/api/user')).statusCode).toBe(204);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { balanceOf, createNetwork } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { balanceOf, createNetwork, standardProducts, startCheckout } from './support.ts';
+import { standardProducts, startCheckout } from './support.ts';
 
 const NOT_LOGGED_IN = { code: 'unauthenticated', message: 'User is not logged in' };
 const CARD = { card: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' };
@@ -39,7 +40,7 @@ describe(`payment methods and the in-portal checkout on ${testDatabaseKind()}`, 
   beforeAll(async () => {
     t = await buildTestApp({ billing: { publicUrl: 'http://portal.test' } });
     const admin = await t.buildAdmin();
-    products = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    products = await standardProducts(t, admin, [(await createNetwork(t.db)).id]);
   });
   afterAll(() => t.close());
 

@@ -2,8 +2,9 @@ import type { PricingTable, Product } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoProducts } from '../../src/modules/billing/billing.seed.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { createNetwork, createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createNetwork, createProduct, payOnSandbox, startCheckout } from './support.ts';
+import { payOnSandbox, startCheckout } from './support.ts';
 
 const MONTHLY_NL = {
   name: 'RTK per maand',
@@ -20,7 +21,7 @@ describe(`product texts per language on ${testDatabaseKind()}`, () => {
   beforeAll(async () => {
     t = await buildTestApp();
     admin = await t.buildAdmin();
-    const networkId = await createNetwork(t.db);
+    const networkId = (await createNetwork(t.db)).id;
     monthly = await createProduct(t, admin, {
       kind: 'subscription',
       name: 'RTK Monthly',

@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { balanceOf, createNetwork } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  balanceOf,
-  createNetwork,
-  grantsOf,
-  openGrants,
-  payOnSandbox,
-  standardProducts,
-  startCheckout,
-} from './support.ts';
+import { grantsOf, openGrants, payOnSandbox, standardProducts, startCheckout } from './support.ts';
 
 describe(`sandbox checkout on ${testDatabaseKind()}`, () => {
   let t: TestContext;
@@ -20,7 +13,7 @@ describe(`sandbox checkout on ${testDatabaseKind()}`, () => {
   beforeAll(async () => {
     t = await buildTestApp({ billing: { publicUrl: 'http://portal.test' } });
     admin = await t.buildAdmin();
-    networkId = await createNetwork(t.db);
+    networkId = (await createNetwork(t.db)).id;
     products = await standardProducts(t, admin, [networkId]);
   });
   afterAll(() => t.close());

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { createNetwork, createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createNetwork, createProduct, payOnSandbox, standardProducts, startCheckout } from './support.ts';
+import { payOnSandbox, standardProducts, startCheckout } from './support.ts';
 
 const NOT_LOGGED_IN = { code: 'unauthenticated', message: 'User is not logged in' };
 const SOME_UUID = '00000000-0000-4000-8000-000000000000';
@@ -25,7 +26,7 @@ describe(`billing call scopes on ${testDatabaseKind()}`, () => {
     admin = await t.buildAdmin();
     owner = await t.buildUser();
     stranger = await t.buildUser();
-    products = await standardProducts(t, admin, [await createNetwork(t.db)]);
+    products = await standardProducts(t, admin, [(await createNetwork(t.db)).id]);
     const bought = await startCheckout(t, owner, 'subscription', products.monthly.priceId);
     await payOnSandbox(t, bought.sandboxId, '4242424242424242');
     checkoutSessionId = bought.checkoutSessionId;

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { balanceOf, createNetwork } from '../support/factories.ts';
 import { fakeStripeApi } from '../support/stripe-api.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { balanceOf, createNetwork, grantsOf, openGrants } from './support.ts';
+import { grantsOf, openGrants } from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_billing_secret';
 const DAY = 86_400;
@@ -65,7 +66,7 @@ describe(`Stripe provider and webhook on ${testDatabaseKind()}`, () => {
       },
     });
     admin = await t.buildAdmin();
-    networkId = await createNetwork(t.db);
+    networkId = (await createNetwork(t.db)).id;
     const tokens = await t.app.inject({
       method: 'POST',
       url: '/api/admin/products',

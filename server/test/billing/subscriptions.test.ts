@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../support/database.ts';
+import { createNetwork, createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  createNetwork,
-  createProduct,
-  grantsOf,
-  openGrants,
-  payOnSandbox,
-  standardProducts,
-  startCheckout,
-} from './support.ts';
+import { grantsOf, openGrants, payOnSandbox, standardProducts, startCheckout } from './support.ts';
 
 const DAY = 86_400_000;
 
@@ -23,7 +16,7 @@ describe(`subscription transitions and their grants on ${testDatabaseKind()}`, (
   beforeAll(async () => {
     t = await buildTestApp({ billing: { clock: () => now } });
     admin = await t.buildAdmin();
-    networks = [await createNetwork(t.db, 'North'), await createNetwork(t.db, 'South')];
+    networks = [(await createNetwork(t.db, { name: 'North' })).id, (await createNetwork(t.db, { name: 'South' })).id];
     products = await standardProducts(t, admin, networks);
   });
   afterAll(() => t.close());

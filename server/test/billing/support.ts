@@ -1,17 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/client.ts';
+import { createProduct } from '../support/factories.ts';
 import type { TestContext, TestUser } from '../support/test-app.ts';
-
-export async function createNetwork(db: Database, name = 'Test network'): Promise<string> {
-  const slug = `net-${randomBytes(4).toString('hex')}`;
-  const row = await db
-    .insertInto('networks')
-    .values({ slug, name, token_price_per_day: 10 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 export interface GrantRow {
   network_id: string;
@@ -29,12 +19,6 @@ export async function grantsOf(db: Database, subscriptionId: string): Promise<Gr
 }
 
 export const openGrants = (grants: GrantRow[]) => grants.filter((g) => g.ended_at === null);
-
-export async function createProduct(t: TestContext, admin: TestUser, body: Record<string, unknown>) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/admin/products', headers: admin.headers, payload: body });
-  if (res.statusCode !== 201) throw new Error(`product not created: ${res.statusCode} ${res.body}`);
-  return res.json() as { id: string; priceId: string };
-}
 
 export async function standardProducts(t: TestContext, admin: TestUser, networkIds: string[]) {
   const monthly = await createProduct(t, admin, {
@@ -88,9 +72,4 @@ export async function payOnSandbox(t: TestContext, sandboxId: string, card: stri
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ card, expiry: '12/34', cvc: '123' }).toString(),
   });
-}
-
-export async function balanceOf(t: TestContext, user: TestUser): Promise<number> {
-  const res = await t.app.inject({ method: 'GET', url: '/api/subscriptions', headers: user.headers });
-  return (res.json() as { tokenAmount: number }).tokenAmount;
 }

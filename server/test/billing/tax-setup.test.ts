@@ -7,8 +7,9 @@ import { apiOptionsOf } from '../../src/api-options.ts';
 import { loadConfig } from '../../src/config.ts';
 import { seedDemoProducts, seedDemoSeller } from '../../src/modules/billing/index.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { createProduct } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { createProduct, payOnSandbox, sandboxIdOf } from './support.ts';
+import { payOnSandbox, sandboxIdOf } from './support.ts';
 
 function pdfText(pdf: Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'invoice-'));

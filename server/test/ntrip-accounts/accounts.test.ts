@@ -3,17 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessChangeReason } from '../../src/modules/ntrip-accounts/index.ts';
 import { verifyPassword } from '../../src/shared/password-hash.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, balanceOf, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import {
-  activate,
-  balanceOf,
-  createAccount,
-  createNetwork,
-  createStation,
-  grantRows,
-  grantTokens,
-  ledgerRows,
-} from './support.ts';
+import { grantRows, ledgerRows } from './support.ts';
 
 describe(`NTRIP accounts on ${testDatabaseKind()}`, () => {
   let t: TestContext;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
 
 /**
  * What the accounts calls do to the caster's decisions: the ntrip module's real authorizer on the same database,

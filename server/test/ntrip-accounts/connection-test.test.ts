@@ -8,8 +8,8 @@ import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
 import { createProbeVerifier, issueProbeToken, PROBE_TOKEN_TTL_MS } from '../../src/modules/ntrip/ntrip.probe.ts';
 import { startTestCaster, TEST_FEED_KEY } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
 
 /** A real base station's capture (NovAtel OEM729, Hiroshima): 1005, 1033, MSM7 of six systems, every ephemeris. */
 const CAPTURE = readFileSync(

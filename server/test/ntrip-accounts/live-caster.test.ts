@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { startTestCaster } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from './support.ts';
 
 /** An NTRIP 1 rover over a real socket; resolves once the caster answered `ICY 200 OK`. */
 function rover(port: number, mountpoint: string, username: string, password: string) {

@@ -3,8 +3,8 @@ import { PROFILE_MOUNTPOINT_SUFFIXES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessChangeReason } from '../../src/modules/ntrip-accounts/index.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { createAccount } from '../support/factories.ts';
 import { buildTestApp, type TestContext } from '../support/test-app.ts';
-import { createAccount } from './support.ts';
 
 describe(`RTCM output profile of an NTRIP account (issue 36) on ${testDatabaseKind()}`, () => {
   let t: TestContext;

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilValue } from '../../../caster/test/support/wait.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from '../ntrip-accounts/support.ts';
+
 import { startTestCaster, TEST_FEED_KEY } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 
 /** Connects and sends a head; resolves once the caster answered its first line. */

@@ -3,9 +3,10 @@ import type { LoginFailure, LoginFailurePage, Refusal } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from '../ntrip-accounts/support.ts';
+
 import { startTestCaster } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 
 /** A rover's request head as RTKLIB (NTRIP 1) or an NTRIP 2 client sends it. */

@@ -7,9 +7,10 @@ import { until } from '../../../caster/test/support/wait.ts';
 import { createMailModule, type MailModule } from '../../src/modules/mail/index.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
 import { createWebhooksModule } from '../../src/modules/webhooks/index.ts';
-import { activate, createAccount, createNetwork, createStation, grantTokens } from '../ntrip-accounts/support.ts';
+
 import { startTestCaster } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 
 /** The check docs/machine-access.md documents, as a receiver would write it. */

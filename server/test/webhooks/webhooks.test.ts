@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { WEBHOOK_TOLERANCE_SECONDS } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../../caster/test/support/wait.ts';
-import { activate, createAccount, createNetwork, grantTokens } from '../ntrip-accounts/support.ts';
+
 import { testDatabaseKind } from '../support/database.ts';
+import { activate, createAccount, createNetwork, grantTokens } from '../support/factories.ts';
 import { buildTestApp, type TestContext, type TestUser } from '../support/test-app.ts';
 
 /** The verification docs/webhooks.md documents, as a receiver would write it. */
