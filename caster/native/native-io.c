@@ -236,7 +236,10 @@ static int flush_out(conn_t *c) {
     c->out_off += (size_t)n;
     c->drained += (uint64_t)n;
   }
-  c->out_off = c->out_len = 0;
+  /* A rover that caught up keeps no queue: a backlog is megabytes, and most rovers never have one. */
+  free(c->out);
+  c->out = NULL;
+  c->out_off = c->out_len = c->out_cap = 0;
   return 1;
 }
 

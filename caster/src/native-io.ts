@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { ClientConnection, HeadReader } from './connection.ts';
@@ -132,9 +133,11 @@ export class NativePort {
     this.handle = native.open(limits.maxHeadBytes, limits.headerTimeoutMs, (batch) => this.receive(batch));
   }
 
-  listen(port: number, host: string): net.AddressInfo {
-    const bound = this.native.listen(this.handle, host, port);
-    return { address: host, family: net.isIPv6(host) ? 'IPv6' : 'IPv4', port: bound };
+  /** A host name is looked up first, as Node's `listen` does: the native side binds an address. */
+  async listen(port: number, host: string): Promise<net.AddressInfo> {
+    const address = net.isIP(host) ? host : (await lookup(host)).address;
+    const bound = this.native.listen(this.handle, address, port);
+    return { address, family: net.isIPv6(address) ? 'IPv6' : 'IPv4', port: bound };
   }
 
   forget(connection: NativeConnection): void {
