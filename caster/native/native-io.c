@@ -595,7 +595,8 @@ static napi_value number(napi_env env, double value) {
 
 /*
  * write(handle, id, fd, data: Uint8Array): number — sends now what the socket takes and queues the rest (sent on
- * EPOLLOUT, reported as drained); the bytes queued, or -1 when the connection is gone or failed.
+ * EPOLLOUT, reported as drained); the bytes queued, or -1 when the connection is gone or failed. After an end record
+ * only what the socket takes at once is sent.
  */
 static napi_value js_write(napi_env env, napi_callback_info info) {
   napi_value argv[4];
@@ -615,7 +616,11 @@ static napi_value js_write(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&io->lock);
   conn_t *c = lookup(io, fd, id);
   double queued = -1;
-  if (c && (c->state == HANDED || c->state == ROVER)) {
+  if (c && c->state == ENDED) {
+    /* The peer half-closed (or is gone): it may still read an answer, but nothing is watched for it any more. */
+    ssize_t n = send(fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+    queued = n == (ssize_t)len ? 0 : -1;
+  } else if (c && (c->state == HANDED || c->state == ROVER)) {
     size_t sent = 0;
     if (c->out_len == c->out_off) {
       for (;;) {
@@ -680,11 +685,13 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&io->lock);
   conn_t *c = lookup(io, fd, id);
   if (c) {
-    if (graceful && c->state != ENDED && c->out_len > c->out_off) {
+    if (graceful && c->out_len > c->out_off) {
+      /* A peer that only half-closed (an end record) still reads: what is queued for it goes first. */
+      struct epoll_event ev = {.events = EPOLLOUT, .data.u64 = tag_of(c)};
+      epoll_ctl(io->epoll_fd, c->state == ENDED ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, c->fd, &ev);
       c->state = CLOSING;
-      watch(io, c, EPOLLOUT);
     } else {
-      conn_close(io, c, graceful && c->state != ENDED);
+      conn_close(io, c, graceful);
     }
   }
   pthread_mutex_unlock(&io->lock);

@@ -39,6 +39,10 @@ const RECORD_HEADER = 24;
 export class NativeConnection extends EventEmitter implements ClientConnection {
   destroyed = false;
   writableLength = 0;
+  /** Its head waits for its turn to be logged in (NativePort.login). */
+  waiting = true;
+  /** The peer closed or half-closed while its head waited: ended once the head has been answered. */
+  peerGone = false;
 
   constructor(
     private readonly port: NativePort,
@@ -174,8 +178,12 @@ export class NativePort {
         this.connections.set(id, connection);
         this.heads.push({ connection, head: payload, expired: type === TIMEOUT });
       } else if (type === DATA) this.connections.get(id)?.emit('data', payload);
-      else if (type === END) this.connections.get(id)?.ended();
-      else if (type === DRAINED) this.connections.get(id)?.drained(payload.readDoubleLE(0));
+      else if (type === END) {
+        // A client that sends its head and half-closes still gets the answer given at once, as Node's port gives it.
+        const connection = this.connections.get(id);
+        if (connection?.waiting) connection.peerGone = true;
+        else connection?.ended();
+      } else if (type === DRAINED) this.connections.get(id)?.drained(payload.readDoubleLE(0));
       at = start + length;
     }
     if (!this.scheduled) this.login();
@@ -190,9 +198,11 @@ export class NativePort {
     const until = performance.now() + SLICE_MS;
     while (this.next < this.heads.length) {
       const { connection, head, expired } = this.heads[this.next++] as PendingHead;
+      connection.waiting = false;
       if (connection.destroyed) continue;
       if (expired) this.reader.expired(connection, head);
       else this.reader.feed(connection, head);
+      if (connection.peerGone) connection.ended();
       if (performance.now() >= until) break;
     }
     if (this.next < this.heads.length) {

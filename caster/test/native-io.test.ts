@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Caster, createCaster, encodeFrame } from '../src/index.ts';
 import { Peer, roverRequest } from './support/client.ts';
@@ -68,6 +69,23 @@ describe.runIf(TRANSPORTS.includes('native'))('the native port', () => {
       reason: expect.stringMatching(/turned off/),
     });
     expect((await start()).caster.stats().nativeIo).toEqual({ active: true, reason: null });
+  });
+
+  it('listens on a host name, looked up as Node looks it up', async () => {
+    const caster = await createCaster({ ports: ports(), nativeIo: true });
+    open.push(caster);
+    const { address, port } = await caster.listen(0, 'localhost');
+    expect(net.isIP(address)).not.toBe(0);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect({ host: address, port }, () => socket.end('GET / HTTP/1.0\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^SOURCETABLE 200 OK/);
   });
 
   it('tells a connection from the one that gets its descriptor next, whichever side closed it', async () => {
