@@ -16,7 +16,6 @@ import type { Database } from './db/client.ts';
 import { processFeedSecretKey } from './feed-secret-key.ts';
 import { registerAuth } from './http/auth.ts';
 import { frameworkErrors, registerErrorHandling, sendRouteNotFound } from './http/errors.ts';
-import type { IdentityVerifier } from './http/identity.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -62,6 +61,7 @@ import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
 import { createUsersRepo } from './modules/users/users.repo.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createWebhooksModule, type WebhookOptions } from './modules/webhooks/index.ts';
+import type { IdentityVerifier } from './shared/identity.ts';
 
 export interface AppDeps {
   db: Database;

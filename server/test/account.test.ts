@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { emulatorClient } from '../src/dev/auth-emulator.ts';
-import type { Actor } from '../src/http/auth.ts';
 import type { AccountRepo } from '../src/modules/users/account.repo.ts';
 import { createAccountService, sniffImageType } from '../src/modules/users/account.service.ts';
+import type { Actor } from '../src/shared/actor.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
 

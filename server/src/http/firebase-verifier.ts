@@ -1,6 +1,6 @@
 import { type App, getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import type { IdentityVerifier } from './identity.ts';
+import type { IdentityVerifier } from '../shared/identity.ts';
 
 /**
  * Verifies Firebase ID tokens. With FIREBASE_AUTH_EMULATOR_HOST in the environment firebase-admin accepts

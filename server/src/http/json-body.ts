@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 /**
  * How deep a request value may nest (objects and arrays). The deepest body the API takes is a few levels; this is

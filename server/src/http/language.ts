@@ -1,12 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** The languages the SPA speaks (public/locales); English is the base every text has. */
-export type ContentLanguage = 'en' | 'nl';
-export const LANGUAGES: readonly ContentLanguage[] = ['en', 'nl'];
-
-export function isContentLanguage(language: string): language is ContentLanguage {
-  return LANGUAGES.includes(language as ContentLanguage);
-}
+import { type ContentLanguage, isContentLanguage } from '../shared/language.ts';
 
 /** The primary languages of an Accept-Language header, most wanted first (by weight, then by order). */
 export function acceptedLanguages(header: string): string[] {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { MAX_BODY_DEPTH, tooDeep } from './json-body.ts';
 
 interface Frame {

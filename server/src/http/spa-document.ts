@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { acceptedLanguages, type ContentLanguage, isContentLanguage, LANGUAGES } from './language.ts';
+import { type ContentLanguage, isContentLanguage, LANGUAGES } from '../shared/language.ts';
+import { acceptedLanguages } from './language.ts';
 
 /** The SPA's detector's cookie (i18next-browser-languagedetector's default name). */
 const LANGUAGE_COOKIE = 'i18next';

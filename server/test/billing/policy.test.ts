@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../../src/http/auth.ts';
 import {
   addInterval,
   balanceAfter,
@@ -14,6 +13,7 @@ import {
   statusAtPeriodEnd,
   statusFromProvider,
 } from '../../src/modules/billing/billing.policy.ts';
+import type { Actor } from '../../src/shared/actor.ts';
 
 const actor = (userId: string, isAdmin = false): Actor => ({
   userId,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { API_KEY_PREFIX, type ApiKey, type CreateApiKeyBody, type CreatedApiKey } from '@portal/contract';
-import type { Actor, ApiKeyPrincipal } from '../../http/auth.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import type { Actor, ApiKeyPrincipal } from '../../shared/actor.ts';
+import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import type { Auditor, AuditWho } from '../audit/index.ts';
 import type { ApiKeysRepo } from './api-keys.repo.ts';
 

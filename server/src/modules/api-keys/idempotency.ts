@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 import { type AuditEntry, auditPageSchema, auditQuerySchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { iso } from '../../http/iso.ts';
+import { iso } from '../../shared/iso.ts';
 import type { AuditRepo } from './audit.repo.ts';
 
 type Row = Awaited<ReturnType<AuditRepo['list']>>['items'][number];

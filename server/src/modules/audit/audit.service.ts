@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../shared/actor.ts';
 import { createAuditRepo } from './audit.repo.ts';
 
 export interface AuditTarget {

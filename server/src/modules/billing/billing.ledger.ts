@@ -1,6 +1,6 @@
 import { type LedgerNoteCode, MAX_TOKEN_BALANCE } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import { balanceAfter } from './billing.policy.ts';
 import type { BillingRepo } from './billing.repo.ts';
 import type { TokenLedgerTable } from './billing.tables.ts';

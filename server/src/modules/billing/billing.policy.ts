@@ -1,5 +1,5 @@
 import type { OrganizationRole, SubscriptionStatus } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../shared/actor.ts';
 import { canManageOrganization } from '../organizations/organizations.policy.ts';
 import type { ProviderSubscriptionStatus } from './providers/provider.ts';
 

@@ -7,8 +7,8 @@ import type {
   Product,
   Subscription,
 } from '@portal/contract';
-import { iso } from '../../http/iso.ts';
-import type { ContentLanguage } from '../../http/language.ts';
+import { iso } from '../../shared/iso.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import { byAmountAscending, canCancel, canResume } from './billing.policy.ts';
 import type { CheckoutView, LedgerRow, PaymentRow, ProductRow, SubscriptionView } from './billing.repo.ts';
 import { productName, productTexts } from './product-texts.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateProduct, Product, UpdateProduct } from '@portal/contract';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import { toProduct } from './billing.presenters.ts';
 import type { BillingRepo } from './billing.repo.ts';
 import type { PaymentProvider } from './providers/provider.ts';

@@ -29,8 +29,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { contentLanguage } from '../../http/language.ts';
+import { AppError } from '../../shared/errors.ts';
 import { auditWho } from '../audit/index.ts';
 import type { BillingService } from './billing.service.ts';
 import { WebhookSignatureError } from './providers/provider.ts';

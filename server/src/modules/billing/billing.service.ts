@@ -14,9 +14,9 @@ import type {
   TokenHistory,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import type { ContentLanguage } from '../../http/language.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, forbidden, notFound } from '../../shared/errors.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { BillingNotices } from '../mail/mail.notices.ts';
 import type { GrantsWriter } from './billing.grants.ts';

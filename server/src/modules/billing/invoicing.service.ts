@@ -19,9 +19,9 @@ import {
 } from '@portal/contract';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, conflict, forbidden, notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/iso.ts';
 import { createOrganizationsRepo } from '../organizations/organizations.repo.ts';
 import { createUsersRepo } from '../users/users.repo.ts';
 import type { TokenLedger } from './billing.ledger.ts';

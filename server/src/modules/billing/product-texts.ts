@@ -1,5 +1,5 @@
 import type { ProductTexts, ProductTranslations } from '@portal/contract';
-import type { ContentLanguage } from '../../http/language.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 
 /**
  * A product's customer-visible texts in the reader's language where the operator wrote them: each empty

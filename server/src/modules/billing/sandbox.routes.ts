@@ -3,7 +3,7 @@ import { cardExpired, formatMoney, paymentMethodSchema, sandboxCardSchema, sandb
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
 import type { BillingService } from './billing.service.ts';
 import type { SandboxProvider } from './providers/sandbox.ts';
 

@@ -1,7 +1,7 @@
 import type { Feed, Network, Station, StationMarker } from '@portal/contract';
 import { geodeticToEcef } from '@portal/gnss';
-import { iso } from '../../http/iso.ts';
-import type { ContentLanguage } from '../../http/language.ts';
+import { iso } from '../../shared/iso.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import type {
   FeedWithMountpointRow,
   Jsonified,

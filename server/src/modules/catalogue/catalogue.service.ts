@@ -16,8 +16,8 @@ import type {
 import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { StationsTable } from '../../db/schema.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import type { ContentLanguage } from '../../http/language.ts';
+import { AppError, badRequest, notFound } from '../../shared/errors.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import { isPubliclyListed } from './catalogue.policy.ts';
 import { presentNetwork, presentStation, presentStationMarker, summariseNewNetwork } from './catalogue.presenters.ts';
 import { type CatalogueQueries, type CatalogueRepo, databaseError, type StationFilter } from './catalogue.repo.ts';

@@ -3,7 +3,7 @@ import type { createFeedBodySchema, Feed, FeedPage, feedListQuerySchema, patchFe
 import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { FeedsTable } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/password-hash.ts';
 import { presentFeed } from './catalogue.presenters.ts';
 import type { CatalogueRepo, FeedFilter } from './catalogue.repo.ts';

@@ -1,6 +1,6 @@
 import type { IntegrityActionBody, NetworkIntegritySettings } from '@portal/contract';
 import { ecefToGeodetic } from '@portal/gnss';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../shared/errors.ts';
 import type { IntegrityRepo, NetworkIntegrityRow } from './integrity.repo.ts';
 
 const presentSettings = (row: NetworkIntegrityRow): NetworkIntegritySettings => ({

@@ -1,6 +1,6 @@
 import type { AdminDocumentVersion, DocumentKind, DocumentVersion, PublishDocumentBody } from '@portal/contract';
-import { notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
+import { notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/iso.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import type { DocumentsRepo } from './documents.repo.ts';
 

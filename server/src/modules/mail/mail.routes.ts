@@ -11,7 +11,7 @@ import type { Brand } from '@portal/contract/brand-schema';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
-import { iso } from '../../http/iso.ts';
+import { iso } from '../../shared/iso.ts';
 import type { MailRepo } from './mail.repo.ts';
 import type { Mailer } from './mail.service.ts';
 import type { UnsubscribeSigner } from './mail.unsubscribe.ts';

@@ -1,5 +1,5 @@
 import type { AccountGrant, NtripAccountStatus } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../shared/actor.ts';
 
 /** Pure rules of the NTRIP accounts module. */
 

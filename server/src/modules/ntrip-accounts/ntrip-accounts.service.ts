@@ -20,8 +20,8 @@ import {
   type TokenActivation,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/password-hash.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { issueProbeToken } from '../ntrip/ntrip.probe.ts';

@@ -14,8 +14,8 @@ import {
   refusalDetailSchema,
   refusalReasonSchema,
 } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { forbidden, notFound } from '../../shared/errors.ts';
 import { canAdministerAccounts, canManageAccount } from '../ntrip-accounts/ntrip-accounts.policy.ts';
 import type { LoginFailureRow, NtripDiagnosticsRepo, RefusalRow } from './ntrip-diagnostics.repo.ts';
 

@@ -10,8 +10,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/iso.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
 import { readSettings } from '../settings/index.ts';
 import { inviteExpired } from './organizations.policy.ts';

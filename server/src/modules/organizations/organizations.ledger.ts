@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
 import { createOrganizationsRepo } from './organizations.repo.ts';
 
 export type OrganizationLedger = ReturnType<typeof createOrganizationLedger>;

@@ -19,10 +19,10 @@ import {
 } from '@portal/contract';
 import { INVITE_LINK_PATH } from '@portal/contract/invite-link';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { SignUpClaim } from '../../http/identity.ts';
-import { iso } from '../../http/iso.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, conflict, forbidden, notFound } from '../../shared/errors.ts';
+import type { SignUpClaim } from '../../shared/identity.ts';
+import { iso } from '../../shared/iso.ts';
 import { balanceOutOfRange } from '../billing/billing.ledger.ts';
 import type { Mailer } from '../mail/index.ts';
 import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';

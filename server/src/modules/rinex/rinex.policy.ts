@@ -5,7 +5,7 @@ import {
   type OrganizationRole,
   type RinexCharge,
 } from '@portal/contract';
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../shared/actor.ts';
 
 /** Pure rules of RINEX in the portal. */
 

@@ -18,8 +18,8 @@ import {
   rinexWindowProblem,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.ts';
 import type { OrganizationRoles } from '../billing/billing.service.ts';
 import type { LinkSigner } from './rinex.links.ts';
 import {

@@ -1,5 +1,5 @@
 import type { AdminPortalSettings, PortalSettingKey, PortalSettingsPatch, SignUpPolicy } from '@portal/contract';
-import { iso } from '../../http/iso.ts';
+import { iso } from '../../shared/iso.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
 import { readSettings, type SettingsRepo } from './settings.repo.ts';
 

@@ -1,7 +1,7 @@
 import { SIGN_UP_INVITE_ONLY } from '@portal/contract/invite-link';
 import type { Database } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
-import type { SignUpClaim, SignUpGate, VerifiedIdentity } from '../../http/identity.ts';
+import { AppError } from '../../shared/errors.ts';
+import type { SignUpClaim, SignUpGate, VerifiedIdentity } from '../../shared/identity.ts';
 import { readSettings } from './settings.repo.ts';
 
 /**

@@ -8,8 +8,9 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { notFound } from '../../http/errors.ts';
-import { type ContentLanguage, contentLanguage } from '../../http/language.ts';
+import { contentLanguage } from '../../http/language.ts';
+import { notFound } from '../../shared/errors.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import type { StatusService } from './status.service.ts';
 
 export interface StatusRouteOptions {

@@ -9,7 +9,7 @@ import {
   type StationStatus,
   type Status,
 } from '@portal/contract';
-import type { ContentLanguage } from '../../http/language.ts';
+import type { ContentLanguage } from '../../shared/language.ts';
 import type { IncidentRow, StationDayRow, StationScope, StatusRepo } from './status.repo.ts';
 
 const DAY_MS = 86_400_000;

@@ -7,9 +7,9 @@ import {
 } from '@portal/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { Actor } from '../../http/auth.ts';
-import { AppError, conflict } from '../../http/errors.ts';
-import type { IdentityVerifier } from '../../http/identity.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, conflict } from '../../shared/errors.ts';
+import type { IdentityVerifier } from '../../shared/identity.ts';
 import { providerUnavailable } from '../billing/index.ts';
 import type { AccountRepo } from './account.repo.ts';
 

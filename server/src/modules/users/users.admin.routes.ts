@@ -11,8 +11,8 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
+import { conflict, notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/iso.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
 import { canChangeUserFlags } from './users.policy.ts';
 import type { UsersRepo } from './users.repo.ts';

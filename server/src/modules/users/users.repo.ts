@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import { conflict } from '../../http/errors.ts';
-import type { SignUpClaim, VerifiedIdentity } from '../../http/identity.ts';
+import { conflict } from '../../shared/errors.ts';
+import type { SignUpClaim, VerifiedIdentity } from '../../shared/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
 import type {} from '../settings/settings.tables.ts';
 

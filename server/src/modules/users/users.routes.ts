@@ -9,9 +9,10 @@ import {
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type Actor, actorOf } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
-import { iso } from '../../http/iso.ts';
+import { actorOf } from '../../http/auth.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/iso.ts';
 import { type AccountService, unsupportedImage } from './account.service.ts';
 import type { UsersRepo } from './users.repo.ts';
 

@@ -9,8 +9,8 @@ import {
   type WebhookWithSecret,
 } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import type { Actor } from '../../http/auth.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { periodic } from '../../shared/periodic.ts';
 import type { WebhookOwner, WebhooksRepo } from './webhooks.repo.ts';
 import { deliver, type SenderOptions, signature } from './webhooks.sender.ts';

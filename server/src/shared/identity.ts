@@ -1,4 +1,4 @@
-// Apart from auth.ts so that the users module can take an identity without depending on the auth hooks that use it.
+// Apart from http/auth.ts so that the users module can take an identity without depending on the auth hooks that use it.
 
 import type { Database } from '../db/client.ts';
 
