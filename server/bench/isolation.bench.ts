@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { CASTER_NODE_FLAGS } from '@portal/caster';
 import type { Insertable } from 'kysely';
 import pg from 'pg';
+import { createAccountWithGrant } from '../src/cli/operator-actions.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { StationsTable } from '../src/db/schema.ts';
 import { freePort } from '../src/dev/free-port.ts';
-import { createAccountWithGrant } from '../src/modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
 import {
   apiUser,

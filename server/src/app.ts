@@ -21,21 +21,15 @@ import { registerNulByteGuard } from './http/nul-bytes.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerSecurityHeaders, spaContentSecurityPolicy } from './http/security-headers.ts';
 import { spaDocuments } from './http/spa-document.ts';
+import { createAccountDeletionModule } from './modules/account-deletion/index.ts';
 import { createApiKeysModule, registerApiKeyAudit, registerIdempotency } from './modules/api-keys/index.ts';
 import { auditRoutes, createAuditor, createAuditRepo } from './modules/audit/index.ts';
-import { createBillingRepo } from './modules/billing/billing.repo.ts';
-import { type BillingOptions, createBillingModule, createTokenLedger } from './modules/billing/index.ts';
-import { createCatalogueRepo } from './modules/catalogue/catalogue.repo.ts';
-import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
-import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
-import { createIntegrityModule } from './modules/catalogue/integrity.routes.ts';
-import { createDemoRepo } from './modules/demo/demo.repo.ts';
-import { demoRoutes } from './modules/demo/demo.routes.ts';
+import { type BillingOptions, createBillingModule, createLedger } from './modules/billing/index.ts';
+import { createCatalogueModule } from './modules/catalogue/index.ts';
+import { createDemoModule } from './modules/demo/index.ts';
 import { createDocumentsModule } from './modules/documents/index.ts';
 import { createMailModule, type MailOptions } from './modules/mail/index.ts';
-import { registerCrawlerFiles } from './modules/meta/crawlers.routes.ts';
-import { createMetaRepo } from './modules/meta/meta.repo.ts';
-import { metaRoutes } from './modules/meta/meta.routes.ts';
+import { createMetaModule, registerCrawlerFiles } from './modules/meta/index.ts';
 import {
   type CasterAddress,
   createNtripAccountsModule,
@@ -43,23 +37,11 @@ import {
 } from './modules/ntrip-accounts/index.ts';
 import { createNtripDiagnosticsModule } from './modules/ntrip-diagnostics/index.ts';
 import { createOperatorModule } from './modules/operator/index.ts';
-import {
-  createOrganizationsAdminRepo,
-  disabledOrganizationGuard,
-  organizationsAdminRoutes,
-} from './modules/organizations/organizations.admin.ts';
-import { createOrganizationLedger } from './modules/organizations/organizations.ledger.ts';
-import { createOrganizationsRepo } from './modules/organizations/organizations.repo.ts';
-import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
-import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { createOrganizationsModule } from './modules/organizations/index.ts';
 import { createRinexModule, type RinexOptions } from './modules/rinex/index.ts';
 import { createSettingsModule, createSignUpGate } from './modules/settings/index.ts';
 import { createStatusModule } from './modules/status/index.ts';
-import { createAccountRepo } from './modules/users/account.repo.ts';
-import { createAccountService } from './modules/users/account.service.ts';
-import { adminUsersRoutes } from './modules/users/users.admin.routes.ts';
-import { createUsersRepo } from './modules/users/users.repo.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
+import { createUsersModule } from './modules/users/index.ts';
 import { createWebhooksModule, type WebhookOptions } from './modules/webhooks/index.ts';
 import type { IdentityVerifier } from './shared/identity.ts';
 
@@ -172,71 +154,76 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
   });
   app.decorate('audit', createAuditor(deps.db));
-  const users = createUsersRepo(deps.db);
-  // Bound late like the sign-up gate: an organisation's keys are managed by its owners and admins.
-  const apiKeys = createApiKeysModule(deps.db, app, { roleOf: (orgId, userId) => organizations.roleOf(orgId, userId) });
-  registerAuth(app, {
-    verifier: deps.verifier,
-    users,
-    apiKeys: apiKeys.service,
-    // Bound late: the organisations module is built below, and asked only on a new person's first call.
-    signUp: createSignUpGate((who, token, trx) => organizations.invitedToSignUp(who, token, trx)),
-  });
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
+  const feedSecretKey = deps.feedSecretKey ?? devFeedSecretKey();
+  // Modules are built from the bottom of the layer graph up (docs/architecture.md): each is handed the narrowed
+  // interfaces of the ones below it.
+  const users = createUsersModule({ db: deps.db, publicUrl });
+  // The one binding that waits: an organisation's webhooks are managed by its owners and admins, and the
+  // organisations module is built below, after the mail that the webhooks hear of.
+  const webhooks = createWebhooksModule(deps.db, deps.webhooks ?? {}, app.log.child({ module: 'webhooks' }), {
+    roleOf: (orgId, userId) => organizations.service.roleOf(orgId, userId),
+  });
   const mail = createMailModule(
     deps.db,
     {
-      secretKey: deps.feedSecretKey ?? devFeedSecretKey(),
+      secretKey: feedSecretKey,
       publicUrl,
       log: app.log.child({ module: 'mail' }),
-      // Bound late: the webhooks module is built below; each notice becomes an event for the person's webhooks.
-      observe: (trx, request) => webhooks.fromNotice(trx, request),
-      events: (trx, facts) => webhooks.recorder.record(trx, facts),
+      // Each notice becomes an event for the person's webhooks.
+      observe: webhooks.fromNotice,
+      events: webhooks.recorder.record,
     },
     deps.mail,
   );
-  // Bound late like the API keys: an organisation's webhooks are managed by its owners and admins.
-  const webhooks = createWebhooksModule(deps.db, deps.webhooks ?? {}, app.log.child({ module: 'webhooks' }), {
-    roleOf: (orgId, userId) => organizations.roleOf(orgId, userId),
-  });
   app.addHook('onClose', () => webhooks.worker.close());
   app.addHook('onClose', () => mail.close());
-  const organizations = createOrganizationsService({
-    repo: createOrganizationsRepo(deps.db),
+  const ledger = createLedger(deps.db, mail.notices.balance);
+  const { caster, connectionTestMs, ...ntripAccountOptions } = deps.ntripAccounts ?? {};
+  const organizations = createOrganizationsModule({
+    db: deps.db,
     publicUrl,
     mailer: mail.mailer,
-    tokens: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
-    // Bound late: billing and the NTRIP accounts are built after, and asked only when a request changes something.
-    ports: {
-      endSubscriptions: (orgId) => billing.service.endSubscriptionsOfOrganization(orgId),
-      accountsChanged: (accounts, reason) => ntripAccounts.service.accessChangedOf(accounts, reason),
-    },
+    tokens: ledger,
+    access: ntripAccountOptions.access,
   });
-  const billing = createBillingModule(deps.db, organizations, {
+  const apiKeys = createApiKeysModule(deps.db, app, { roleOf: organizations.service.roleOf });
+  registerAuth(app, {
+    verifier: deps.verifier,
+    users: users.repo,
+    apiKeys: apiKeys.service,
+    signUp: createSignUpGate(organizations.service.invitedToSignUp),
+  });
+  const billing = createBillingModule(deps.db, organizations.service, {
     ...deps.billing,
+    ledger,
     notices: mail.notices.billing,
-    balanceNotice: mail.notices.balance,
     log: app.log.child({ module: 'billing' }),
   });
-  const { caster, connectionTestMs, ...ntripAccountOptions } = deps.ntripAccounts ?? {};
   const ntripAccounts = createNtripAccountsModule(deps.db, {
-    ledger: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
-    organizationLedger: createOrganizationLedger(deps.db),
+    ledger,
+    organizationLedger: organizations.ledger,
     ...ntripAccountOptions,
     // The one-time login is signed with the key the caster's authorizer derives the same way (ntrip.probe.ts).
-    connectionTest: caster && {
-      caster,
-      feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey(),
-      durationMs: connectionTestMs,
-    },
+    connectionTest: caster && { caster, feedSecretKey, durationMs: connectionTestMs },
+  });
+  const demo = createDemoModule({ db: deps.db });
+  const accountDeletion = createAccountDeletionModule({
+    db: deps.db,
+    identity: deps.verifier,
+    users: users.deletion,
+    organizations: organizations.deletion,
+    ntripAccounts: ntripAccounts.deletion,
+    demo: demo.deletion,
+    billing: billing.service,
   });
 
   const rinex = createRinexModule(
     deps.db,
     {
-      ledger: createTokenLedger({ repo: createBillingRepo(deps.db), notify: mail.notices.balance }),
-      organizations,
-      secretKey: deps.feedSecretKey ?? devFeedSecretKey(),
+      ledger,
+      organizations: organizations.service,
+      secretKey: feedSecretKey,
       publicUrl,
       log: app.log.child({ module: 'rinex' }),
       finished: mail.notices.rinexReady,
@@ -245,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   rinex.runner.start();
   app.addHook('onClose', () => rinex.runner.close());
+  const catalogue = createCatalogueModule({ db: deps.db, feedSecretKey });
 
   await app.register(
     async (api) => {
@@ -255,24 +243,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerIdempotency(api, deps.db);
       registerApiKeyAudit(api);
-      const organizationsAdmin = createOrganizationsAdminRepo(deps.db);
       // Before every route below: a disabled organisation's members are refused its /org/:orgId calls.
-      api.addHook('preHandler', disabledOrganizationGuard(organizationsAdmin));
+      api.addHook('preHandler', organizations.disabledGuard);
       api.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
-      await api.register(metaRoutes(createMetaRepo(deps.db)));
-      const account = createAccountService({
-        repo: createAccountRepo(deps.db),
-        identity: deps.verifier,
-        billing: billing.service,
-      });
-      await api.register(usersRoutes({ teamsOf: organizations.teams, users, account, publicUrl }));
-      await api.register(organizationsRoutes(organizations));
+      await api.register(createMetaModule({ db: deps.db }).routes);
+      await api.register(users.routes({ teamsOf: organizations.service.teams }));
+      await api.register(organizations.routes);
+      await api.register(accountDeletion.routes);
       await api.register(apiKeys.routes);
       await api.register(webhooks.routes);
       await api.register(
-        adminUsersRoutes(users, {
+        users.adminRoutes({
           billing: billing.service.customerBilling,
-          organizations: organizations.teamsOfUser,
+          organizations: organizations.service.teamsOfUser,
           ntripAccounts: ntripAccounts.service.accountsOfCustomer,
           invoices: (userId) => billing.invoicing.listInvoices({ userId }),
           billingDetails: (userId) => billing.invoicing.detailsOf(userId),
@@ -280,13 +263,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
       await api.register(auditRoutes(createAuditRepo(deps.db)));
       await api.register(
-        organizationsAdminRoutes(organizationsAdmin, billing.service.adminOrganizationSubscriptions, (orgId, name) =>
-          ntripAccounts.service.accountsOfOrganization(orgId, name),
-        ),
+        organizations.adminRoutes({
+          subscriptionsOf: billing.service.adminOrganizationSubscriptions,
+          accountsOf: ntripAccounts.service.accountsOfOrganization,
+        }),
       );
       await api.register(billing.routes);
-      await api.register(catalogueRoutes({ db: deps.db, feedSecretKey: deps.feedSecretKey ?? devFeedSecretKey() }));
-      await api.register(demoRoutes(createDemoRepo(deps.db)));
+      await api.register(catalogue.routes);
+      await api.register(demo.routes);
       await api.register(ntripAccounts.routes);
       await api.register(rinex.routes);
       await api.register(mail.routes);
@@ -294,8 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(createSettingsModule(deps.db).routes);
       await api.register(createDocumentsModule(deps.db).routes);
       await api.register(createOperatorModule(deps.db, { live: deps.live }).routes);
-      const stations = createCatalogueService({ repo: createCatalogueRepo(deps.db) });
-      await api.register(createIntegrityModule(deps.db, { catalogue: stations }).routes);
+      await api.register(catalogue.integrityRoutes);
       await api.register(
         createStatusModule(deps.db, {
           clock: deps.status?.clock ?? (() => new Date()),

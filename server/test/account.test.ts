@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { emulatorClient } from '../src/dev/auth-emulator.ts';
-import type { AccountRepo } from '../src/modules/users/account.repo.ts';
-import { createAccountService, sniffImageType } from '../src/modules/users/account.service.ts';
+import {
+  type AccountDeletionDeps,
+  createAccountDeletion,
+} from '../src/modules/account-deletion/account-deletion.service.ts';
+import { sniffImageType } from '../src/modules/users/account.service.ts';
 import type { Actor } from '../src/shared/actor.ts';
 import { testDatabaseKind } from './support/database.ts';
 import { buildTestApp, type TestContext, type TestUser } from './support/test-app.ts';
@@ -234,22 +237,29 @@ describe('account deletion needs a recent sign-in', () => {
     termsAcceptedAt: new Date(),
     ...(authTime !== undefined && { authTime }),
   });
-  const repo = {
-    transaction: async (work: (trx: never) => Promise<unknown>) => work(undefined as never),
-    ownedOrganizations: async () => [],
-    anonymise: async () => {},
-  } as unknown as AccountRepo;
-  const billing = { endSubscriptionsPaidBy: async () => {} };
+  // The modules the deletion spans, doing nothing: what is tested is the sign-in age check before them.
+  const spans = {
+    db: { transaction: () => ({ execute: (work: (trx: never) => Promise<unknown>) => work(undefined as never) }) },
+    users: { emailOf: async () => null, anonymise: async () => {} },
+    organizations: {
+      ownedWithOthers: async () => [],
+      deleteOrganization: async () => {},
+      deleteForUser: async () => {},
+      remove: async () => {},
+    },
+    ntripAccounts: { deleteAllOfOwner: async () => {}, deleteAllOfOrganization: async () => [] },
+    demo: { deleteForUser: async () => {} },
+    billing: { endSubscriptionsPaidBy: async () => {}, endSubscriptionsOfOrganization: async () => {} },
+  } as unknown as Omit<AccountDeletionDeps, 'identity'>;
 
   it.each([
     ['signed in six minutes ago', 1_000 - 6 * 60, 'recent_login_required'],
     ['without an auth time', undefined, 'recent_login_required'],
   ])('refuses a caller %s', async (_name, authTime, code) => {
     const deleted: string[] = [];
-    const service = createAccountService({
-      repo,
+    const service = createAccountDeletion({
+      ...spans,
       identity: { deleteAccount: async (uid) => void deleted.push(uid) },
-      billing,
       now: () => new Date(1_000_000),
     });
     await expect(service.deleteAccount(actor(authTime))).rejects.toMatchObject({ statusCode: 403, code });
@@ -258,10 +268,9 @@ describe('account deletion needs a recent sign-in', () => {
 
   it('accepts a sign-in four minutes old', async () => {
     const deleted: string[] = [];
-    const service = createAccountService({
-      repo,
+    const service = createAccountDeletion({
+      ...spans,
       identity: { deleteAccount: async (uid) => void deleted.push(uid) },
-      billing,
       now: () => new Date(1_000_000),
     });
     await service.deleteAccount(actor(1_000 - 4 * 60));

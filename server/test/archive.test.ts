@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { validFrames } from '@portal/caster';
 import { encodeMember, HOUR_MS, type HourKey, localArchiveStore, readArchive } from '@portal/caster/archive';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPushFeed } from '../src/cli/operator-actions.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import { createArchiveRepo, sweepArchive } from '../src/modules/archive/index.ts';
-import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
 import { createTestDatabase } from './support/database.ts';
 

@@ -17,9 +17,9 @@ import {
   sourcetableFlood,
   type Tally,
 } from '../bench/isolation-load.ts';
+import { createAccountWithGrant } from '../src/cli/operator-actions.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import type { CasterService } from '../src/modules/ntrip/index.ts';
-import { createAccountWithGrant } from '../src/modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
 import { startTestCaster } from './support/caster.ts';
 import { createTestDatabase, testDatabaseKind } from './support/database.ts';

@@ -9,10 +9,10 @@ import { encodeFrame } from '@portal/caster';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../caster/test/support/wait.ts';
+import { createAccountWithGrant, setPushFeed } from '../src/cli/operator-actions.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { freePort } from '../src/dev/free-port.ts';
-import { createAccountWithGrant, setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../src/modules/users/users.repo.ts';
 import { startCasterProcess } from './support/caster-process.ts';
 

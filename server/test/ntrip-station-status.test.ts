@@ -3,9 +3,9 @@ import { encodeFrame } from '@portal/caster';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../caster/test/support/wait.ts';
+import { setPushFeed } from '../src/cli/operator-actions.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import type { CasterService } from '../src/modules/ntrip/index.ts';
-import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
 import { createTestDatabase } from './support/database.ts';
 

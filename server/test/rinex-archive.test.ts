@@ -7,12 +7,12 @@ import { validFrames } from '@portal/caster';
 import { runCli } from '@portal/gnss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForOperators } from '../src/cli/control-socket.ts';
+import { setPushFeed } from '../src/cli/operator-actions.ts';
 import { runArchiveCommand } from '../src/cli/rinex-archive.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openArchiveStore } from '../src/modules/archive/index.ts';
-import { setPushFeed } from '../src/modules/ntrip/ntrip.admin.ts';
 import { startTestCaster, TEST_FEED_KEY } from './support/caster.ts';
 import { createTestDatabase, testDatabaseKind } from './support/database.ts';
 

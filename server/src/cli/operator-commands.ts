@@ -4,8 +4,8 @@ import type { Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { feedSecretKeyOf } from '../feed-secret-key.ts';
 import { formatArchiveSelection, selectArchiveHours } from '../modules/archive/archive.selection.ts';
-import { createAccountWithGrant, OperatorError, setPushFeed } from '../modules/ntrip/ntrip.admin.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
+import { createAccountWithGrant, OperatorError, setPushFeed } from './operator-actions.ts';
 
 /**
  * The operator commands, run the same way by the CLI on its own database connection and by the running portal for

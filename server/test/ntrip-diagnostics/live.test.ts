@@ -4,9 +4,8 @@ import type { AdminLiveSessionList, LiveSessionList, LiveSourceList, NtripSessio
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilValue } from '../../../caster/test/support/wait.ts';
+import { setPushFeed } from '../../src/cli/operator-actions.ts';
 import type { CasterService } from '../../src/modules/ntrip/index.ts';
-import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
-
 import { startTestCaster, TEST_FEED_KEY } from '../support/caster.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { activate, createAccount, createNetwork, createStation, grantTokens } from '../support/factories.ts';

@@ -9,8 +9,8 @@ import { frameMessageType, framePayload } from '@portal/gnss';
 import yauzl from 'yauzl';
 import { until } from '../../../caster/test/support/wait.ts';
 import { decodeStationMessage, emptyStation } from '../../../gnss/src/station.ts';
+import { setPushFeed } from '../../src/cli/operator-actions.ts';
 import type { Database } from '../../src/db/client.ts';
-import { setPushFeed } from '../../src/modules/ntrip/ntrip.admin.ts';
 import { startTestCaster, TEST_FEED_KEY } from './caster.ts';
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -7,6 +7,7 @@ import { createArchiveRepo } from './archive.repo.ts';
 import { startArchiveSweeper } from './archive.sweeper.ts';
 
 export { type ArchiveRepo, createArchiveRepo } from './archive.repo.ts';
+export { selectArchiveHours } from './archive.selection.ts';
 export { sweepArchive } from './archive.sweeper.ts';
 
 type ArchiveConfig = Pick<

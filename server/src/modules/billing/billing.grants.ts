@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import { createNtripAccountsRepo, type SubscriptionGrantState } from '../ntrip-accounts/ntrip-accounts.repo.ts';
+import { createNtripAccountsRepo, type SubscriptionGrantState } from '../ntrip-accounts/index.ts';
 
 /**
  * The access grants a subscription gives. The NTRIP accounts module owns `access_grants` and writes them; billing

@@ -1,6 +1,7 @@
 import { type LedgerNoteCode, MAX_TOKEN_BALANCE } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../shared/errors.ts';
+import { balanceOutOfRange } from '../../shared/token-balance.ts';
 import { balanceAfter } from './billing.policy.ts';
 import type { BillingRepo } from './billing.repo.ts';
 import type { TokenLedgerTable } from './billing.tables.ts';
@@ -27,15 +28,6 @@ export interface LedgerResult {
 
 export const insufficientTokens = (balance: number, needed: number) =>
   new AppError(409, 'insufficient_tokens', `Not enough tokens: ${needed} needed, ${balance} available.`);
-
-const count = new Intl.NumberFormat('en-US');
-export const balanceOutOfRange = (next: number) =>
-  new AppError(
-    400,
-    'out_of_range',
-    `A token balance may hold at most ${count.format(MAX_TOKEN_BALANCE)} tokens; this would make it ${count.format(next)}.`,
-    'tokenAmount',
-  );
 
 export type TokenLedger = ReturnType<typeof createTokenLedger>;
 

@@ -1,6 +1,6 @@
 import type { OrganizationRole, SubscriptionStatus } from '@portal/contract';
 import type { Actor } from '../../shared/actor.ts';
-import { canManageOrganization } from '../organizations/organizations.policy.ts';
+import { canManageOrganization } from '../organizations/index.ts';
 import type { ProviderSubscriptionStatus } from './providers/provider.ts';
 
 /** Pure rules of billing: who may do what, and how subscription states move. No I/O. */

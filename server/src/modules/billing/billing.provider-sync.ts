@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import type { BillingNotices } from '../mail/mail.notices.ts';
+import type { BillingNotices } from '../mail/index.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import { isEntitled, isFinal, statusAtPeriodEnd, statusFromProvider } from './billing.policy.ts';

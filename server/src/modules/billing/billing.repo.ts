@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import { createUsersRepo } from '../users/users.repo.ts';
+import { createUsersRepo } from '../users/index.ts';
 import type {
   CheckoutSessionsTable,
   PaymentsTable,

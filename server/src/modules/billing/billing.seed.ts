@@ -1,6 +1,6 @@
 import type { ProductTexts } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
+import { createCatalogueRepo } from '../catalogue/index.ts';
 import type { ProductsTable } from './billing.tables.ts';
 
 type SeedProduct = Pick<

@@ -18,7 +18,7 @@ import type { Actor } from '../../shared/actor.ts';
 import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import type { ContentLanguage } from '../../shared/language.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
-import type { BillingNotices } from '../mail/mail.notices.ts';
+import type { BillingNotices } from '../mail/index.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type Stripe from 'stripe';
 import type { Database } from '../../db/client.ts';
 import { createAccessGrantsWriter, type GrantsWriter } from './billing.grants.ts';
-import { createTokenLedger } from './billing.ledger.ts';
+import { createTokenLedger, type TokenLedger } from './billing.ledger.ts';
 import { createBillingRepo } from './billing.repo.ts';
 import { billingRoutes } from './billing.routes.ts';
 import {
@@ -20,11 +20,16 @@ import { createStripeClient, createStripeProvider } from './providers/stripe.ts'
 import { sandboxRoutes } from './sandbox.routes.ts';
 import type { VatVerifier } from './vat-verifier.ts';
 
-export { createTokenLedger, insufficientTokens, type TokenLedger } from './billing.ledger.ts';
+export { insufficientTokens, type TokenLedger } from './billing.ledger.ts';
 export { seedDemoProducts } from './billing.seed.ts';
-export { paymentsNotConfigured, providerUnavailable } from './billing.service.ts';
+export { type OrganizationRoles, paymentsNotConfigured, providerUnavailable } from './billing.service.ts';
 export { seedDemoSeller } from './tax.seed.ts';
 export type { VatVerifier } from './vat-verifier.ts';
+
+/** The personal token ledger every module that spends or grants tokens shares; `notify` hears of low balances. */
+export function createLedger(db: Database, notify?: Parameters<typeof createTokenLedger>[0]['notify']): TokenLedger {
+  return createTokenLedger({ repo: createBillingRepo(db), notify });
+}
 
 export interface BillingOptions {
   /** `sandbox` (default, offline) or `stripe` (needs a secret key or an injected client). */
@@ -39,7 +44,8 @@ export interface BillingOptions {
   grants?: GrantsWriter;
   /** The mails payments cause (receipts, failed renewals) and the ledger's low-balance notice. */
   notices?: BillingServiceDeps['notices'];
-  balanceNotice?: Parameters<typeof createTokenLedger>[0]['notify'];
+  /** The personal token ledger, built once (createLedger) and shared with the modules that spend tokens. */
+  ledger?: TokenLedger;
   /** The app's logger: callers get a 502 or the last known state when the provider fails; the cause goes here. */
   log?: BillingServiceDeps['log'];
   /** Production: checkouts are refused until the seller's details and tax rates are set (docs/adr/0061). */
@@ -63,7 +69,7 @@ export function createBillingModule(
 ): BillingModule {
   const publicUrl = (options.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '');
   const repo = createBillingRepo(db);
-  const ledger = createTokenLedger({ repo, notify: options.balanceNotice });
+  const ledger = options.ledger ?? createTokenLedger({ repo });
   const sandbox = createSandboxProvider({ db, publicUrl, clock: options.clock });
   let provider: PaymentProvider = sandbox;
   if (options.provider === 'stripe') {

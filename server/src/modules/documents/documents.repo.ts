@@ -1,7 +1,7 @@
 import type { DocumentKind } from '@portal/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type {} from '../settings/settings.tables.ts';
+import type {} from '../settings/index.ts';
 
 const versionColumns = ['d.id', 'd.kind', 'd.version', 'd.title', 'd.body', 'd.language', 'd.published_at'] as const;
 

@@ -17,6 +17,8 @@ import { logTransport, type MailTransport, smtpTransport } from './mail.transpor
 import { createUnsubscribeSigner } from './mail.unsubscribe.ts';
 import { type AttachmentSource, createMailWorker, type MailWorker, type WorkerLog } from './mail.worker.ts';
 
+export type { BillingNotices } from './mail.notices.ts';
+
 export type { Mailer, QueueRequest } from './mail.service.ts';
 export type { MailContent } from './mail.templates.ts';
 export type { AttachmentSource, MailWorker } from './mail.worker.ts';

@@ -1,7 +1,7 @@
 import type { NotificationPreferences } from '@portal/contract';
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import { createUsersRepo } from '../users/users.repo.ts';
+import { createUsersRepo } from '../users/index.ts';
 import type { MailOutboxTable, NotificationPreferencesTable } from './mail.tables.ts';
 import './mail.tables.ts';
 

@@ -2,7 +2,7 @@ import { nearMountpoint } from '@portal/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import { periodic } from '../../shared/periodic.ts';
-import type { WebhookFact, WebhookOwner } from '../webhooks/webhooks.events.ts';
+import type { WebhookFact, WebhookOwner } from '../webhooks/index.ts';
 import type { Mailer } from './mail.service.ts';
 import type { WorkerLog } from './mail.worker.ts';
 

@@ -7,12 +7,13 @@ import {
   type ConnectionTestSettings,
   createNtripAccountsService,
   type LiveConnections,
-  type NtripAccountsService,
   type OrganizationTokenSpender,
   type TokenSpender,
 } from './ntrip-accounts.service.ts';
 
 export type { CasterAddress } from './connection-test.ts';
+export { canAdministerAccounts, canManageAccount } from './ntrip-accounts.policy.ts';
+export { createNtripAccountsRepo, type SubscriptionGrantState } from './ntrip-accounts.repo.ts';
 export type {
   AccessChangeListener,
   AccessChangeReason,
@@ -34,12 +35,17 @@ export interface NtripAccountsOptions {
   clock?: () => Date;
 }
 
-export interface NtripAccountsModule {
-  service: NtripAccountsService;
-  routes: FastifyPluginAsync;
-}
-
-export function createNtripAccountsModule(db: Database, options: NtripAccountsOptions): NtripAccountsModule {
+export function createNtripAccountsModule(db: Database, options: NtripAccountsOptions) {
   const service = createNtripAccountsService({ repo: createNtripAccountsRepo(db), ...options });
-  return { service, routes: ntripAccountsRoutes(service) as FastifyPluginAsync };
+  return {
+    service,
+    /** What account deletion does to NTRIP accounts (soft-deleted, their grants ended) in its transaction. */
+    deletion: {
+      deleteAllOfOwner: (userId: string, now: Date, trx: Database) =>
+        createNtripAccountsRepo(trx).deleteAllOfOwner(userId, now, trx),
+      deleteAllOfOrganization: (orgId: string, now: Date, trx: Database) =>
+        createNtripAccountsRepo(trx).deleteAllOfOrganization(orgId, now, trx),
+    },
+    routes: ntripAccountsRoutes(service) as FastifyPluginAsync,
+  };
 }

@@ -2,10 +2,10 @@ import { type ProfileConstellation, profileConstellations, type RtcmProfile } fr
 import { type Selectable, sql, type UpdateObject } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
-import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
-import { createNtripSessionsRepo, type SessionRow } from '../ntrip/ntrip-sessions.repo.ts';
-import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizations/organizations.repo.ts';
-import { createUsersRepo, userEmailOf } from '../users/users.repo.ts';
+import { createCatalogueRepo } from '../catalogue/index.ts';
+import { createNtripSessionsRepo, type SessionRow } from '../ntrip/index.ts';
+import { activeOrganizationIdsOf, createOrganizationsRepo } from '../organizations/index.ts';
+import { createUsersRepo, userEmailOf } from '../users/index.ts';
 
 /**
  * Queries of the NTRIP accounts module on its tables (ntrip_accounts, access_grants; migration

@@ -16,7 +16,7 @@ import {
 } from '@portal/contract';
 import type { Actor } from '../../shared/actor.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
-import { canAdministerAccounts, canManageAccount } from '../ntrip-accounts/ntrip-accounts.policy.ts';
+import { canAdministerAccounts, canManageAccount } from '../ntrip-accounts/index.ts';
 import type { LoginFailureRow, NtripDiagnosticsRepo, RefusalRow } from './ntrip-diagnostics.repo.ts';
 
 export interface NtripDiagnosticsDeps {

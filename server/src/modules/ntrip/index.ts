@@ -2,14 +2,17 @@ import { type Caster, type CasterLimits, createCaster, DEFAULT_LIMITS, type Logg
 import type { ArchiveOptions } from '@portal/caster/archive';
 import { CONNECTION_TEST_SECONDS } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import { createArchiveRepo } from '../archive/archive.repo.ts';
-import { createWebhookEvents } from '../webhooks/webhooks.events.ts';
+import { createArchiveRepo } from '../archive/index.ts';
+import { createWebhookEvents } from '../webhooks/index.ts';
 import { type Authorizer, createAuthorizer } from './ntrip.authorizer.ts';
 import { createCasterPorts } from './ntrip.ports.ts';
 import { createProbeVerifier } from './ntrip.probe.ts';
 import { createRefusalRecorder } from './ntrip.refusals.ts';
 import { createNtripRepo } from './ntrip.repo.ts';
 import { createNtripRefusalsRepo } from './ntrip-refusals.repo.ts';
+
+export { issueProbeToken } from './ntrip.probe.ts';
+export { createNtripSessionsRepo, type SessionRow } from './ntrip-sessions.repo.ts';
 
 export interface CasterServiceOptions {
   db: Database;

@@ -1,8 +1,8 @@
 import type { CasterPorts, PullFeedConfig, RefusalRecord, SessionRecord, SessionStartRecord } from '@portal/caster';
 import { describeReferenceFrame } from '@portal/contract';
 import { verifyPassword } from '../../shared/password-hash.ts';
-import { createFeedCipher } from '../catalogue/feed-secrets.ts';
-import type { AccountFact } from '../webhooks/webhooks.events.ts';
+import { createFeedCipher } from '../catalogue/index.ts';
+import type { AccountFact } from '../webhooks/index.ts';
 import type { Authorizer } from './ntrip.authorizer.ts';
 import type { NtripRepo } from './ntrip.repo.ts';
 

@@ -1,5 +1,5 @@
 import type { RefusalRecord } from '@portal/caster';
-import type { AccountFact } from '../webhooks/webhooks.events.ts';
+import type { AccountFact } from '../webhooks/index.ts';
 import type { LoginFailureUpsert, NtripRefusalsRepo, RefusalUpsert } from './ntrip-refusals.repo.ts';
 
 /** Refused attempts are kept this long; the accounts page shows the last day of them. */

@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
-import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
+import { createCatalogueRepo } from '../catalogue/index.ts';
 import { accessGraceInterval } from '../settings/index.ts';
 
 /**

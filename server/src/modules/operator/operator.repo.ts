@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
-import type {} from '../settings/settings.tables.ts';
+import type {} from '../settings/index.ts';
 
 /**
  * The operator dashboard's reads (docs/adr/0028): billing's, the ntrip module's and the catalogue's tables, read

@@ -5,7 +5,6 @@ import {
   createOrganizationBodySchema,
   createOrganizationResponseSchema,
   declineInviteLinkBodySchema,
-  deleteOrganizationBodySchema,
   inviteActionBodySchema,
   inviteCreatedResponseSchema,
   inviteEmailBodySchema,
@@ -133,23 +132,6 @@ export function organizationsRoutes(service: OrganizationsService): FastifyPlugi
       },
       async (request) => {
         await service.rename(actorOf(request), request.params.orgId, request.body.name);
-        return { success: true as const };
-      },
-    );
-
-    app.delete(
-      '/org/:orgId',
-      {
-        config: user,
-        schema: {
-          tags,
-          params: organizationParamsSchema,
-          body: deleteOrganizationBodySchema,
-          response: { 200: organizationChangedSchema },
-        },
-      },
-      async (request) => {
-        await service.remove(actorOf(request), request.params.orgId, request.body.name);
         return { success: true as const };
       },
     );

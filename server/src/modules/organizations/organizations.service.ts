@@ -23,9 +23,8 @@ import type { Actor } from '../../shared/actor.ts';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.ts';
 import type { SignUpClaim } from '../../shared/identity.ts';
 import { iso } from '../../shared/iso.ts';
-import { balanceOutOfRange } from '../billing/billing.ledger.ts';
+import { balanceOutOfRange } from '../../shared/token-balance.ts';
 import type { Mailer } from '../mail/index.ts';
-import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
 import {
   canManageOrganization,
   canRemoveMember,
@@ -93,12 +92,21 @@ export interface PersonalTokens {
   ): Promise<{ balance: number }>;
 }
 
-/** What other modules do when an organisation changes; each is called after the change is committed. */
-export interface OrganizationPorts {
+/** The caster's side: it drops these accounts' cached decisions and open connections (the ntrip module). */
+export interface AccessChanges {
+  accessChanged(change: {
+    accountId: string;
+    ownerUserId: string;
+    reason: 'disabled' | 'deleted';
+  }): Promise<void> | void;
+}
+
+/** What deleting an organisation ends in the modules above this one, handed in by the account-deletion module. */
+export interface OrganizationDeletion {
   /** Ends the organisation's subscriptions now, at the provider first (billing). */
-  endSubscriptions?(orgId: string): Promise<void>;
-  /** The caster drops these accounts' cached decisions and open connections. */
-  accountsChanged?(accounts: { id: string; owner_user_id: string }[], reason: 'disabled' | 'deleted'): Promise<void>;
+  endSubscriptions(): Promise<void>;
+  /** Ends its NTRIP accounts and grants in the deletion's transaction; answers the accounts ended. */
+  endAccounts(now: Date, trx: Database): Promise<{ id: string; owner_user_id: string }[]>;
 }
 
 export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
@@ -108,7 +116,7 @@ export function createOrganizationsService({
   publicUrl,
   mailer,
   tokens,
-  ports = {},
+  access,
   clock = () => new Date(),
 }: {
   repo: OrganizationsRepo;
@@ -116,7 +124,7 @@ export function createOrganizationsService({
   /** Queues the invitation and membership mails in the same transaction as the change. */
   mailer?: Pick<Mailer, 'queue' | 'preferences'> & Partial<Pick<Mailer, 'delivers'>>;
   tokens?: PersonalTokens;
-  ports?: OrganizationPorts;
+  access?: AccessChanges;
   clock?: () => Date;
 }) {
   async function requireRole(orgId: string, actor: Actor, tx: Pick<OrganizationsQueries, 'roleOf'> = repo) {
@@ -152,7 +160,9 @@ export function createOrganizationsService({
   async function dropAccess(accounts: { id: string; owner_user_id: string }[], reason: 'disabled' | 'deleted') {
     if (accounts.length === 0) return;
     try {
-      await ports.accountsChanged?.(accounts, reason);
+      for (const account of accounts) {
+        await access?.accessChanged({ accountId: account.id, ownerUserId: account.owner_user_id, reason });
+      }
     } catch {
       // The caster's decisions also expire on their own and the auth epoch moved with the membership row.
     }
@@ -362,20 +372,20 @@ export function createOrganizationsService({
      * charging a member for an organisation that is gone); then, in one transaction, its NTRIP accounts and grants
      * end and it is deleted with its members and invites. Its remaining tokens go with it.
      */
-    async remove(actor: Actor, orgId: string, typedName: string): Promise<void> {
+    async remove(actor: Actor, orgId: string, typedName: string, deletion: OrganizationDeletion): Promise<void> {
       const org = await repo.find(orgId);
       await requireManager(orgId, actor);
       if (!org || typedName.trim() !== org.name) {
         throw new AppError(400, 'name_mismatch', 'Type the name of the organisation exactly to delete it.', 'name');
       }
-      await ports.endSubscriptions?.(orgId);
+      await deletion.endSubscriptions();
       const accounts = await locked(orgId, actor, 'manager', async (tx, _role, trx) => {
         const now = clock();
         // The other members lose the organisation with its accounts; the one deleting it knows already.
         for (const member of await tx.members(orgId)) {
           if (member.user_id !== actor.userId) await tellMember(tx, trx, orgId, member.user_id, { change: 'deleted' });
         }
-        const gone = await createNtripAccountsRepo(trx).deleteAllOfOrganization(orgId, now);
+        const gone = await deletion.endAccounts(now, trx);
         await tx.deleteOrganization(orgId);
         return gone;
       });

@@ -1,8 +1,8 @@
 import type { ArchiveStore } from '@portal/caster/archive';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { selectArchiveHours } from '../archive/archive.selection.ts';
-import type { OrganizationRoles } from '../billing/billing.service.ts';
+import { selectArchiveHours } from '../archive/index.ts';
+import type { OrganizationRoles } from '../billing/index.ts';
 import { createLinkSigner } from './rinex.links.ts';
 import { createRinexRepo } from './rinex.repo.ts';
 import { localResultStore, type RinexResultStore } from './rinex.results.ts';

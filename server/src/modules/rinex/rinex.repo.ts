@@ -1,8 +1,8 @@
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
-import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
-import { createUsersRepo } from '../users/users.repo.ts';
+import { createCatalogueRepo } from '../catalogue/index.ts';
+import { createUsersRepo } from '../users/index.ts';
 import type { IndexedHour } from './rinex.policy.ts';
 import type { JobHour, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';

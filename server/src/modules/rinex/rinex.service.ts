@@ -20,7 +20,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../shared/errors.ts';
-import type { OrganizationRoles } from '../billing/billing.service.ts';
+import type { OrganizationRoles } from '../billing/index.ts';
 import type { LinkSigner } from './rinex.links.ts';
 import {
   canBuyForOrganization,

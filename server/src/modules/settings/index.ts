@@ -6,6 +6,8 @@ import { createSettingsService } from './settings.service.ts';
 export { accessGraceInterval, readSettings } from './settings.repo.ts';
 export { createSignUpGate } from './sign-up.ts';
 
+import type {} from './settings.tables.ts';
+
 export function createSettingsModule(db: Database) {
   const service = createSettingsService({ repo: createSettingsRepo(db) });
   return { service, routes: settingsRoutes(service) };

@@ -1,19 +1,12 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
-import { createDemoRepo } from '../demo/demo.repo.ts';
-import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
-import { createOrganizationsRepo } from '../organizations/organizations.repo.ts';
 
 export type AccountRepo = ReturnType<typeof createAccountRepo>;
 type Executor = Database | Transaction<DB>;
 
 export function createAccountRepo(db: Database) {
   return {
-    transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(work);
-    },
-
     async savePhoto(
       photo: { userId: string; contentType: string; bytes: Uint8Array; sha256: string; photoUrl: string },
       trx: Executor = db,
@@ -56,29 +49,17 @@ export function createAccountRepo(db: Database) {
         .execute();
     },
 
-    /** Organisations the user owns, with how many other members and other owners each has. */
-    async ownedOrganizations(userId: string, trx: Executor = db) {
-      return createOrganizationsRepo(trx).ownedWithOthers(userId);
-    },
-
-    async deleteOrganization(organizationId: string, trx: Executor = db) {
-      await createOrganizationsRepo(trx).deleteOrganization(organizationId);
+    async emailOf(userId: string, trx: Executor = db): Promise<string | null> {
+      const user = await trx.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirst();
+      return user?.email ?? null;
     },
 
     /**
-     * Removes the person from the portal and keeps only what must be kept: the users row stays (payments,
-     * subscriptions and the token ledger point at it, and accounting keeps them) with no e-mail, name, photo or
-     * Firebase uid, and disabled. Memberships, invites to the address, NTRIP accounts (soft-deleted, so their
-     * usernames are never reused), open personal access grants and demo requests go, each by the module that owns
-     * them, in this transaction.
+     * Account deletion keeps the users row (payments, subscriptions and the token ledger point at it, and
+     * accounting keeps them) with no e-mail, name or photo, and disabled.
      */
-    async anonymise(userId: string, trx: Executor = db) {
-      const now = new Date();
-      const user = await trx.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirst();
+    async anonymise(userId: string, now: Date, trx: Executor = db) {
       await trx.deleteFrom('user_photos').where('user_id', '=', userId).execute();
-      await createOrganizationsRepo(trx).deleteForUser(userId, user?.email ?? null);
-      await createNtripAccountsRepo(trx).deleteAllOfOwner(userId, now);
-      await createDemoRepo(trx).deleteForUser(userId);
       await trx
         .updateTable('users')
         .set({

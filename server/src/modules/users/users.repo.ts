@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { conflict } from '../../shared/errors.ts';
 import type { SignUpClaim, VerifiedIdentity } from '../../shared/identity.ts';
 // The terms tables' row types join the shared DB from here too (auth reads them on every request).
-import type {} from '../settings/settings.tables.ts';
+import type {} from '../settings/index.ts';
 
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 

@@ -19,7 +19,7 @@ import type { UsersRepo } from './users.repo.ts';
 export function usersRoutes(deps: {
   teamsOf(actor: Actor): Promise<Team[]>;
   users: Pick<UsersRepo, 'acceptTerms'>;
-  /** Photo upload and account deletion; without it only GET /user and POST /user/terms exist. */
+  /** Photo upload; without it only GET /user and POST /user/terms exist. */
   account?: AccountService;
   /** PUBLIC_URL: photo addresses are built on it, never on the request's (client-set) Host or X-Forwarded-Host. */
   publicUrl: string;
@@ -99,10 +99,5 @@ export function usersRoutes(deps: {
         return reply.type(photo.content_type).send(Buffer.from(photo.bytes));
       },
     );
-
-    app.delete('/user', { config: { auth: 'user' }, schema: { tags: ['user'] } }, async (request, reply) => {
-      await account.deleteAccount(actorOf(request));
-      return reply.status(204).send();
-    });
   };
 }

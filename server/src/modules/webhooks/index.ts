@@ -1,6 +1,5 @@
 import type { WebhookEvent } from '@portal/contract';
 import type { Database } from '../../db/client.ts';
-import type { QueueRequest } from '../mail/index.ts';
 import { createWebhooksRepo } from './webhooks.repo.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import {
@@ -31,6 +30,13 @@ const EVENT_OF_MAIL: Partial<Record<string, WebhookEvent>> = {
   rinex_ready: 'rinex.ready',
 };
 
+/** A notice as the mail module queues it: the webhooks hear of it without depending on that module. */
+export interface Notice {
+  key: string;
+  content: { kind: string };
+  userId?: string;
+}
+
 export function createWebhooksModule(
   db: Database,
   options: WebhookOptions,
@@ -59,10 +65,10 @@ export function createWebhooksModule(
     worker,
     routes: webhooksRoutes(service),
     /** Told of every notice the mail module queues, in its transaction, whatever the person's mail preferences. */
-    async fromNotice(trx: Database, request: QueueRequest): Promise<void> {
+    async fromNotice(trx: Database, request: Notice): Promise<void> {
       const event = EVENT_OF_MAIL[request.content.kind];
       if (!event || !request.userId) return;
-      const { kind: _kind, ...data } = request.content as { kind: string };
+      const { kind: _kind, ...data } = request.content;
       await recorder.record(trx, [{ owner: { userId: request.userId }, event, key: request.key, data }]);
     },
   };

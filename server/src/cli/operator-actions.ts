@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createFeedBodySchema, nearMountpoint } from '@portal/contract';
-import type { Database } from '../../db/client.ts';
-import { hashPassword } from '../../shared/password-hash.ts';
-import { createCatalogueRepo } from '../catalogue/catalogue.repo.ts';
-import { createFeedCipher } from '../catalogue/feed-secrets.ts';
-import { createFeedsService } from '../catalogue/feeds.service.ts';
-import { createNtripAccountsRepo } from '../ntrip-accounts/ntrip-accounts.repo.ts';
-import { createUsersRepo } from '../users/users.repo.ts';
+import type { Database } from '../db/client.ts';
+import { createCatalogueRepo } from '../modules/catalogue/catalogue.repo.ts';
+import { createFeedCipher } from '../modules/catalogue/feed-secrets.ts';
+import { createFeedsService } from '../modules/catalogue/feeds.service.ts';
+import { createNtripAccountsRepo } from '../modules/ntrip-accounts/ntrip-accounts.repo.ts';
+import { createUsersRepo } from '../modules/users/users.repo.ts';
+import { hashPassword } from '../shared/password-hash.ts';
 
 /** Operator actions behind `npm run caster -- …`: an account with a manual grant, and a push feed. */
 
