@@ -24,6 +24,8 @@ const READS: Record<string, string[]> = {
   archive: ['networks', 'stations'],
   // Billing joins the buyer to its payments, checkouts and invoices.
   billing: ['users'],
+  // The back office's payment list joins each payment's buyer, checkout and invoice number.
+  invoicing: ['checkout_sessions', 'payments', 'users'],
   // Terms acceptance lists join their users.
   documents: ['terms_acceptances', 'users'],
   // A feed's owner is named by e-mail address in the feed form and list (docs/adr/0081).

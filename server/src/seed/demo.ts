@@ -1,7 +1,8 @@
 import type { Database } from '../db/client.ts';
-import { seedDemoProducts, seedDemoSeller } from '../modules/billing/index.ts';
+import { seedDemoProducts } from '../modules/billing/index.ts';
 import { seedDemoCatalogue } from '../modules/catalogue/catalogue.seed.ts';
 import { seedDemoDocuments } from '../modules/documents/index.ts';
+import { seedDemoSeller } from '../modules/invoicing/index.ts';
 import { createUsersRepo } from '../modules/users/users.repo.ts';
 import { emulatorAuth } from './reconcile-emulator.ts';
 

@@ -1,10 +1,10 @@
 import type { Database } from '../../db/client.ts';
+import type { Invoicing } from '../invoicing/index.ts';
 import type { BillingNotices } from '../mail/index.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
 import { isEntitled, isFinal, statusAtPeriodEnd, statusFromProvider } from './billing.policy.ts';
 import type { BillingRepo, SubscriptionOwner, SubscriptionRow } from './billing.repo.ts';
-import type { Invoicing } from './invoicing.service.ts';
 import type {
   CheckoutSnapshot,
   InvoiceSnapshot,

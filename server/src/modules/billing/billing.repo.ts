@@ -260,6 +260,27 @@ export function createBillingRepo(db: Database) {
     async findPayment(id: string) {
       return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    async lockPayment(id: string, trx: Database) {
+      return trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+    /** The tax the payment's checkout quoted; null for a payment without a checkout. */
+    async quotedTaxOf(paymentId: string, trx: Database): Promise<{ rateBp: number; reverseCharge: boolean } | null> {
+      const payment = await trx
+        .selectFrom('payments')
+        .leftJoin('checkout_sessions as c', 'c.id', 'payments.checkout_session_id')
+        .select(['c.tax_rate_bp', 'c.reverse_charge', 'c.id as checkout_id'])
+        .where('payments.id', '=', paymentId)
+        .executeTakeFirst();
+      if (!payment?.checkout_id) return null;
+      return { rateBp: payment.tax_rate_bp ?? 0, reverseCharge: payment.reverse_charge ?? false };
+    },
+    async setPaymentRefunded(id: string, refundedAmount: number, fully: boolean, trx: Database) {
+      await trx
+        .updateTable('payments')
+        .set({ refunded_amount: refundedAmount, status: fully ? 'refunded' : 'partially_refunded' })
+        .where('id', '=', id)
+        .execute();
+    },
 
     // --- token ledger ---
     /** Creates the user's balance row if needed and locks it until the transaction ends. */
@@ -355,6 +376,24 @@ export function createBillingRepo(db: Database) {
         .execute();
     },
 
+    /** The last provider event and the failed ones since a date, for the payments page's health panel. */
+    async eventHealth(provider: string, since: Date) {
+      const last = await db
+        .selectFrom('provider_events')
+        .select(['received_at', 'type'])
+        .where('provider', '=', provider)
+        .orderBy('received_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const failed = await db
+        .selectFrom('provider_events')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('provider', '=', provider)
+        .where('processed_at', 'is', null)
+        .where('received_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return { last, failed: Number(failed.n) };
+    },
     async userExists(userId: string) {
       return (await createUsersRepo(db).findAdminView(userId)) !== undefined;
     },

@@ -12,12 +12,15 @@ import {
   paymentHistorySchema,
   paymentMethodParamsSchema,
   paymentMethodsSchema,
+  paymentParamsSchema,
   priceIdQuerySchema,
   pricingTablesSchema,
   productListQuerySchema,
   productListSchema,
   productParamsSchema,
   productSchema,
+  refundInputSchema,
+  refundSchema,
   subscriptionActionSchema,
   subscriptionCheckoutQuerySchema,
   subscriptionSchema,
@@ -31,7 +34,7 @@ import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
 import { contentLanguage } from '../../http/language.ts';
 import { AppError } from '../../shared/errors.ts';
-import { auditWho } from '../audit/index.ts';
+import { auditWho, recordAudit } from '../audit/index.ts';
 import type { BillingService } from './billing.service.ts';
 import { WebhookSignatureError } from './providers/provider.ts';
 
@@ -368,6 +371,31 @@ export function billingRoutes(service: BillingService): FastifyPluginAsyncZod {
       },
     );
 
+    // --- refunds (back office) ---
+    app.post(
+      '/admin/payments/:paymentId/refund',
+      {
+        config: { auth: 'admin' },
+        schema: { tags, params: paymentParamsSchema, body: refundInputSchema, response: { 201: refundSchema } },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const refund = await service.refundPayment(actor, request.params.paymentId, request.body, async (trx, r) => {
+          await recordAudit(trx, {
+            ...auditWho(request),
+            action: 'payment.refund',
+            target: { type: 'payment', id: request.params.paymentId },
+            before: null,
+            after: {
+              ...r,
+              reason: request.body.reason ?? null,
+              cancelSubscription: request.body.cancelSubscription ?? false,
+            },
+          });
+        });
+        return reply.status(201).send(refund);
+      },
+    );
     // --- provider webhooks: the raw body is kept for the signature check ---
     await app.register(async (hooks) => {
       hooks.removeAllContentTypeParsers();

@@ -18,6 +18,7 @@ import type { Actor } from '../../shared/actor.ts';
 import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import type { ContentLanguage } from '../../shared/language.ts';
 import { type AuditWho, recordAudit } from '../audit/index.ts';
+import type { Invoicing } from '../invoicing/index.ts';
 import type { BillingNotices } from '../mail/index.ts';
 import type { GrantsWriter } from './billing.grants.ts';
 import type { TokenLedger } from './billing.ledger.ts';
@@ -36,7 +37,6 @@ import { toCheckoutSession, toLedgerEntry, toPayment, toPricingTables, toSubscri
 import { createProductAdmin, productNotFound } from './billing.products.ts';
 import { type BillingLog, createProviderSync } from './billing.provider-sync.ts';
 import type { BillingRepo, CheckoutView, ProductRow, SubscriptionOwner, SubscriptionView } from './billing.repo.ts';
-import type { Invoicing } from './invoicing.service.ts';
 import type { PaymentProvider, SubscriptionSnapshot } from './providers/provider.ts';
 import { UnknownPaymentMethodError } from './providers/provider.ts';
 

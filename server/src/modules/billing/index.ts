@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type Stripe from 'stripe';
 import type { Database } from '../../db/client.ts';
+import { createInvoicingModule, type Invoicing, type VatVerifier } from '../invoicing/index.ts';
 import { createAccessGrantsWriter, type GrantsWriter } from './billing.grants.ts';
 import { createTokenLedger, type TokenLedger } from './billing.ledger.ts';
 import { createBillingRepo } from './billing.repo.ts';
@@ -11,20 +12,14 @@ import {
   createBillingService,
   type OrganizationRoles,
 } from './billing.service.ts';
-import { createInvoicingRepo } from './invoicing.repo.ts';
-import { invoicingRoutes } from './invoicing.routes.ts';
-import { createInvoicing, type Invoicing } from './invoicing.service.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
 import { createStripeClient, createStripeProvider } from './providers/stripe.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
-import type { VatVerifier } from './vat-verifier.ts';
 
 export { insufficientTokens, type TokenLedger } from './billing.ledger.ts';
 export { seedDemoProducts } from './billing.seed.ts';
 export { type OrganizationRoles, paymentsNotConfigured, providerUnavailable } from './billing.service.ts';
-export { seedDemoSeller } from './tax.seed.ts';
-export type { VatVerifier } from './vat-verifier.ts';
 
 /** The personal token ledger every module that spends or grants tokens shares; `notify` hears of low balances. */
 export function createLedger(db: Database, notify?: Parameters<typeof createTokenLedger>[0]['notify']): TokenLedger {
@@ -78,8 +73,8 @@ export function createBillingModule(
     if (!stripe) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
     provider = createStripeProvider({ stripe, webhookSecret: options.stripeWebhookSecret });
   }
-  const invoicing = createInvoicing({
-    repo: createInvoicingRepo(db),
+  const { invoicing, routes: invoicingRoutes } = createInvoicingModule({
+    db,
     billingRepo: repo,
     ledger,
     provider,
@@ -104,7 +99,7 @@ export function createBillingModule(
   });
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(billingRoutes(service));
-    await app.register(invoicingRoutes(service, invoicing));
+    await app.register(invoicingRoutes);
     if (provider === sandbox) await app.register(sandboxRoutes(service, sandbox, publicUrl));
   };
   return { service, invoicing, provider, routes };

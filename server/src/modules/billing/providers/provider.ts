@@ -1,3 +1,5 @@
+import type { CustomerDetails } from '../../invoicing/index.ts';
+
 /**
  * Port to a card-payment provider. The billing service only speaks these normalised shapes; the sandbox and
  * Stripe adapters translate. A webhook is a trigger, never the truth: the service takes an event's object id and
@@ -118,14 +120,6 @@ export interface ProviderEvent {
   /** The provider's original event type, for the log. */
   providerType: string;
   objectId: string;
-}
-
-/** Billing details as the provider's customer record takes them. */
-export interface CustomerDetails {
-  name: string | null;
-  email: string | null;
-  address: { line1: string; line2: string | null; postalCode: string; city: string; country: string };
-  vatNumber: string | null;
 }
 
 /** A refund or dispute as the provider reports it, with every id our payment may be stored under. */

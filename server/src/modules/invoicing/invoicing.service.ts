@@ -7,6 +7,7 @@ import {
   EU_COUNTRIES,
   type InvoiceSummary,
   isEuCountry,
+  type LedgerNoteCode,
   normalizeVatNumber,
   type OrganizationRole,
   type Refund,
@@ -19,25 +20,72 @@ import {
 } from '@portal/contract';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/iso.ts';
 import { createOrganizationsRepo } from '../organizations/index.ts';
 import { createUsersRepo } from '../users/index.ts';
-import type { TokenLedger } from './billing.ledger.ts';
-import type { BillingRepo } from './billing.repo.ts';
 import { type InvoiceDocument, renderInvoicePdf } from './invoice.pdf.ts';
 import type { DetailsOwner, InvoicingRepo } from './invoicing.repo.ts';
 import type { BillingDetailsTable, InvoiceLine, InvoiceParty } from './invoicing.tables.ts';
-import type { CustomerDetails, PaymentProvider } from './providers/provider.ts';
-import { quoteTax, splitGross, type TaxQuote, type TaxRules, taxTreatment } from './tax.policy.ts';
+import { quoteTax, splitGross, type TaxRules, taxTreatment } from './tax.policy.ts';
 import { noVatRegistry, type VatVerifier } from './vat-verifier.ts';
+
+/** Billing details as the payment provider's customer record takes them. */
+export interface CustomerDetails {
+  name: string | null;
+  email: string | null;
+  address: { line1: string; line2: string | null; postalCode: string; city: string; country: string };
+  vatNumber: string | null;
+}
+
+/**
+ * What invoicing needs of billing's payments, customers and balances. Billing builds on invoicing (a payment is
+ * recorded with its invoice), so billing hands these in rather than invoicing importing billing.
+ */
+export interface BillingPayments {
+  db: Database;
+  transaction<T>(fn: (trx: Database) => Promise<T>): Promise<T>;
+  lockBalance(userId: string, trx: Database): Promise<number>;
+  findCustomerId(userId: string, provider: string): Promise<string | undefined>;
+  lockPayment(id: string, trx: Database): Promise<Selectable<DB['payments']> | undefined>;
+  findCheckout(id: string, trx: Database): Promise<Selectable<DB['checkout_sessions']> | undefined>;
+  quotedTaxOf(paymentId: string, trx: Database): Promise<{ rateBp: number; reverseCharge: boolean } | null>;
+  setPaymentRefunded(id: string, refundedAmount: number, fully: boolean, trx: Database): Promise<void>;
+  eventHealth(
+    provider: string,
+    since: Date,
+  ): Promise<{ last: { received_at: Date; type: string } | undefined; failed: number }>;
+}
+
+/** The token ledger, for the tokens a refund or dispute takes back. */
+export interface RefundLedger {
+  append(
+    entry: {
+      userId: string;
+      kind: 'refund';
+      delta: number;
+      referenceId: string;
+      note: string;
+      noteCode: LedgerNoteCode;
+      createdBy?: string;
+    },
+    trx?: Database,
+  ): Promise<unknown>;
+}
+
+/** The payment provider, as far as invoicing talks to it: its name and its customer records. */
+export interface CustomerProvider {
+  readonly name: WebhookHealth['provider'];
+  updateCustomer(customerId: string, details: CustomerDetails): Promise<void>;
+}
 
 export interface InvoicingDeps {
   repo: InvoicingRepo;
-  billingRepo: BillingRepo;
-  ledger: TokenLedger;
-  provider: PaymentProvider;
+  billingRepo: BillingPayments;
+  ledger: RefundLedger;
+  provider: CustomerProvider;
   roleOf(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
   /** Stripe keys as configured, for the payments page's health panel. */
   keys: { secretKey: boolean; webhookSecret: boolean };
@@ -248,17 +296,6 @@ export function createInvoicing(deps: InvoicingDeps) {
     return [{ description, quantity: 1, netAmount: split.net, rateBp: rate, taxAmount: split.tax }];
   };
 
-  async function quoteRow(trx: Trx, paymentId: string): Promise<Pick<TaxQuote, 'rateBp' | 'reverseCharge'> | null> {
-    const payment = await trx
-      .selectFrom('payments')
-      .leftJoin('checkout_sessions as c', 'c.id', 'payments.checkout_session_id')
-      .select(['c.tax_rate_bp', 'c.reverse_charge', 'c.id as checkout_id'])
-      .where('payments.id', '=', paymentId)
-      .executeTakeFirst();
-    if (!payment?.checkout_id) return null;
-    return { rateBp: payment.tax_rate_bp ?? 0, reverseCharge: payment.reverse_charge ?? false };
-  }
-
   /** A registry that fails leaves the number unverified; the customer is charged VAT, never refused. */
   async function askRegistry(country: string, vat: string) {
     try {
@@ -317,7 +354,7 @@ export function createInvoicing(deps: InvoicingDeps) {
       if (existing) return existing.number;
       const { taxRules, seller, settings } = await rules(trx);
       const who = await buyer(input.userId, input.organizationId, trx);
-      const quoted = (await quoteRow(trx, input.paymentId)) ?? taxTreatment(taxRules, who.taxBuyer);
+      const quoted = (await billingRepo.quotedTaxOf(input.paymentId, trx)) ?? taxTreatment(taxRules, who.taxBuyer);
       const invoice = await issue(trx, {
         kind: 'invoice',
         paymentId: input.paymentId,
@@ -349,7 +386,7 @@ export function createInvoicing(deps: InvoicingDeps) {
         createdBy: string | null;
       },
     ) {
-      const payment = await repo.lockPayment(input.paymentId, trx);
+      const payment = await billingRepo.lockPayment(input.paymentId, trx);
       if (!payment) throw notFound('Payment');
       // Asked under the payment's lock: simultaneous identical refunds (one provider refund, one idempotency key)
       // wait here for the first and then find what it recorded (issue 31), instead of inserting it again.
@@ -365,7 +402,7 @@ export function createInvoicing(deps: InvoicingDeps) {
         return undefined;
       }
       const checkout = payment.checkout_session_id
-        ? await repo.checkoutOf(payment.checkout_session_id, trx)
+        ? await billingRepo.findCheckout(payment.checkout_session_id, trx)
         : undefined;
       let taken = 0;
       let notRecovered = 0;
@@ -411,7 +448,7 @@ export function createInvoicing(deps: InvoicingDeps) {
           trx,
         );
       }
-      await repo.setPaymentRefunded(payment.id, refundedAfter, refundedAfter >= payment.amount, trx);
+      await billingRepo.setPaymentRefunded(payment.id, refundedAfter, refundedAfter >= payment.amount, trx);
       const invoice = await repo.invoiceForPayment(payment.id, trx);
       // A dispute is not a correction the seller issues; its outcome is settled with the bank, not on paper.
       if (invoice && input.kind === 'refund') {
@@ -785,7 +822,7 @@ export function createInvoicing(deps: InvoicingDeps) {
 
     async health(): Promise<WebhookHealth> {
       const since = new Date(clock().getTime() - 30 * 86_400_000);
-      const { last, failed } = await repo.eventHealth(provider.name, since);
+      const { last, failed } = await billingRepo.eventHealth(provider.name, since);
       const stripe = provider.name === 'stripe';
       return {
         provider: provider.name,

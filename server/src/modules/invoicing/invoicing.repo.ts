@@ -158,7 +158,7 @@ export function createInvoicingRepo(db: Database) {
       return query.limit(limit).execute();
     },
 
-    // --- payments (admin) and refunds ---
+    // --- admin payments and refunds ---
     async listPayments(filter: PaymentFilter, limit = 1000) {
       let query = db
         .selectFrom('payments as p')
@@ -189,27 +189,6 @@ export function createInvoicingRepo(db: Database) {
       }
       return query.limit(limit).execute();
     },
-    async lockPayment(id: string, trx: Database) {
-      return trx.selectFrom('payments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    },
-    async findPaymentByProviderId(provider: string, providerPaymentId: string, trx = db) {
-      return trx
-        .selectFrom('payments')
-        .select('id')
-        .where('provider', '=', provider)
-        .where('provider_payment_id', '=', providerPaymentId)
-        .executeTakeFirst();
-    },
-    async checkoutOf(checkoutSessionId: string, trx = db) {
-      return trx.selectFrom('checkout_sessions').selectAll().where('id', '=', checkoutSessionId).executeTakeFirst();
-    },
-    async setPaymentRefunded(id: string, refundedAmount: number, fully: boolean, trx: Database) {
-      await trx
-        .updateTable('payments')
-        .set({ refunded_amount: refundedAmount, status: fully ? 'refunded' : 'partially_refunded' })
-        .where('id', '=', id)
-        .execute();
-    },
     async findRefund(provider: string, providerRefundId: string, trx = db) {
       return trx
         .selectFrom('refunds')
@@ -226,25 +205,6 @@ export function createInvoicingRepo(db: Database) {
     },
     async creditNoteOf(refundId: string, trx = db) {
       return trx.selectFrom('invoices').select('number').where('refund_id', '=', refundId).executeTakeFirst();
-    },
-
-    // --- webhook health ---
-    async eventHealth(provider: string, since: Date) {
-      const last = await db
-        .selectFrom('provider_events')
-        .select(['received_at', 'type'])
-        .where('provider', '=', provider)
-        .orderBy('received_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const failed = await db
-        .selectFrom('provider_events')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('provider', '=', provider)
-        .where('processed_at', 'is', null)
-        .where('received_at', '>=', since)
-        .executeTakeFirstOrThrow();
-      return { last, failed: Number(failed.n) };
     },
   };
 }

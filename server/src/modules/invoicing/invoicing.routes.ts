@@ -7,9 +7,6 @@ import {
   invoiceListSchema,
   invoiceParamsSchema,
   organizationParamsSchema,
-  paymentParamsSchema,
-  refundInputSchema,
-  refundSchema,
   taxInfoSchema,
   taxSettingsInputSchema,
   taxSettingsSchema,
@@ -19,15 +16,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../http/auth.ts';
 import { auditWho, recordAudit } from '../audit/index.ts';
-import type { BillingService } from './billing.service.ts';
 import type { Invoicing } from './invoicing.service.ts';
 
 const tags = ['billing'];
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Billing details, tax settings, invoices, admin payments and refunds (docs/adr/0029). */
-export function invoicingRoutes(service: BillingService, invoicing: Invoicing): FastifyPluginAsyncZod {
+/** Billing details, tax settings, invoices and admin payments (docs/adr/0029); refunds are billing's routes. */
+export function invoicingRoutes(invoicing: Invoicing): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/billing/details',
@@ -171,30 +167,6 @@ export function invoicingRoutes(service: BillingService, invoicing: Invoicing): 
         }
         const [health, taxSetup] = await Promise.all([invoicing.health(), invoicing.taxSetup()]);
         return adminPaymentsSchema.parse({ payments, health, taxSetup });
-      },
-    );
-    app.post(
-      '/admin/payments/:paymentId/refund',
-      {
-        config: { auth: 'admin' },
-        schema: { tags, params: paymentParamsSchema, body: refundInputSchema, response: { 201: refundSchema } },
-      },
-      async (request, reply) => {
-        const actor = actorOf(request);
-        const refund = await service.refundPayment(actor, request.params.paymentId, request.body, async (trx, r) => {
-          await recordAudit(trx, {
-            ...auditWho(request),
-            action: 'payment.refund',
-            target: { type: 'payment', id: request.params.paymentId },
-            before: null,
-            after: {
-              ...r,
-              reason: request.body.reason ?? null,
-              cancelSubscription: request.body.cancelSubscription ?? false,
-            },
-          });
-        });
-        return reply.status(201).send(refund);
       },
     );
   };
