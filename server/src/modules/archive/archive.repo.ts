@@ -104,7 +104,10 @@ export function createArchiveRepo(db: Database) {
      * indexed hours were archived with.
      */
     async retentionByMountpoint(): Promise<Map<string, number>> {
-      const r = await sql<{ mountpoint: string; days: number }>`
+      const r = await sql<{
+        mountpoint: Selectable<DB['stations']>['mountpoint'];
+        days: Selectable<DB['networks']>['archive_retention_days'];
+      }>`
         SELECT lower(s.mountpoint) AS mountpoint, n.archive_retention_days AS days
         FROM stations s JOIN networks n ON n.id = s.network_id
         UNION

@@ -1,6 +1,7 @@
 import { nearMountpoint } from '@portal/contract';
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import { periodic } from '../../shared/periodic.ts';
 import type { WebhookFact, WebhookOwner } from '../webhooks/index.ts';
 import type { Mailer } from './mail.service.ts';
@@ -18,46 +19,34 @@ const NEWS_MS = DAY_MS;
 /** Incidents opened or closed per run, one transaction each: a network-wide outage is worked off over a few runs. */
 const BATCH = 20;
 
-interface OpeningRow {
-  station_id: string;
-  change_id: number | string;
-  at: Date | string;
-  online: boolean;
-  causes: string;
-  mountpoint: string;
-  latitude: number;
-  longitude: number;
-  network_name: string;
-  network_slug: string;
+type StateChange = Selectable<DB['station_state_changes']>;
+type Station = Selectable<DB['stations']>;
+type Network = Selectable<DB['networks']>;
+type StationAlert = Selectable<DB['station_alerts']>;
+type NetworkAlert = Selectable<DB['network_alerts']>;
+type Account = Selectable<DB['ntrip_accounts']>;
+
+/** The network columns both station rows carry, renamed in the SELECT. */
+interface NetworkNames {
+  network_name: Network['name'];
+  network_slug: Network['slug'];
 }
 
-interface ClosingRow {
-  station_id: string;
-  change_id: number | string;
-  started_at: Date | string;
-  ended_at: Date | string;
-  recipients: string[] | string;
-  event_owners: WebhookOwner[] | string;
-  mountpoint: string;
-  network_name: string;
-  network_slug: string;
-}
+type OpeningRow = Pick<StateChange, 'station_id' | 'at' | 'online' | 'causes'> &
+  Pick<Station, 'mountpoint' | 'latitude' | 'longitude'> &
+  NetworkNames & { change_id: StateChange['id'] };
 
-interface NetworkOpeningRow {
-  network_id: string;
-  name: string;
-  slug: string;
-  started_at: Date | string;
-}
+type ClosingRow = Pick<StationAlert, 'station_id' | 'change_id' | 'started_at' | 'recipients' | 'event_owners'> &
+  Pick<Station, 'mountpoint'> &
+  NetworkNames & { ended_at: StateChange['at'] };
 
-interface NetworkClosingRow {
-  id: string;
-  name: string;
-  slug: string;
-  started_at: Date | string;
-  ended_at: Date | string | null;
-  event_owners: WebhookOwner[] | string;
-}
+type NetworkOpeningRow = Pick<Network, 'name' | 'slug'> & {
+  network_id: Network['id'];
+  started_at: StationAlert['started_at'];
+};
+
+type NetworkClosingRow = Pick<NetworkAlert, 'id' | 'started_at' | 'event_owners' | 'ended_at'> &
+  Pick<Network, 'name' | 'slug'>;
 
 /** Who a mail is for: a customer the station served, the owner of its base (its feed), or an admin. */
 type StationAlertAudience = 'customer' | 'owner' | 'operator';
@@ -152,7 +141,7 @@ export function createStationAlerts(deps: {
    * s) in the SERVED_WINDOW_MS before the incident began.
    */
   async function sessionOwners(trx: Database, startedAt: Date, on: RawBuilder<unknown>) {
-    const r = await sql<{ user_id: string; organization_id: string | null }>`
+    const r = await sql<{ user_id: Account['owner_user_id'] } & Pick<Account, 'organization_id'>>`
       SELECT DISTINCT a.owner_user_id AS user_id, a.organization_id
       FROM ntrip_sessions s
       JOIN ntrip_accounts a ON a.id = s.account_id
@@ -185,10 +174,10 @@ export function createStationAlerts(deps: {
             + cos(radians(s.last_gga_lat)) * cos(radians(${row.latitude}))
               * power(sin(radians(s.last_gga_lon - ${row.longitude}) / 2), 2))) <= ${SERVED_NEAR_KM})`,
     );
-    const baseOwners = await sql<{ id: string }>`
+    const baseOwners = await sql<Pick<Selectable<DB['users']>, 'id'>>`
       SELECT f.owner_user_id AS id FROM feeds f JOIN users u ON u.id = f.owner_user_id
       WHERE f.station_id = ${row.station_id} AND NOT u.disabled`.execute(trx);
-    const admins = await sql<{ id: string }>`
+    const admins = await sql<Pick<Selectable<DB['users']>, 'id'>>`
       SELECT id FROM users WHERE is_admin AND NOT disabled ORDER BY id`.execute(trx);
     const audience = new Map<string, StationAlertAudience>();
     for (const c of customers) audience.set(c.user_id, 'customer');
@@ -362,7 +351,7 @@ export function createStationAlerts(deps: {
     const startedAt = new Date(row.started_at);
     await db.transaction().execute(async (trx) => {
       // The claim: one open outage per network (a unique index), so of two processes one records the events.
-      const claimed = await sql<{ id: string }>`
+      const claimed = await sql<Pick<NetworkAlert, 'id'>>`
         INSERT INTO network_alerts (network_id, started_at) VALUES (${row.network_id}, ${startedAt})
         ON CONFLICT (network_id) WHERE ended_at IS NULL DO NOTHING RETURNING id`.execute(trx);
       const id = claimed.rows[0]?.id;

@@ -13,6 +13,11 @@ export type RefusalRow = Omit<Selectable<DB['ntrip_refusals']>, 'id' | 'account_
 /** A row of ntrip_login_failures, the id as text. */
 export type LoginFailureRow = Omit<Selectable<DB['ntrip_login_failures']>, 'id'> & { id: string };
 
+type Account = Selectable<DB['ntrip_accounts']>;
+
+/** The owner of an account; `is_member` is computed (EXISTS), not a column. */
+type AccountOwner = Pick<Account, 'owner_user_id' | 'organization_id'> & { is_member: boolean };
+
 export type NtripDiagnosticsRepo = ReturnType<typeof createNtripDiagnosticsRepo>;
 
 export function createNtripDiagnosticsRepo(db: Database) {
@@ -24,8 +29,8 @@ export function createNtripDiagnosticsRepo(db: Database) {
     async accountOwner(
       accountId: string,
       userId = '00000000-0000-0000-0000-000000000000',
-    ): Promise<{ owner_user_id: string; organization_id: string | null; is_member: boolean } | undefined> {
-      const r = await sql<{ owner_user_id: string; organization_id: string | null; is_member: boolean }>`
+    ): Promise<AccountOwner | undefined> {
+      const r = await sql<AccountOwner>`
         SELECT a.owner_user_id::text AS owner_user_id, a.organization_id::text AS organization_id,
           EXISTS (SELECT 1 FROM organization_members m
             WHERE m.organization_id = a.organization_id AND m.user_id = ${userId}) AS is_member
@@ -35,9 +40,9 @@ export function createNtripDiagnosticsRepo(db: Database) {
     },
 
     /** Username and label of live and deleted accounts, for the admin's list of live sessions. */
-    async accountNames(accountIds: string[]): Promise<Map<string, { username: string; label: string }>> {
+    async accountNames(accountIds: string[]): Promise<Map<string, Pick<Account, 'username' | 'label'>>> {
       if (accountIds.length === 0) return new Map();
-      const r = await sql<{ id: string; username: string; label: string }>`
+      const r = await sql<Pick<Account, 'id' | 'username' | 'label'>>`
         SELECT id::text AS id, username, label FROM ntrip_accounts
         WHERE id::text = ANY(${sql.val(accountIds)}::text[])`.execute(db);
       return new Map(r.rows.map((row) => [row.id, { username: row.username, label: row.label }]));
@@ -57,6 +62,7 @@ export function createNtripDiagnosticsRepo(db: Database) {
         SELECT id::text AS id, reason, minute, count, first_at, last_at, remote_address, usernames, mountpoint,
           user_agent, ntrip_version, tls
         FROM ntrip_login_failures ORDER BY last_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      // A count is computed, not a column.
       const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ntrip_login_failures`.execute(db);
       return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
     },

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import type { NtripLoginFailuresTable, NtripRefusalsTable } from './ntrip-refusals.tables.ts';
 
 /** SQL of the caster's refused-attempts log (migration 202611241000_ntrip_refusals.sql): upserts per minute. */
@@ -19,7 +20,7 @@ export function createNtripRefusalsRepo(db: Database) {
     /** Live accounts by lower-cased username. */
     async accountIdsByUsername(usernames: string[]): Promise<Map<string, string>> {
       if (usernames.length === 0) return new Map();
-      const r = await sql<{ id: string; username: string }>`
+      const r = await sql<Pick<Selectable<DB['ntrip_accounts']>, 'id' | 'username'>>`
         SELECT id::text AS id, lower(username) AS username FROM ntrip_accounts
         WHERE lower(username) = ANY(${sql.val(usernames)}::text[]) AND deleted_at IS NULL`.execute(db);
       return new Map(r.rows.map((row) => [row.username, row.id]));

@@ -12,7 +12,9 @@ export function createNtripSessionsRepo(db: Database) {
     /** End of the last logged session per account. */
     async lastSeen(accountIds: string[]): Promise<Map<string, Date>> {
       if (accountIds.length === 0) return new Map();
-      const r = await sql<{ account_id: string; last: Date }>`
+      const r = await sql<
+        Pick<Selectable<NtripSessionsTable>, 'account_id'> & { last: Selectable<NtripSessionsTable>['started_at'] }
+      >`
         SELECT account_id::text AS account_id, max(coalesce(ended_at, started_at)) AS last FROM ntrip_sessions
         WHERE account_id::text = ANY(${accountIds}::text[]) GROUP BY account_id`.execute(db);
       return new Map(r.rows.map((row) => [row.account_id, new Date(row.last)]));
@@ -28,6 +30,7 @@ export function createNtripSessionsRepo(db: Database) {
     },
 
     async countSessions(accountId: string): Promise<number> {
+      // A count is computed, not a column.
       const r = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM ntrip_sessions WHERE account_id = ${accountId}`.execute(db);
       return Number(r.rows[0]?.n ?? 0);

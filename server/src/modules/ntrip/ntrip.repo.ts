@@ -26,8 +26,8 @@ type Station = Selectable<DB['stations']>;
 type Feed = Selectable<DB['feeds']>;
 
 export interface AccessRow extends Pick<Selectable<DB['ntrip_accounts']>, 'max_connections'> {
-  account_id: string;
-  network_id: string;
+  account_id: Selectable<DB['ntrip_accounts']>['id'];
+  network_id: Network['id'];
   network_slug: Network['slug'];
   /** Computed: the end of the latest covering grant plus the grace period. */
   until: Date;
@@ -119,8 +119,8 @@ export function createNtripRepo(db: Database) {
     async networkOfMountpoint(
       mountpoint: string,
       nearSuffix: string,
-    ): Promise<{ id: string; slug: string; name: string } | undefined> {
-      const r = await sql<{ id: string; slug: string; name: string }>`
+    ): Promise<Pick<Network, 'id' | 'slug' | 'name'> | undefined> {
+      const r = await sql<Pick<Network, 'id' | 'slug' | 'name'>>`
         SELECT n.id::text AS id, n.slug, n.name FROM stations s JOIN networks n ON n.id = s.network_id
         WHERE lower(s.mountpoint) = lower(${mountpoint}) AND n.status <> 'retired'
         UNION ALL
@@ -136,7 +136,8 @@ export function createNtripRepo(db: Database) {
      * ended on …" from "never activated".
      */
     async accessEndedAt(accountId: string, networkId: string, now: Date): Promise<Date | null> {
-      const r = await sql<{ ended: Date | null }>`
+      // The latest end of the covering grants; max() gives null when there are none.
+      const r = await sql<{ ended: Selectable<DB['access_grants']>['valid_until'] | null }>`
         SELECT max(least(g.valid_until, coalesce(g.ended_at, g.valid_until))) AS ended
         FROM ntrip_accounts a
         JOIN access_grants g ON g.network_id = ${networkId} AND g.valid_from <= ${now}
@@ -192,7 +193,7 @@ export function createNtripRepo(db: Database) {
     },
 
     async pushFeedHash(mountpoint: string): Promise<string | null> {
-      const r = await sql<{ hash: string | null }>`
+      const r = await sql<{ hash: Feed['source_password_hash'] }>`
         SELECT f.source_password_hash AS hash FROM feeds f JOIN stations s ON s.id = f.station_id
         WHERE lower(s.mountpoint) = lower(${mountpoint}) AND f.kind = 'push' AND f.enabled`.execute(db);
       return r.rows[0]?.hash ?? null;

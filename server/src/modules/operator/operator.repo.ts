@@ -1,15 +1,20 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import type {} from '../settings/index.ts';
 
 /**
  * The operator dashboard's reads (docs/adr/0028): billing's, the ntrip module's and the catalogue's tables, read
  * only. Money is grouped by currency and never converted.
  */
+/** An amount in a currency: a sum (computed), as the queries and the dashboard's days both give it. */
 export interface MoneyRow {
   currency: string;
   amount: number;
 }
+
+type Currency = Selectable<DB['products']>['currency'];
+type NetworkId = Selectable<DB['networks']>['id'];
 
 /** A subscription's price brought to a month: yearly / 12, weekly × 52 / 12. */
 const monthlyAmount = sql<number>`CASE p.interval WHEN 'YEARLY' THEN p.amount / 12.0
@@ -42,12 +47,17 @@ export function createOperatorRepo(db: Database) {
      * per network, those whose product covers the network (a product covering two networks counts in both).
      */
     async recurring(now: Date) {
-      const total = await sql<MoneyRow>`
+      const total = await sql<{ currency: Currency; amount: number }>`
         SELECT p.currency, round(sum(${monthlyAmount}))::int AS amount
         FROM subscriptions s JOIN products p ON p.id = s.product_id
         WHERE s.status = 'active' AND s.current_period_end > ${now} AND p.billable
         GROUP BY p.currency ORDER BY p.currency`.execute(db);
-      const perNetwork = await sql<MoneyRow & { network_id: string; subscriptions: number }>`
+      const perNetwork = await sql<{
+        currency: Currency;
+        amount: number;
+        network_id: NetworkId;
+        subscriptions: number;
+      }>`
         SELECT n.network_id, p.currency,
           round(sum(CASE WHEN s.status = 'active' AND p.billable THEN ${monthlyAmount} ELSE 0 END))::int AS amount,
           count(*)::int AS subscriptions
@@ -63,7 +73,7 @@ export function createOperatorRepo(db: Database) {
      * and money given back (refunds and lost disputes), on the refund's day.
      */
     async payments(from: Date) {
-      const r = await sql<{ day: string; currency: string; revenue: number; refunds: number }>`
+      const r = await sql<{ day: string; currency: Currency; revenue: number; refunds: number }>`
         SELECT day, currency, sum(revenue)::int AS revenue, sum(refunds)::int AS refunds FROM (
           SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, amount AS revenue, 0 AS refunds
           FROM payments WHERE created_at >= ${from} AND status <> 'failed'
@@ -87,7 +97,7 @@ export function createOperatorRepo(db: Database) {
 
     /** Tokens spent since `from` per network: activations through their grant, RINEX jobs through their station. */
     async tokensSpentPerNetwork(from: Date) {
-      const r = await sql<{ network_id: string; spent: number }>`
+      const r = await sql<{ network_id: NetworkId; spent: number }>`
         SELECT network_id, sum(spent)::int AS spent FROM (
           SELECT g.network_id::text AS network_id, -l.delta AS spent
           FROM token_ledger l JOIN access_grants g ON g.id::text = l.reference_id
@@ -103,7 +113,7 @@ export function createOperatorRepo(db: Database) {
 
     /** Stations per network and those whose status (set from the data they send) is online. */
     async stations() {
-      const r = await sql<{ network_id: string; stations: number; online: number }>`
+      const r = await sql<{ network_id: NetworkId; stations: number; online: number }>`
         SELECT network_id::text AS network_id, count(*)::int AS stations,
           count(*) FILTER (WHERE status = 'online')::int AS online
         FROM stations GROUP BY network_id`.execute(db);

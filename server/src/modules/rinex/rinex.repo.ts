@@ -8,6 +8,7 @@ import type { JobHour, RinexJobsTable } from './rinex.tables.ts';
 import './rinex.tables.ts';
 
 type Network = Selectable<DB['networks']>;
+type ArchiveHour = Selectable<DB['archive_hours']>;
 
 /** A catalogue station with the network columns the RINEX pages need (STATION_COLUMNS). */
 export type StationRow = Pick<
@@ -93,6 +94,7 @@ export function createRinexRepo(db: Database) {
 
     /** The stations nearest a position (great-circle distance), of public networks that are not retired. */
     async nearest(lat: number, lon: number, limit: number): Promise<Array<StationRow & { distance_km: number }>> {
+      // The distance is computed, not a column.
       const r = await sql<StationRow & { distance_km: number }>`
         SELECT ${STATION_COLUMNS},
           6371.0088 * 2 * asin(sqrt(
@@ -108,12 +110,7 @@ export function createRinexRepo(db: Database) {
 
     /** The station's indexed hours overlapping [from, to), under whatever mountpoint each was archived. */
     async archivedHours(stationId: string, from: Date, to: Date): Promise<ArchivedHour[]> {
-      const r = await sql<{
-        mountpoint: string;
-        hour: Date;
-        bytes: string;
-        epoch_minutes: number[];
-      }>`
+      const r = await sql<Pick<ArchiveHour, 'mountpoint' | 'hour' | 'bytes' | 'epoch_minutes'>>`
         SELECT mountpoint, hour, bytes, epoch_minutes FROM archive_hours
         WHERE station_id = ${stationId} AND hour >= ${from} AND hour < ${to} AND frames > 0
         ORDER BY hour, mountpoint`.execute(db);
@@ -307,18 +304,13 @@ export function createRinexRepo(db: Database) {
     // --- admin ---
 
     async networks() {
-      const r = await sql<{
-        id: string;
-        slug: string;
-        name: string;
-        status: string;
-        token_price_per_day: number;
-        rinex_price_per_hour: number | null;
-        archive_retention_days: number;
-        stations: string;
-        archived_hours: string;
-        archived_bytes: string;
-      }>`
+      // Beyond the network's columns, computed: counts and a sum.
+      const r = await sql<
+        Pick<
+          Network,
+          'id' | 'slug' | 'name' | 'status' | 'token_price_per_day' | 'rinex_price_per_hour' | 'archive_retention_days'
+        > & { stations: number; archived_hours: number; archived_bytes: string }
+      >`
         SELECT n.id, n.slug, n.name, n.status, n.token_price_per_day, n.rinex_price_per_hour, n.archive_retention_days,
           (SELECT count(*) FROM stations s WHERE s.network_id = n.id) AS stations,
           coalesce(a.hours, 0) AS archived_hours, coalesce(a.bytes, 0) AS archived_bytes
@@ -358,13 +350,12 @@ export function createRinexRepo(db: Database) {
 
     /** Every indexed hour since `from` of the network's stations, for the coverage strips. */
     async networkHours(networkId: string, from: Date) {
-      const r = await sql<{
-        station_id: string;
-        hour: Date;
-        bytes: string;
-        stored_bytes: string;
-        epoch_minutes: number[];
-      }>`
+      const r = await sql<
+        Pick<ArchiveHour, 'hour' | 'bytes' | 'stored_bytes' | 'epoch_minutes'> & {
+          /** Joined to a station, so set. */
+          station_id: Selectable<DB['stations']>['id'];
+        }
+      >`
         SELECT h.station_id, h.hour, h.bytes, h.stored_bytes, h.epoch_minutes
         FROM archive_hours h JOIN stations s ON s.id = h.station_id
         WHERE s.network_id = ${networkId} AND h.hour >= ${from}
@@ -380,7 +371,13 @@ export function createRinexRepo(db: Database) {
 
     /** Each station's whole archive: hours and bytes (any age). */
     async stationTotals(networkId: string) {
-      const r = await sql<{ station_id: string; hours: string; bytes: string; stored_bytes: string }>`
+      // Beyond the station, computed: a count and sums.
+      const r = await sql<{
+        station_id: Selectable<DB['stations']>['id'];
+        hours: number;
+        bytes: string;
+        stored_bytes: string;
+      }>`
         SELECT h.station_id, count(*) AS hours, sum(h.bytes) AS bytes, sum(h.stored_bytes) AS stored_bytes
         FROM archive_hours h JOIN stations s ON s.id = h.station_id
         WHERE s.network_id = ${networkId} GROUP BY h.station_id`.execute(db);
@@ -393,18 +390,20 @@ export function createRinexRepo(db: Database) {
     },
 
     async totals() {
+      // Computed: counts, sums and the first and last hour (null without any).
       const r = await sql<{
-        stations: string;
-        hours: string;
+        stations: number;
+        hours: number;
         bytes: string | null;
         stored_bytes: string | null;
-        oldest: Date | null;
-        newest: Date | null;
+        oldest: ArchiveHour['hour'] | null;
+        newest: ArchiveHour['hour'] | null;
       }>`
         SELECT count(DISTINCT mountpoint) AS stations, count(*) AS hours, sum(bytes) AS bytes,
           sum(stored_bytes) AS stored_bytes, min(hour) AS oldest, max(hour) AS newest
         FROM archive_hours`.execute(db);
-      const jobs = await sql<{ status: string; n: string }>`
+      // Beyond the status, a count.
+      const jobs = await sql<Pick<Selectable<RinexJobsTable>, 'status'> & { n: number }>`
         SELECT status, count(*) AS n FROM rinex_jobs GROUP BY status`.execute(db);
       const byStatus = new Map(jobs.rows.map((j) => [j.status, num(j.n)]));
       const row = r.rows[0];

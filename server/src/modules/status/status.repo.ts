@@ -1,6 +1,10 @@
 import type { IntegrityCode } from '@portal/contract';
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
+
+type Network = Selectable<DB['networks']>;
+type Station = Selectable<DB['stations']>;
 
 /**
  * Which stations a question is about: those of the public networks that are not retired (the status page), or the
@@ -92,7 +96,8 @@ export function createStatusRepo(db: Database) {
      * midnight) and ends at `to`. A day without a row had nothing recorded.
      */
     async stationDays(scope: StationScope, dayZero: Date, to: Date): Promise<StationDayRow[]> {
-      const { rows } = await sql<{ station_id: string; day: number; observed: number; up: number }>`
+      // Beyond the station, computed: the day and its seconds.
+      const { rows } = await sql<{ station_id: Station['id']; day: number; observed: number; up: number }>`
         WITH ${intervals(scope, dayZero, to)},
         e AS (
           SELECT station_id, cause,
@@ -120,11 +125,12 @@ export function createStatusRepo(db: Database) {
      * has no end.
      */
     async incidents(scope: StationScope, from: Date, to: Date, perNetwork: number): Promise<IncidentRow[]> {
+      // Beyond the station's columns, computed: the run's cause, codes, bounds and whether it lasts.
       const { rows } = await sql<{
-        station_id: string;
-        network_id: string;
-        network_slug: string;
-        mountpoint: string;
+        station_id: Station['id'];
+        network_id: Network['id'];
+        network_slug: Network['slug'];
+        mountpoint: Station['mountpoint'];
         cause: 'offline' | 'integrity';
         codes: string | null;
         start: Date | string;
@@ -168,20 +174,15 @@ export function createStatusRepo(db: Database) {
 
     /** The stations in scope with their networks and current state, networks by name, stations by mountpoint. */
     async stations(scope: StationScope) {
-      const { rows } = await sql<{
-        network_id: string;
-        slug: string;
-        name: string;
-        translations: { nl?: { name?: string } } | null;
-        station_id: string;
-        mountpoint: string;
-        identifier: string;
-        country: string;
-        status: 'online' | 'offline';
-        integrity_state: 'ok' | 'warning' | 'failing';
-        /** Whether a base has ever sent it data (a recorded online state). */
-        monitored: boolean;
-      }>`
+      const { rows } = await sql<
+        Pick<Network, 'slug' | 'name' | 'translations'> &
+          Pick<Station, 'mountpoint' | 'identifier' | 'country' | 'status' | 'integrity_state'> & {
+            network_id: Network['id'];
+            station_id: Station['id'];
+            /** Computed: whether a base has ever sent it data (a recorded online state). */
+            monitored: boolean;
+          }
+      >`
         SELECT n.id AS network_id, n.slug, n.name, n.translations, st.id AS station_id, st.mountpoint, st.identifier,
           st.country, st.status, st.integrity_state,
           EXISTS (SELECT 1 FROM station_state_changes ch WHERE ch.station_id = st.id AND ch.online) AS monitored

@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '@portal/contract';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 
@@ -178,15 +178,10 @@ export function createWebhooksRepo(db: Database) {
      * while they are being sent.
      */
     async claim(limit: number, leaseMs: number) {
-      const rows = await sql<{
-        id: string;
-        event: string;
-        body: string;
-        attempts: number;
-        created_at: Date;
-        url: string;
-        secret: string;
-      }>`
+      const rows = await sql<
+        Pick<Selectable<DB['webhook_deliveries']>, 'id' | 'event' | 'body' | 'attempts' | 'created_at'> &
+          Pick<Selectable<DB['webhook_endpoints']>, 'url' | 'secret'>
+      >`
         UPDATE webhook_deliveries d SET next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
         FROM webhook_endpoints e
         WHERE e.id = d.endpoint_id AND d.id IN (

@@ -8,7 +8,9 @@ import {
   type WebhookEvent,
   type WebhookWithSecret,
 } from '@portal/contract';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { periodic } from '../../shared/periodic.ts';
@@ -17,7 +19,7 @@ import { deliver, type SenderOptions, signature } from './webhooks.sender.ts';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
-type EndpointRow = { id: string; url: string; events: WebhookEvent[]; created_at: Date };
+type EndpointRow = Pick<Selectable<DB['webhook_endpoints']>, 'id' | 'url' | 'events' | 'created_at'>;
 const present = (row: EndpointRow): Webhook => ({
   id: row.id,
   url: row.url,
