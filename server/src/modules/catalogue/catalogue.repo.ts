@@ -14,6 +14,7 @@ export type NetworkRow = Selectable<NetworksTable>;
 export type StationRow = Selectable<StationsTable>;
 export type FeedRow = Selectable<FeedsTable>;
 
+/** A network with figures computed over its stations. */
 export interface NetworkSummaryRow extends NetworkRow {
   station_count: number;
   online_station_count: number;
@@ -26,10 +27,14 @@ export interface NetworkSummaryRow extends NetworkRow {
 }
 
 export type StationWithNetworkRow = StationRow & {
-  network_slug: string;
+  network_slug: NetworkRow['slug'];
   network_reference_frame: NetworkRow['reference_frame'];
 };
-export type FeedWithMountpointRow = FeedRow & { mountpoint: string; owner_email: string | null };
+export type FeedWithMountpointRow = FeedRow & {
+  mountpoint: StationRow['mountpoint'];
+  /** Null when the feed has no owner (a left join). */
+  owner_email: Selectable<DB['users']>['email'] | null;
+};
 
 export interface StationFilter {
   networkId?: string;
