@@ -187,20 +187,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: ledger,
     access: ntripAccountOptions.access,
   });
-  const apiKeys = createApiKeysModule(deps.db, app, { roleOf: organizations.service.roleOf });
+  const apiKeys = createApiKeysModule({ db: deps.db, app, ports: { roleOf: organizations.service.roleOf } });
   registerAuth(app, {
     verifier: deps.verifier,
     users: users.repo,
     apiKeys: apiKeys.service,
     signUp: createSignUpGate(organizations.service.invitedToSignUp),
   });
-  const billing = createBillingModule(deps.db, organizations.service, {
+  const billing = createBillingModule({
+    db: deps.db,
+    organizations: organizations.service,
     ...deps.billing,
     ledger,
     notices: mail.notices.billing,
     log: app.log.child({ module: 'billing' }),
   });
-  const ntripAccounts = createNtripAccountsModule(deps.db, {
+  const ntripAccounts = createNtripAccountsModule({
+    db: deps.db,
     ledger,
     organizationLedger: organizations.ledger,
     ...ntripAccountOptions,
@@ -274,13 +277,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ntripAccounts.routes);
       await api.register(rinex.routes);
       await api.register(mail.routes);
-      await api.register(createNtripDiagnosticsModule(deps.db, { live: deps.live }).routes);
-      await api.register(createSettingsModule(deps.db).routes);
-      await api.register(createDocumentsModule(deps.db).routes);
-      await api.register(createOperatorModule(deps.db, { live: deps.live }).routes);
+      await api.register(createNtripDiagnosticsModule({ db: deps.db, live: deps.live }).routes);
+      await api.register(createSettingsModule({ db: deps.db }).routes);
+      await api.register(createDocumentsModule({ db: deps.db }).routes);
+      await api.register(createOperatorModule({ db: deps.db, live: deps.live }).routes);
       await api.register(catalogue.integrityRoutes);
       await api.register(
-        createStatusModule(deps.db, {
+        createStatusModule({
+          db: deps.db,
           clock: deps.status?.clock ?? (() => new Date()),
           cacheMs: deps.status?.cacheMs ?? 30_000,
           publicUrl,

@@ -430,7 +430,8 @@ describe(`billing details, tax, invoices and refunds on ${testDatabaseKind()}`, 
       })
       .execute();
     // The same service the app runs, on the same database: events reach it as verified webhooks would.
-    const handle = createBillingModule(t.db, { roleOf: async () => undefined }).service.handleEvent;
+    const handle = createBillingModule({ db: t.db, organizations: { roleOf: async () => undefined } }).service
+      .handleEvent;
     const refunded = {
       id: 'evt_r1',
       type: 'charge.refunded',

@@ -7,8 +7,8 @@ import { type ApiKeysPorts, createApiKeysService } from './api-keys.service.ts';
 
 export { registerIdempotency } from './idempotency.ts';
 
-export function createApiKeysModule(db: Database, app: FastifyInstance, ports: ApiKeysPorts) {
-  const service = createApiKeysService({ repo: createApiKeysRepo(db), audit: app.audit, ports });
+export function createApiKeysModule(deps: { db: Database; app: FastifyInstance; ports: ApiKeysPorts }) {
+  const service = createApiKeysService({ repo: createApiKeysRepo(deps.db), audit: deps.app.audit, ports: deps.ports });
   return { service, routes: apiKeysRoutes(service) };
 }
 

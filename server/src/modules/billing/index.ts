@@ -58,10 +58,9 @@ export interface BillingModule {
 
 /** Composition of the billing module: repo, ledger, provider, service and their routes. */
 export function createBillingModule(
-  db: Database,
-  organizations: OrganizationRoles,
-  options: BillingOptions = {},
+  deps: BillingOptions & { db: Database; organizations: OrganizationRoles },
 ): BillingModule {
+  const { db, organizations, ...options } = deps;
   const publicUrl = (options.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '');
   const repo = createBillingRepo(db);
   const ledger = options.ledger ?? createTokenLedger({ repo });

@@ -12,5 +12,5 @@ export { createFeedCipher } from './feed-secrets.ts';
 export function createCatalogueModule(deps: { db: Database; feedSecretKey: string }) {
   const service = createCatalogueService({ repo: createCatalogueRepo(deps.db) });
   const routes = catalogueRoutes(deps) as FastifyPluginAsync;
-  return { service, routes, integrityRoutes: createIntegrityModule(deps.db, { catalogue: service }).routes };
+  return { service, routes, integrityRoutes: createIntegrityModule({ db: deps.db, catalogue: service }).routes };
 }

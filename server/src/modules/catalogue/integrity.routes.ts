@@ -73,7 +73,7 @@ export function integrityRoutes(integrity: IntegrityService, catalogue: Pick<Cat
 }
 
 /** The integrity routes over the database (catalogue's tables: the monitor's columns live on its stations). */
-export function createIntegrityModule(db: Database, deps: { catalogue: Pick<CatalogueService, 'getStation'> }) {
-  const service = createIntegrityService({ repo: createIntegrityRepo(db), now: () => new Date() });
+export function createIntegrityModule(deps: { db: Database; catalogue: Pick<CatalogueService, 'getStation'> }) {
+  const service = createIntegrityService({ repo: createIntegrityRepo(deps.db), now: () => new Date() });
   return { service, routes: integrityRoutes(service, deps.catalogue) };
 }

@@ -5,7 +5,7 @@ import { createDocumentsService } from './documents.service.ts';
 
 export { seedDemoDocuments } from './documents.seed.ts';
 
-export function createDocumentsModule(db: Database) {
-  const service = createDocumentsService({ repo: createDocumentsRepo(db) });
+export function createDocumentsModule(deps: { db: Database }) {
+  const service = createDocumentsService({ repo: createDocumentsRepo(deps.db) });
   return { service, routes: documentsRoutes(service) };
 }

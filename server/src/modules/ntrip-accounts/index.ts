@@ -35,7 +35,8 @@ export interface NtripAccountsOptions {
   clock?: () => Date;
 }
 
-export function createNtripAccountsModule(db: Database, options: NtripAccountsOptions) {
+export function createNtripAccountsModule(deps: NtripAccountsOptions & { db: Database }) {
+  const { db, ...options } = deps;
   const service = createNtripAccountsService({ repo: createNtripAccountsRepo(db), ...options });
   return {
     service,

@@ -14,10 +14,12 @@ export interface NtripDiagnosticsModule {
  * Why rovers get no corrections and what they get now (issue 17): refused attempts per account, the admin-wide log,
  * live sessions and live base stations.
  */
-export function createNtripDiagnosticsModule(
-  db: Database,
-  options: { live?: LiveTelemetry; clock?: () => Date } = {},
-): NtripDiagnosticsModule {
+export function createNtripDiagnosticsModule(deps: {
+  db: Database;
+  live?: LiveTelemetry;
+  clock?: () => Date;
+}): NtripDiagnosticsModule {
+  const { db, ...options } = deps;
   const service = createNtripDiagnosticsService({ repo: createNtripDiagnosticsRepo(db), ...options });
   return { service, routes: ntripDiagnosticsRoutes(service) as FastifyPluginAsync };
 }

@@ -4,7 +4,7 @@ import { createOperatorRepo } from './operator.repo.ts';
 import { operatorRoutes } from './operator.routes.ts';
 import { createOperatorService } from './operator.service.ts';
 
-export function createOperatorModule(db: Database, options: { live?: LiveTelemetry }) {
-  const service = createOperatorService({ repo: createOperatorRepo(db), live: options.live });
+export function createOperatorModule(deps: { db: Database; live?: LiveTelemetry }) {
+  const service = createOperatorService({ repo: createOperatorRepo(deps.db), live: deps.live });
   return { service, routes: operatorRoutes(service) };
 }

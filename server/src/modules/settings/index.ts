@@ -8,7 +8,7 @@ export { createSignUpGate } from './sign-up.ts';
 
 import type {} from './settings.tables.ts';
 
-export function createSettingsModule(db: Database) {
-  const service = createSettingsService({ repo: createSettingsRepo(db) });
+export function createSettingsModule(deps: { db: Database }) {
+  const service = createSettingsService({ repo: createSettingsRepo(deps.db) });
   return { service, routes: settingsRoutes(service) };
 }

@@ -10,7 +10,8 @@ export { percent, presentIncident, windowStart } from './status.service.ts';
  * The public status page's figures and feeds (issue 33, docs/adr/0068-status-page.md). `service.incidentsSince` is
  * what the outage alerts ask: the incidents of given stations or networks from the recorded state changes.
  */
-export function createStatusModule(db: Database, options: StatusRouteOptions) {
+export function createStatusModule(deps: StatusRouteOptions & { db: Database }) {
+  const { db, ...options } = deps;
   const service = createStatusService({ repo: createStatusRepo(db) });
   return { service, routes: statusRoutes(service, options) };
 }
