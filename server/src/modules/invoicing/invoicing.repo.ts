@@ -2,6 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/client.ts';
 import type {
   BillingDetailsTable,
+  InvoiceCountersTable,
   InvoiceLine,
   InvoiceParty,
   InvoicesTable,
@@ -100,7 +101,7 @@ export function createInvoicingRepo(db: Database) {
      * so concurrent payments queue here and a rolled-back one gives its number back: the series has no gaps.
      */
     async nextSequence(series: string, trx: Database): Promise<number> {
-      const row = await sql<{ last_number: number }>`
+      const row = await sql<Pick<InvoiceCountersTable, 'last_number'>>`
         INSERT INTO invoice_counters (series, last_number) VALUES (${series}, 1)
         ON CONFLICT (series) DO UPDATE SET last_number = invoice_counters.last_number + 1
         RETURNING last_number`.execute(trx);
