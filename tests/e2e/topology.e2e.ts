@@ -500,7 +500,8 @@ describe('the deployment on one machine: HAProxy, 2 API nodes, 3 casters, NATS c
       // No API check at connect: while the two left elect a new meta leader, JetStream requests time out.
       const jsm = await nc.jetstreamManager({ checkAPI: false });
       const ledger = async () => (await jsm.streams.info('KV_ntrip-connections').catch(() => null)) ?? null;
-      const deadline = Date.now() + 8000;
+      // A request sent during the election waits out the client's 5 s timeout, so the bound allows several tries.
+      const deadline = Date.now() + 20_000;
       let info = await ledger();
       while (!info?.cluster?.leader && Date.now() < deadline) {
         await sleep(200);
