@@ -2,14 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { createNtripAccountsRepo } from './ntrip-accounts.repo.ts';
 import { ntripAccountsRoutes } from './ntrip-accounts.routes.ts';
-import {
-  type AccessChangeListener,
-  type ConnectionTestSettings,
-  createNtripAccountsService,
-  type LiveConnections,
-  type OrganizationTokenSpender,
-  type TokenSpender,
-} from './ntrip-accounts.service.ts';
+import { createNtripAccountsService, type NtripAccountsServiceDeps } from './ntrip-accounts.service.ts';
 
 export type { CasterAddress } from './connection-test.ts';
 export { canAdministerAccounts, canManageAccount } from './ntrip-accounts.policy.ts';
@@ -22,18 +15,8 @@ export type {
   TokenSpender,
 } from './ntrip-accounts.service.ts';
 
-export interface NtripAccountsOptions {
-  ledger: TokenSpender;
-  /** The organisations' tokens, which pay for their accounts' activations. */
-  organizationLedger?: OrganizationTokenSpender;
-  /** The ntrip module's cache invalidation (and the caster's disconnect of what is no longer allowed). */
-  access?: AccessChangeListener;
-  /** The running caster's connection count per account. */
-  live?: LiveConnections;
-  /** Where the connection test reaches the caster; without it the test answers caster_unreachable. */
-  connectionTest?: ConnectionTestSettings;
-  clock?: () => Date;
-}
+/** What the module is given; it builds its own repo. */
+export type NtripAccountsOptions = Omit<NtripAccountsServiceDeps, 'repo'>;
 
 export function createNtripAccountsModule(deps: NtripAccountsOptions & { db: Database }) {
   const { db, ...options } = deps;

@@ -77,9 +77,13 @@ export interface ConnectionTestSettings {
 export interface NtripAccountsServiceDeps {
   repo: NtripAccountsRepo;
   ledger: TokenSpender;
+  /** The organisations' tokens, which pay for their accounts' activations. */
   organizationLedger?: OrganizationTokenSpender;
+  /** The ntrip module's cache invalidation (and the caster's disconnect of what is no longer allowed). */
   access?: AccessChangeListener;
+  /** The running caster's connection count per account. */
   live?: LiveConnections;
+  /** Where the connection test reaches the caster; without it the test answers caster_unreachable. */
   connectionTest?: ConnectionTestSettings;
   clock?: () => Date;
 }
