@@ -95,15 +95,15 @@ const archive: ArchiveOptions | undefined = archiveDir
   : undefined;
 
 // BENCH_DIRECT=0 writes through Node alone, to compare with the io_uring fan-out; BENCH_FANOUT_THREADS sets the
-// threads sharing each frame's sends (the caster's default otherwise); BENCH_NATIVE_IO=1 serves the plain port from
-// the native I/O thread (ADR 0095). The bench sets
+// threads sharing each frame's sends (the caster's default otherwise); BENCH_NATIVE_IO=0 serves the plain port through
+// Node, to compare with the native I/O thread (ADR 0095, the caster's default). The bench sets
 // BENCH_INTEGRITY_OFF for the run without the station integrity monitor (issue 33), which is on by default.
 const caster = await createCaster({
   ports,
   limits: { roverIdleMs: 600_000 },
   directWrites: process.env.BENCH_DIRECT !== '0',
   ...(process.env.BENCH_FANOUT_THREADS && { fanOutThreads: Number(process.env.BENCH_FANOUT_THREADS) }),
-  nativeIo: process.env.BENCH_NATIVE_IO === '1',
+  nativeIo: process.env.BENCH_NATIVE_IO !== '0',
   archive,
   integrity: !process.env.BENCH_INTEGRITY_OFF,
   busUrl,

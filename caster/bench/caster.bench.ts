@@ -33,8 +33,8 @@ import {
  * BENCH_SECONDS (measuring window, 15), BENCH_RUNS (runs per caster and scenario: 3 with another caster, else 1),
  * BENCH_LOADERS (load processes: 1, or 4 for Node rovers not isolated), BENCH_PRIORITY, BENCH_ISOLATE, BENCH_DIRECT
  * (0: our caster writes through Node instead of io_uring), BENCH_FANOUT_THREADS (threads sharing each frame's sends
- * in our caster, its default otherwise), BENCH_NATIVE_IO (1: our plain port served by the native I/O thread, ADR
- * 0095), BENCH_ONLY (scenarios by name, e.g. `1000@5,storm`),
+ * in our caster, its default otherwise), BENCH_NATIVE_IO (0: our plain port served through Node instead of the native
+ * I/O thread, ADR 0095), BENCH_ONLY (scenarios by name, e.g. `1000@5,storm`),
  * BENCH_ROVERS (`c`, the default, or `node`: which load generator; the storm and single-version scenarios need `c`)
  * and BENCH_ARCHIVE (`off`, the default, `on`, or `both`: each scenario without and then with our caster archiving
  * the mountpoint's frames to a temporary folder), and BENCH_STATIONS (more stations, without rovers, each fed a

@@ -55,8 +55,8 @@ export interface CasterOptions {
    */
   fanOutThreads?: number;
   /**
-   * Serve the plain port's connections from a native epoll thread, rovers without a Node Socket each (ADR 0095);
-   * off by default. Where the addon is not built or the system is not Linux, the port is served through Node.
+   * Serve the plain port's connections from a native epoll thread, rovers without a Node Socket each (ADR 0095;
+   * default); false serves them through Node, as does a system without the addon built or other than Linux.
    */
   nativeIo?: boolean;
   /** Archive every frame of the stations this node is fed (docs/adr, archive); without it nothing is archived. */
@@ -238,13 +238,13 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     detach: (mount, link) => relay.detachSource(mount, link),
   };
   const trustedProxies = new TrustedProxies(options.trustedProxies ?? []);
-  const nativeAddon = options.nativeIo ? loadNativeIo() : null;
+  const nativeAddon = options.nativeIo !== false ? loadNativeIo() : null;
   const nativeIo = {
     active: nativeAddon !== null && 'native' in nativeAddon,
     reason:
       nativeAddon === null ? 'turned off (the nativeIo option)' : 'error' in nativeAddon ? nativeAddon.error : null,
   };
-  if (options.nativeIo) logger.info(nativeIo, 'native I/O of the plain port');
+  if (options.nativeIo !== false) logger.info(nativeIo, 'native I/O of the plain port');
   const listener = new Listener(
     {
       limits,
