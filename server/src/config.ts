@@ -212,12 +212,12 @@ const configSchema = z.object({
    */
   CASTER_FANOUT_THREADS: unsetIfEmpty(z.coerce.number().int().min(1).max(16).optional()),
   /**
-   * `true` serves the plain NTRIP port from the caster's native I/O thread, rovers without a Node Socket each
-   * (docs/adr/0095-native-rover-transport.md); off by default until it has served as long as Node's port.
+   * The plain NTRIP port served from the caster's native I/O thread, rovers without a Node Socket each
+   * (docs/adr/0095-native-rover-transport.md); `false` serves it through Node, as it is where the addon is missing.
    */
   CASTER_NATIVE_IO: z
     .enum(['true', 'false'])
-    .default('false')
+    .default('true')
     .transform((v) => v === 'true'),
   /** Failed NTRIP logins (docs/adr/0015-login-throttling.md): free wrong passwords per address and name … */
   CASTER_FAILED_LOGINS_PER_PAIR: z.coerce.number().int().min(1).default(5),

@@ -97,12 +97,11 @@ async function main(): Promise<void> {
         ? `  frames go to rovers through io_uring (${directWrites.threads} thread${directWrites.threads === 1 ? '' : 's'})`
         : `  frames go to rovers through Node (${directWrites.reason})`,
     );
-    if (config.CASTER_NATIVE_IO)
-      console.log(
-        nativeIo.active
-          ? '  the plain NTRIP port is served by the native I/O thread'
-          : `  the plain NTRIP port is served through Node (${nativeIo.reason})`,
-      );
+    console.log(
+      nativeIo.active
+        ? '  the plain NTRIP port is served by the native I/O thread'
+        : `  the plain NTRIP port is served through Node (${config.CASTER_NATIVE_IO ? nativeIo.reason : 'CASTER_NATIVE_IO=false'})`,
+    );
   }
 
   if (config.SERVICES.includes('api')) {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 
-/** The caster's native I/O of the plain port (ADR 0095): off unless turned on, and only `true` or `false`. */
+/** The caster's native I/O of the plain port (ADR 0095): on unless turned off, and only `true` or `false`. */
 const base = { FIREBASE_PROJECT_ID: 'demo-gnss-portal' };
 
 describe('CASTER_NATIVE_IO', () => {
-  it('is off by default and on only when set to true', () => {
-    expect(loadConfig({ ...base }).CASTER_NATIVE_IO).toBe(false);
+  it('is on by default and off only when set to false', () => {
+    expect(loadConfig({ ...base }).CASTER_NATIVE_IO).toBe(true);
     expect(loadConfig({ ...base, CASTER_NATIVE_IO: 'true' }).CASTER_NATIVE_IO).toBe(true);
     expect(loadConfig({ ...base, CASTER_NATIVE_IO: 'false' }).CASTER_NATIVE_IO).toBe(false);
   });

@@ -29,7 +29,7 @@ export interface CasterServiceOptions {
   directWrites?: boolean;
   /** Threads sharing each frame's io_uring sends (the caster's default: 2, or 1 on one core). */
   fanOutThreads?: number;
-  /** Serve the plain port from the caster's native I/O thread (CASTER_NATIVE_IO, ADR 0095; default false). */
+  /** Serve the plain port from the caster's native I/O thread (CASTER_NATIVE_IO, ADR 0095; default true). */
   nativeIo?: boolean;
   logger: Logger;
   limits?: Partial<CasterLimits>;
