@@ -49,14 +49,21 @@ const OUTPUTS = process.env.BENCH_RTCM_PROFILES
 let profileLogins = 0;
 const ports: CasterPorts = {
   auth: {
-    authorize: async () => ({
-      allowed: true,
-      accountId: busUrl ? `bench-${logins++ % 100}` : 'bench',
-      ownerId: 'bench',
-      maxConnections: 1_000_000,
-      until: FAR_FUTURE,
-      ...OUTPUTS?.[profileLogins++ % OUTPUTS.length],
-    }),
+    authorize: async (_username, password) =>
+      password !== 'bench'
+        ? { allowed: false, reason: 'bad_credentials' }
+        : {
+            allowed: true,
+            accountId: busUrl ? `bench-${logins++ % 100}` : 'bench',
+            ownerId: 'bench',
+            maxConnections: 1_000_000,
+            until: FAR_FUTURE,
+            ...OUTPUTS?.[profileLogins++ % OUTPUTS.length],
+            // The portal's authorizer keeps an answer 30 s; rotating the profiles gives each login another answer.
+            ...(!OUTPUTS && { reusableMs: 30_000 }),
+          },
+    // Nothing changes during a bench.
+    onChange: () => {},
     access: async (accountIds) =>
       new Map(
         [...accountIds, 'bench'].map((id) => [

@@ -12,6 +12,13 @@
  * fan-out, `write`) is never closed and reused under it. Messages name connections by a 64-bit id, never by the
  * descriptor alone, so a reused descriptor number is never taken for the connection that had it before.
  * Whatever a socket does not take is queued here and sent when epoll says it can take more (EPOLLOUT).
+ *
+ * A rover's login that JavaScript has answered before is answered here (ADR 0100): JavaScript installs a grant
+ * (mountpoint, NTRIP version and Basic credential, exactly as a head spells them, with the answer to send and how long
+ * it holds) and lends the account's free connections; a head this thread reads whole and plainly (no PROXY header,
+ * nothing after it, no header JavaScript would read differently) that matches a live grant whose account has a seat
+ * left spends the seat, is answered and becomes a rover at once, and JavaScript is told in the batch. Anything else
+ * goes to JavaScript as before.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -33,13 +40,22 @@
 /* What a connection is doing. */
 enum { READING = 1, HANDED, ROVER, ENDED, CLOSING };
 /* Records handed to JavaScript. */
-enum { EV_HEAD = 1, EV_TIMEOUT, EV_DATA, EV_END, EV_DRAINED };
+enum { EV_HEAD = 1, EV_TIMEOUT, EV_DATA, EV_END, EV_DRAINED, EV_ADMIT };
 
 #define LISTEN_TAG UINT64_MAX
 #define WAKE_TAG (UINT64_MAX - 1)
 #define FD_BITS 24
 #define READ_CHUNK 4096
 #define PROXY_V1_MAX 108
+/* Grants and watched addresses are kept in chained hash tables of these many buckets. */
+#define BUCKETS 4096
+#define GRANT_MAX 65536
+#define WATCHED_MAX 262144
+#define MOUNT_MAX 100
+#define TOKEN_MAX 512
+#define KEY_MAX (2 + MOUNT_MAX + 1 + TOKEN_MAX)
+#define RESPONSE_MAX 1024
+#define NO_DATE UINT32_MAX
 
 typedef struct conn {
   uint64_t id;
@@ -61,6 +77,25 @@ typedef struct {
   size_t len, cap;
 } batch_t;
 
+/* A login JavaScript answered, answered here again while it holds (JavaScript's grant). */
+typedef struct grant {
+  struct grant *next;
+  uint32_t id, account;
+  int64_t expires_ms;
+  /* Where the answer's Date value goes (an NTRIP 2 answer), or NO_DATE. */
+  uint32_t date_at;
+  uint32_t response_len, key_len;
+  char response[RESPONSE_MAX];
+  char key[];
+} grant_t;
+
+/* An address the login throttle holds failures for: its logins go to JavaScript, which may refuse them. */
+typedef struct watched {
+  struct watched *next;
+  uint32_t len;
+  char address[];
+} watched_t;
+
 typedef struct {
   pthread_mutex_t lock;
   pthread_t thread;
@@ -75,6 +110,15 @@ typedef struct {
   batch_t batch;
   /* A batch handed to JavaScript and not yet taken: the next waits and grows meanwhile. */
   int in_flight;
+  grant_t *grants[BUCKETS];
+  uint32_t grant_count;
+  watched_t *watched[BUCKETS];
+  uint32_t watched_count;
+  /* Addresses watched past the table's size: while there are any, every login goes to JavaScript. */
+  uint32_t watched_over;
+  /* Seats JavaScript lent, by its index of the account: a grant's login spends one. */
+  int64_t *seats;
+  size_t seats_cap;
   napi_threadsafe_function tsfn;
   int released;
 } io_t;
@@ -105,8 +149,8 @@ static int batch_reserve(batch_t *b, size_t more) {
   return 1;
 }
 
-/* A record: type u8, peer length u8, 2 spare, fd i32, id f64, payload length u32, 4 spare; peer; payload. */
-static void emit(io_t *io, int type, conn_t *c, const char *peer, const void *payload, uint32_t len) {
+/* A record: type u8, peer length u8, flag u8 (EV_ADMIT: a User-Agent came), 1 spare, fd i32, id f64, payload length u32, grant u32; peer; payload. */
+static void emit_grant(io_t *io, int type, conn_t *c, const char *peer, const void *payload, uint32_t len, uint32_t grant) {
   size_t peer_len = peer ? strlen(peer) : 0;
   if (!batch_reserve(&io->batch, 24 + peer_len + len)) return;
   char *p = io->batch.data + io->batch.len;
@@ -118,9 +162,14 @@ static void emit(io_t *io, int type, conn_t *c, const char *peer, const void *pa
   memcpy(p + 4, &fd, 4);
   memcpy(p + 8, &id, 8);
   memcpy(p + 16, &len, 4);
+  memcpy(p + 20, &grant, 4);
   if (peer_len) memcpy(p + 24, peer, peer_len);
   if (len) memcpy(p + 24 + peer_len, payload, len);
   io->batch.len += 24 + peer_len + len;
+}
+
+static void emit(io_t *io, int type, conn_t *c, const char *peer, const void *payload, uint32_t len) {
+  emit_grant(io, type, c, peer, payload, len, 0);
 }
 
 static void due_remove(io_t *io, conn_t *c) {
@@ -185,6 +234,187 @@ static int head_ready(io_t *io, conn_t *c) {
   return len - skip > io->max_head;
 }
 
+static uint64_t hash_bytes(const char *s, uint32_t len) {
+  uint64_t h = 1469598103934665603ULL;
+  for (uint32_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* Sends now what the socket takes and queues the rest (EPOLLOUT); the bytes queued, or -1 when the socket failed. */
+static double send_or_queue(io_t *io, conn_t *c, const char *data, size_t len) {
+  size_t sent = 0;
+  if (c->out_len == c->out_off) {
+    for (;;) {
+      ssize_t n = send(c->fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n >= 0) sent = (size_t)n;
+      else if (errno != EAGAIN) return -1;
+      break;
+    }
+  }
+  if (sent == len) return 0;
+  size_t rest = len - sent;
+  if (c->out_len + rest > c->out_cap) {
+    size_t cap = c->out_cap ? c->out_cap : 16384;
+    while (cap < c->out_len + rest) cap *= 2;
+    char *out = realloc(c->out, cap);
+    if (!out) return -1;
+    c->out = out;
+    c->out_cap = cap;
+  }
+  memcpy(c->out + c->out_len, data + sent, rest);
+  c->out_len += rest;
+  watch(io, c, events_of(c));
+  return (double)rest;
+}
+
+/* The address without its IPv6-mapped prefix, as JavaScript names a client to the login throttle. */
+static const char *unmapped(const char *peer) { return strncmp(peer, "::ffff:", 7) == 0 ? peer + 7 : peer; }
+
+static int watched_has(io_t *io, const char *address) {
+  if (io->watched_over) return 1;
+  if (io->watched_count == 0) return 0;
+  uint32_t len = (uint32_t)strlen(address);
+  for (watched_t *w = io->watched[hash_bytes(address, len) % BUCKETS]; w; w = w->next)
+    if (w->len == len && memcmp(w->address, address, len) == 0) return 1;
+  return 0;
+}
+
+static int is_alnum(uint8_t ch) { return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z'); }
+static int is_mount_char(uint8_t ch) { return is_alnum(ch) || ch == '_' || ch == '-' || ch == '.'; }
+static int is_token_char(uint8_t ch) { return is_alnum(ch) || ch == '-'; }
+static int is_base64_char(uint8_t ch) { return is_alnum(ch) || ch == '+' || ch == '/' || ch == '='; }
+static int is_blank(uint8_t ch) { return ch == ' ' || ch == '\t'; }
+
+/* A header name (or any ASCII text) equal to a lower-case literal, case aside. */
+static int same_word(const char *text, uint32_t len, const char *lower) {
+  uint32_t n = (uint32_t)strlen(lower);
+  if (len != n) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t ch = (uint8_t)text[i];
+    if ((ch >= 'A' && ch <= 'Z' ? ch | 0x20 : ch) != (uint8_t)lower[i]) return 0;
+  }
+  return 1;
+}
+
+/* A rover's head as the fast path reads it: what its grant is found by, and its User-Agent for JavaScript. */
+typedef struct {
+  char key[KEY_MAX];
+  uint32_t key_len;
+  const char *agent;
+  uint32_t agent_len;
+} login_t;
+
+/*
+ * Reads a head only where JavaScript's parser (request.ts) cannot read it otherwise: `GET /NAME HTTP/1.x`, CRLF
+ * lines, header names of token characters, at most one Authorization (Basic and base64 only), Ntrip-Version and
+ * User-Agent, no Ntrip-GGA, and nothing after the blank line. 0 for anything else: JavaScript reads it.
+ */
+static int read_login(const char *buf, uint32_t len, login_t *login) {
+  if (len < 9 || memcmp(buf, "GET /", 5) != 0 || memcmp(buf + len - 4, "\r\n\r\n", 4) != 0) return 0;
+  uint32_t i = 5;
+  while (i < len && is_mount_char((uint8_t)buf[i])) i++;
+  uint32_t mount_len = i - 5;
+  if (mount_len == 0 || mount_len > MOUNT_MAX || len - i < 11) return 0;
+  if (memcmp(buf + i, " HTTP/1.0\r\n", 11) != 0 && memcmp(buf + i, " HTTP/1.1\r\n", 11) != 0) return 0;
+  i += 11;
+  const char *token = NULL;
+  uint32_t token_len = 0;
+  int version = 1, version_seen = 0;
+  login->agent = NULL;
+  login->agent_len = 0;
+  while (i < len && buf[i] != '\r') {
+    uint32_t name_at = i;
+    while (i < len && is_token_char((uint8_t)buf[i])) i++;
+    uint32_t name_len = i - name_at;
+    if (name_len == 0 || i >= len || buf[i] != ':') return 0;
+    uint32_t value_at = ++i;
+    while (i < len && buf[i] != '\r') {
+      uint8_t ch = (uint8_t)buf[i++];
+      if ((ch < 0x20 && ch != '\t') || ch == 0x7f) return 0;
+    }
+    if (i + 1 >= len || buf[i + 1] != '\n') return 0;
+    uint32_t value_end = i;
+    i += 2;
+    const char *name = buf + name_at;
+    uint32_t from = value_at, to = value_end;
+    while (from < to && is_blank((uint8_t)buf[from])) from++;
+    while (to > from && is_blank((uint8_t)buf[to - 1])) to--;
+    if (same_word(name, name_len, "authorization")) {
+      if (token || to - from < 7 || !same_word(buf + from, 5, "basic") || !is_blank((uint8_t)buf[from + 5])) return 0;
+      uint32_t t = from + 5;
+      while (t < to && is_blank((uint8_t)buf[t])) t++;
+      token = buf + t;
+      while (t < to && is_base64_char((uint8_t)buf[t])) t++;
+      token_len = (uint32_t)(buf + t - token);
+      if (t != to || token_len == 0 || token_len > TOKEN_MAX) return 0;
+    } else if (same_word(name, name_len, "ntrip-version")) {
+      if (version_seen++) return 0;
+      for (uint32_t t = from; t < to; t++)
+        if ((uint8_t)buf[t] <= 0x20 || (uint8_t)buf[t] >= 0x7f) return 0;
+      version = same_word(buf + from, to - from, "ntrip/2.0") ? 2 : 1;
+    } else if (same_word(name, name_len, "user-agent")) {
+      if (login->agent) return 0;
+      login->agent = buf + value_at;
+      login->agent_len = value_end - value_at;
+    } else if (same_word(name, name_len, "ntrip-gga")) {
+      return 0;
+    }
+  }
+  if (i != len - 2 || !token) return 0;
+  char *k = login->key;
+  *k++ = (char)('0' + version);
+  *k++ = ' ';
+  memcpy(k, buf + 5, mount_len);
+  k += mount_len;
+  *k++ = ' ';
+  memcpy(k, token, token_len);
+  login->key_len = (uint32_t)(k + token_len - login->key);
+  return 1;
+}
+
+static grant_t *grant_find(io_t *io, const char *key, uint32_t len) {
+  for (grant_t *g = io->grants[hash_bytes(key, len) % BUCKETS]; g; g = g->next)
+    if (g->key_len == len && memcmp(g->key, key, len) == 0) return g;
+  return NULL;
+}
+
+/* RFC 1123 date of now, 29 characters, without the C library's locale. */
+static void http_date(char *out) {
+  static const char days[] = "SunMonTueWedThuFriSat", months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  char text[64];
+  snprintf(text, sizeof text, "%.3s, %02d %.3s %04d %02d:%02d:%02d GMT", days + 3 * tm.tm_wday, tm.tm_mday,
+           months + 3 * tm.tm_mon, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+  memcpy(out, text, 29);
+}
+
+/* Answers a head from a grant when it may (see the top of this file): 1 when it became a rover here. */
+static int admit(io_t *io, conn_t *c) {
+  login_t login;
+  if (io->grant_count == 0 || !read_login(c->head, c->head_len, &login) || watched_has(io, unmapped(c->peer))) return 0;
+  grant_t *g = grant_find(io, login.key, login.key_len);
+  if (!g || g->expires_ms <= now_ms() || g->account >= io->seats_cap || io->seats[g->account] <= 0) return 0;
+  io->seats[g->account]--;
+  char response[RESPONSE_MAX];
+  memcpy(response, g->response, g->response_len);
+  if (g->date_at != NO_DATE) http_date(response + g->date_at);
+  due_remove(io, c);
+  c->state = ROVER;
+  watch(io, c, events_of(c));
+  /* A socket that failed ends through epoll like any rover's. */
+  send_or_queue(io, c, response, g->response_len);
+  size_t record = io->batch.len;
+  emit_grant(io, EV_ADMIT, c, c->peer, login.agent, login.agent_len, g->id);
+  /* The spare byte says whether the head had a User-Agent, which may be empty. */
+  if (login.agent && io->batch.len > record) io->batch.data[record + 2] = 1;
+  free(c->head);
+  c->head = NULL;
+  return 1;
+}
+
 static void read_head(io_t *io, conn_t *c) {
   for (;;) {
     ssize_t n = recv(c->fd, c->head + c->head_len, c->head_cap - c->head_len, 0);
@@ -199,6 +429,7 @@ static void read_head(io_t *io, conn_t *c) {
     }
     c->head_len += (uint32_t)n;
     if (head_ready(io, c)) {
+      if (admit(io, c)) return;
       due_remove(io, c);
       c->state = HANDED;
       watch(io, c, EPOLLRDHUP);
@@ -450,6 +681,17 @@ static void finalize_io(napi_env env, void *data, void *hint) {
   close(io->wake_fd);
   free(io->conns);
   free(io->batch.data);
+  free(io->seats);
+  for (size_t b = 0; b < BUCKETS; b++) {
+    for (grant_t *g = io->grants[b], *next; g; g = next) {
+      next = g->next;
+      free(g);
+    }
+    for (watched_t *w = io->watched[b], *next; w; w = next) {
+      next = w->next;
+      free(w);
+    }
+  }
   pthread_mutex_destroy(&io->lock);
   free(io);
 }
@@ -621,36 +863,7 @@ static napi_value js_write(napi_env env, napi_callback_info info) {
     ssize_t n = send(fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
     queued = n == (ssize_t)len ? 0 : -1;
   } else if (c && (c->state == HANDED || c->state == ROVER)) {
-    size_t sent = 0;
-    if (c->out_len == c->out_off) {
-      for (;;) {
-        ssize_t n = send(fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) continue;
-        if (n >= 0) sent = (size_t)n;
-        else if (errno != EAGAIN) sent = SIZE_MAX;
-        break;
-      }
-    }
-    if (sent == SIZE_MAX) queued = -1;
-    else if (sent == len) queued = 0;
-    else {
-      size_t rest = len - sent;
-      if (c->out_len + rest > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 16384;
-        while (cap < c->out_len + rest) cap *= 2;
-        char *out = realloc(c->out, cap);
-        if (out) {
-          c->out = out;
-          c->out_cap = cap;
-        }
-      }
-      if (c->out_len + rest <= c->out_cap) {
-        memcpy(c->out + c->out_len, (char *)data + sent, rest);
-        c->out_len += rest;
-        queued = (double)rest;
-        watch(io, c, events_of(c));
-      }
-    }
+    queued = send_or_queue(io, c, data, len);
   }
   pthread_mutex_unlock(&io->lock);
   return number(env, queued);
@@ -719,6 +932,186 @@ static napi_value js_detach(napi_env env, napi_callback_info info) {
   return number(env, result);
 }
 
+static int buffer_arg(napi_env env, napi_value value, void **data, size_t *len) {
+  bool is;
+  return napi_is_buffer(env, value, &is) == napi_ok && is && napi_get_buffer_info(env, value, data, len) == napi_ok;
+}
+
+/*
+ * grant(handle, key: Buffer, id: number, account: number, ttlMs: number, response: Buffer, dateAt: number) — a
+ * login to answer here for ttlMs: key is `{version} {mountpoint} {Basic token}`, account JavaScript's index of the
+ * account whose seats it spends, dateAt where the answer's Date value goes (-1: none). Replaces the grant of the same
+ * key; false when the table is full.
+ */
+static napi_value js_grant(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == 7 ? io_of(env, argv[0]) : NULL;
+  void *key, *response;
+  size_t key_len, response_len;
+  uint32_t id, account, ttl;
+  int32_t date_at;
+  if (!io || !buffer_arg(env, argv[1], &key, &key_len) || !buffer_arg(env, argv[5], &response, &response_len) ||
+      napi_get_value_uint32(env, argv[2], &id) != napi_ok || napi_get_value_uint32(env, argv[3], &account) != napi_ok ||
+      napi_get_value_uint32(env, argv[4], &ttl) != napi_ok || napi_get_value_int32(env, argv[6], &date_at) != napi_ok ||
+      key_len == 0 || key_len > KEY_MAX || response_len > RESPONSE_MAX ||
+      (date_at >= 0 && (size_t)date_at + 29 > response_len)) {
+    napi_throw_type_error(env, NULL, "grant(handle, key, id, account, ttlMs, response, dateAt)");
+    return NULL;
+  }
+  grant_t *g = malloc(sizeof *g + key_len);
+  if (!g) return throw_errno(env, "grant", ENOMEM);
+  g->id = id;
+  g->account = account;
+  g->expires_ms = now_ms() + ttl;
+  g->date_at = date_at < 0 ? NO_DATE : (uint32_t)date_at;
+  g->response_len = (uint32_t)response_len;
+  memcpy(g->response, response, response_len);
+  g->key_len = (uint32_t)key_len;
+  memcpy(g->key, key, key_len);
+  bool stored = true;
+  pthread_mutex_lock(&io->lock);
+  grant_t **slot = &io->grants[hash_bytes(key, (uint32_t)key_len) % BUCKETS];
+  while (*slot && !((*slot)->key_len == key_len && memcmp((*slot)->key, key, key_len) == 0)) slot = &(*slot)->next;
+  if (*slot) {
+    g->next = (*slot)->next;
+    free(*slot);
+    *slot = g;
+  } else if (io->grant_count < GRANT_MAX) {
+    g->next = NULL;
+    *slot = g;
+    io->grant_count++;
+  } else {
+    free(g);
+    stored = false;
+  }
+  pthread_mutex_unlock(&io->lock);
+  napi_value result;
+  napi_get_boolean(env, stored, &result);
+  return result;
+}
+
+/* forget(handle, account: number): drops the grants of an account (-1: all of them); its seats stay lent. */
+static napi_value js_forget(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == 2 ? io_of(env, argv[0]) : NULL;
+  int64_t account;
+  if (!io || napi_get_value_int64(env, argv[1], &account) != napi_ok) {
+    napi_throw_type_error(env, NULL, "forget(handle, account)");
+    return NULL;
+  }
+  pthread_mutex_lock(&io->lock);
+  for (size_t b = 0; b < BUCKETS; b++) {
+    grant_t **slot = &io->grants[b];
+    while (*slot) {
+      grant_t *g = *slot;
+      if (account >= 0 && g->account != (uint64_t)account) {
+        slot = &g->next;
+        continue;
+      }
+      *slot = g->next;
+      free(g);
+      io->grant_count--;
+    }
+  }
+  pthread_mutex_unlock(&io->lock);
+  return NULL;
+}
+
+/* lend(handle, account: number, seats: number): seats of the account its grants' logins may spend here. */
+static napi_value js_lend(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == 3 ? io_of(env, argv[0]) : NULL;
+  uint32_t account, seats;
+  if (!io || napi_get_value_uint32(env, argv[1], &account) != napi_ok ||
+      napi_get_value_uint32(env, argv[2], &seats) != napi_ok) {
+    napi_throw_type_error(env, NULL, "lend(handle, account, seats)");
+    return NULL;
+  }
+  pthread_mutex_lock(&io->lock);
+  if (account >= io->seats_cap) {
+    size_t cap = io->seats_cap ? io->seats_cap : 256;
+    while (cap <= account) cap *= 2;
+    int64_t *grown = realloc(io->seats, cap * sizeof *grown);
+    if (!grown) {
+      pthread_mutex_unlock(&io->lock);
+      return throw_errno(env, "lend", ENOMEM);
+    }
+    memset(grown + io->seats_cap, 0, (cap - io->seats_cap) * sizeof *grown);
+    io->seats = grown;
+    io->seats_cap = cap;
+  }
+  io->seats[account] += seats;
+  pthread_mutex_unlock(&io->lock);
+  return NULL;
+}
+
+/* reclaim(handle, account: number): number — the account's seats not spent here, no longer lent. */
+static napi_value js_reclaim(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == 2 ? io_of(env, argv[0]) : NULL;
+  uint32_t account;
+  if (!io || napi_get_value_uint32(env, argv[1], &account) != napi_ok) {
+    napi_throw_type_error(env, NULL, "reclaim(handle, account)");
+    return NULL;
+  }
+  double seats = 0;
+  pthread_mutex_lock(&io->lock);
+  if (account < io->seats_cap) {
+    seats = (double)io->seats[account];
+    io->seats[account] = 0;
+  }
+  pthread_mutex_unlock(&io->lock);
+  return number(env, seats);
+}
+
+/* suspect(handle, address: string, held: boolean): the login throttle holds failures for the address, or no more. */
+static napi_value js_suspect(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == 3 ? io_of(env, argv[0]) : NULL;
+  char address[INET6_ADDRSTRLEN];
+  size_t len;
+  bool held;
+  if (!io || napi_get_value_string_latin1(env, argv[1], address, sizeof address, &len) != napi_ok ||
+      napi_get_value_bool(env, argv[2], &held) != napi_ok) {
+    napi_throw_type_error(env, NULL, "suspect(handle, address, held)");
+    return NULL;
+  }
+  pthread_mutex_lock(&io->lock);
+  watched_t **slot = &io->watched[hash_bytes(address, (uint32_t)len) % BUCKETS];
+  while (*slot && !((*slot)->len == len && memcmp((*slot)->address, address, len) == 0)) slot = &(*slot)->next;
+  if (held && !*slot) {
+    watched_t *w = io->watched_count < WATCHED_MAX ? malloc(sizeof *w + len + 1) : NULL;
+    if (w) {
+      w->next = NULL;
+      w->len = (uint32_t)len;
+      memcpy(w->address, address, len + 1);
+      *slot = w;
+      io->watched_count++;
+    } else {
+      io->watched_over++;
+    }
+  } else if (!held && *slot) {
+    watched_t *w = *slot;
+    *slot = w->next;
+    free(w);
+    io->watched_count--;
+  } else if (!held && io->watched_over) {
+    io->watched_over--;
+  }
+  pthread_mutex_unlock(&io->lock);
+  return NULL;
+}
+
 /* The handle of a call that takes nothing else. */
 static io_t *handle_arg(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -754,7 +1147,9 @@ NAPI_MODULE_INIT() {
     const char *name;
     napi_callback fn;
   } fns[] = {{"open", js_open},   {"listen", js_listen},     {"write", js_write}, {"rover", js_rover},
-             {"close", js_close}, {"detach", js_detach}, {"unlisten", js_unlisten}, {"stop", js_stop}};
+             {"close", js_close}, {"detach", js_detach}, {"unlisten", js_unlisten}, {"stop", js_stop},
+             {"grant", js_grant}, {"forget", js_forget}, {"lend", js_lend},     {"reclaim", js_reclaim},
+             {"suspect", js_suspect}};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
     napi_value fn;
     napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn, NULL, &fn);

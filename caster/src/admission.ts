@@ -1,3 +1,5 @@
+import { addCount } from './counts.ts';
+
 /** One of an account's connections, held from the moment a login is allowed until it is given back. */
 export interface Slot {
   /** Gives the connection back; a second call does nothing. */
@@ -12,8 +14,14 @@ export interface Slot {
  */
 export class AccountSlots {
   private readonly reserved = new Map<string, number>();
+  /** Of `reserved`, the connections lent to the native port (ADR 0100), which spends them on logins it answers. */
+  private readonly lent = new Map<string, number>();
 
-  constructor(private readonly connected: Map<string, ReadonlySet<unknown>>) {}
+  constructor(
+    private readonly connected: Map<string, ReadonlySet<unknown>>,
+    /** Takes back the connections the native port holds unspent (they are `unlend`ed), so a login here can have one. */
+    private readonly reclaim: (accountId: string) => void = () => {},
+  ) {}
 
   /** Connections the account holds on this node, those being set up included. */
   held(accountId: string): number {
@@ -22,8 +30,27 @@ export class AccountSlots {
 
   /** Takes one of the account's `max` connections, or null when this node holds them all. */
   take(accountId: string, max: number): Slot | null {
+    if (this.held(accountId) >= max && this.lent.has(accountId)) this.reclaim(accountId);
     if (this.held(accountId) >= max) return null;
-    this.reserved.set(accountId, (this.reserved.get(accountId) ?? 0) + 1);
+    addCount(this.reserved, accountId, 1);
+    return new Reserved(this.reserved, accountId);
+  }
+
+  /** Lends `seats` of the account's connections to the native port: held here until spent or given back. */
+  lend(accountId: string, seats: number): void {
+    addCount(this.reserved, accountId, seats);
+    addCount(this.lent, accountId, seats);
+  }
+
+  /** Connections lent and not spent, given back. */
+  unlend(accountId: string, seats: number): void {
+    addCount(this.reserved, accountId, -seats);
+    addCount(this.lent, accountId, -seats);
+  }
+
+  /** A lent connection the native port spent on a login: a slot like `take`'s from now on. */
+  spend(accountId: string): Slot {
+    addCount(this.lent, accountId, -1);
     return new Reserved(this.reserved, accountId);
   }
 }
@@ -40,8 +67,6 @@ class Reserved implements Slot {
   release(): void {
     if (this.released) return;
     this.released = true;
-    const n = (this.reserved.get(this.accountId) ?? 1) - 1;
-    if (n > 0) this.reserved.set(this.accountId, n);
-    else this.reserved.delete(this.accountId);
+    addCount(this.reserved, this.accountId, -1);
   }
 }

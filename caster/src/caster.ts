@@ -12,6 +12,7 @@ import { IntegrityWatch } from './integrity/watch.ts';
 import { type CasterLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { loadNativeIo } from './native-io.ts';
+import { NativeLogins } from './native-logins.ts';
 import { PendingWrites } from './pending-writes.ts';
 import type { CasterPorts } from './ports.ts';
 import { TrustedProxies } from './proxy-protocol.ts';
@@ -21,7 +22,7 @@ import { DEFAULT_FAN_OUT_THREADS, FanOut } from './relay/fan-out.ts';
 import { type CasterStats, Relay } from './relay/relay.ts';
 import { Rovers } from './relay/rovers.ts';
 import { stationState } from './relay/station-state.ts';
-import { type RoverStreamDeps, serveRover } from './rover-stream.ts';
+import { type RoverStreamDeps, serveAnswered, serveRover } from './rover-stream.ts';
 import { type Logger, SessionLog, silentLogger } from './session-log.ts';
 import { type SourceLoginDeps, serveSource } from './source-login.ts';
 import { type CasterIdentity, DEFAULT_IDENTITY } from './sourcetable.ts';
@@ -120,7 +121,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
   const fanOut = new FanOut(options.directWrites !== false, options.fanOutThreads ?? DEFAULT_FAN_OUT_THREADS, logger);
   let identity: CasterIdentity = { ...DEFAULT_IDENTITY, ...options.identity };
 
-  const cache = new CatalogueCache({ catalogue, logger, clock, removed: (mount) => relay.removed(mount) });
+  const cache = new CatalogueCache({
+    catalogue,
+    logger,
+    clock,
+    removed: (mount) => relay.removed(mount),
+    // A login answered before may name what is gone: none is answered natively until it is answered again.
+    forgotten: () => nativeLogins?.forgetAll(),
+  });
   const { mounts } = cache;
   const state = stationState(limits);
   const rovers = new Rovers({
@@ -174,7 +182,9 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     },
     status: (update) => writes.track(usage.feedStatus(update), 'feed status'),
   });
-  const slots = new AccountSlots(rovers.byAccount);
+  // The native port's logins (ADR 0100) are made once the port is; the slots may need their lent seats back before.
+  let nativeLogins: NativeLogins | null = null;
+  const slots = new AccountSlots(rovers.byAccount, (accountId) => nativeLogins?.reclaim(accountId));
   const access = new AccessWatch({
     auth,
     limits,
@@ -223,6 +233,7 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
     remoteCount: (accountId) => cluster.remoteCount(accountId),
     claim: (accountId, max) => cluster.claim(accountId, max),
     online: (mount) => state.isOnline(mount, clock.now()),
+    nativeLogins: () => nativeLogins,
     limits,
     rovers,
     firstData,
@@ -252,10 +263,24 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       clock,
       logger,
       rover: (socket, req, rest) => serveRover(socket, req, rest, roverStream),
+      answered: (connection, id, userAgent) => {
+        const grant = nativeLogins?.grant(id);
+        if (nativeLogins && grant) serveAnswered(connection, grant, userAgent, roverStream, nativeLogins);
+        else connection.destroy();
+      },
       source: (socket, req, rest) => serveSource(socket, req, rest, sourceLogin),
     },
     nativeAddon && 'native' in nativeAddon ? nativeAddon.native : undefined,
   );
+  // Answers are reused only where the auth port says when they change, and on a caster alone: across nodes each
+  // login takes its connection from the shared ledger.
+  const { nativePort } = listener;
+  if (nativePort && auth.onChange && !options.busUrl) {
+    const answering = new NativeLogins(nativePort, slots, clock);
+    nativeLogins = answering;
+    auth.onChange(() => answering.forgetAll());
+    logins.watchSuspects((address, held) => answering.suspect(address, held));
+  }
   const tlsPorts: TlsPort[] = [];
   const tlsReloader =
     options.tls &&
@@ -317,11 +342,14 @@ export async function createCaster(options: CasterOptions): Promise<Caster> {
       await writes.settled();
       await cluster.bus?.close();
     },
-    stats: () => ({ ...relay.stats(), nativeIo }),
+    stats: () => ({ ...relay.stats(), nativeIo, nativeLogins: nativeLogins?.answered ?? 0 }),
     refreshCatalogue: () => cache.refresh(),
     live: (query) => live.live(query),
     connectionsByAccount: (accountIds) => cluster.connectionsByAccount(accountIds),
-    disconnectAccount: (accountId) => rovers.endAccount(accountId),
+    disconnectAccount: (accountId) => {
+      nativeLogins?.forgetAccount(accountId);
+      return rovers.endAccount(accountId);
+    },
     async drain(overMs) {
       const stopped = stopListening();
       const draining = rovers.all();

@@ -20,6 +20,8 @@ export interface CatalogueCacheDeps {
   clock: Clock;
   /** A station left the catalogue: its source and rovers must go. */
   removed(mount: Mount): void;
+  /** A station or a network's nearest-station mountpoint left the catalogue. */
+  forgotten?(): void;
 }
 
 /** The catalogue's networks and stations as the caster serves them, read at start, at an interval and on a miss. */
@@ -36,13 +38,16 @@ export class CatalogueCache {
   apply(snapshot: CatalogueSnapshot): void {
     const { mounts, nearNetworks } = this;
     this.networks = snapshot.networks;
+    const nearBefore = [...nearNetworks.keys()];
     nearNetworks.clear();
     for (const n of this.networks) nearNetworks.set(`${n.slug.toUpperCase()}${NEAR_SUFFIX}`, n.slug);
+    let forgotten = nearBefore.some((name) => !nearNetworks.has(name));
     const seen = new Set<string>();
     for (const info of snapshot.mountpoints) {
       const key = info.mountpoint.toLowerCase();
       seen.add(key);
       const existing = mounts.get(key);
+      if (existing && existing.info.network !== info.network) forgotten = true;
       if (existing) existing.info = info;
       else mounts.set(key, new Mount(info));
     }
@@ -50,7 +55,9 @@ export class CatalogueCache {
       if (seen.has(key)) continue;
       this.deps.removed(mount);
       mounts.delete(key);
+      forgotten = true;
     }
+    if (forgotten) this.deps.forgotten?.();
     this.snapshotAt = this.deps.clock.now();
   }
 

@@ -80,6 +80,8 @@ export interface RequestHandlers {
   clock: Clock;
   logger: Logger;
   rover(socket: ClientConnection, req: NtripRequest, rest: Buffer): Promise<void>;
+  /** A rover the native port answered itself from a grant (ADR 0100). */
+  answered?(connection: NativeConnection, grant: number, userAgent: string | null): void;
   source(socket: net.Socket, req: NtripRequest, rest: Buffer): Promise<void>;
 }
 
@@ -309,7 +311,12 @@ export class Listener {
     };
     this.server = net.createServer(this.accept);
     this.server.maxConnections = 100_000;
-    this.native = nativeIo ? new NativePort(nativeIo, handlers.limits, heads, this.adopt) : null;
+    this.native = nativeIo ? new NativePort(nativeIo, handlers.limits, heads, this.adopt, handlers.answered) : null;
+  }
+
+  /** The native port serving the plain port (ADR 0095), or null when Node serves it. */
+  get nativePort(): NativePort | null {
+    return this.native;
   }
 
   async listen(port: number, host: string): Promise<net.AddressInfo> {

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import { addCount } from './counts.ts';
 import type { Logger } from './session-log.ts';
 
 export interface LoginThrottleLimits {
@@ -50,13 +51,6 @@ export interface LoginAttempt {
 }
 
 const DONE = Promise.resolve();
-
-/** Moves a count kept in a map, which holds only counts above zero. */
-function count(map: Map<string, number>, key: string, by: 1 | -1): void {
-  const n = (map.get(key) ?? 0) + by;
-  if (n > 0) map.set(key, n);
-  else map.delete(key);
-}
 
 /**
  * One login's place in the budgets: an object with methods rather than closures, as a storm makes thousands a
@@ -116,6 +110,9 @@ export class LoginThrottle {
   private readonly secret = randomBytes(32).toString('hex');
   /** Refusals per name since its last log line: the log gets one line per name and minute, not one per attempt. */
   private readonly logged = new Map<string, { at: number; refused: number }>();
+  /** Addresses with failures counted (by address or by pair): a right password from them may still be refused. */
+  private readonly suspects = new Set<string>();
+  private suspectListener: ((address: string, held: boolean) => void) | null = null;
 
   constructor(
     private readonly limits: LoginThrottleLimits,
@@ -160,9 +157,9 @@ export class LoginThrottle {
   }
 
   private pending(pairKey: string, name: string, ip: string, by: 1 | -1): void {
-    count(this.pendingByPair, pairKey, by);
-    count(this.pendingByName, name, by);
-    count(this.pendingByAddress, ip, by);
+    addCount(this.pendingByPair, pairKey, by);
+    addCount(this.pendingByName, name, by);
+    addCount(this.pendingByAddress, ip, by);
   }
 
   private refusedNow(ip: string, key: string, now: number): ThrottleReason | null {
@@ -198,9 +195,22 @@ export class LoginThrottle {
     this.failed(ip, name.toLowerCase());
   }
 
+  /**
+   * Tells `listener` when an address comes to have failures counted, and when it has none left: logins answered
+   * without this throttle (the native port's, ADR 0100) must come here from such an address.
+   */
+  watchSuspects(listener: (address: string, held: boolean) => void): void {
+    this.suspectListener = listener;
+    for (const address of this.suspects) listener(address, true);
+  }
+
   /** A pair is remembered for a window after its lock ends, so a stale rover's next failure locks it longer. */
   private failed(ip: string, key: string): void {
     const now = this.now();
+    if (!this.suspects.has(ip)) {
+      this.suspects.add(ip);
+      this.suspectListener?.(ip, true);
+    }
     this.bump(this.addresses, ip, now);
     this.bump(this.names, key, now);
     const pairKey = `${ip}\n${key}`;
@@ -228,12 +238,24 @@ export class LoginThrottle {
     for (const [k, e] of this.addresses) if (now - e.since >= window) this.addresses.delete(k);
     for (const [k, e] of this.names) if (now - e.since >= window) this.names.delete(k);
     for (const [k, e] of this.pairs) if (now - Math.max(e.since, e.lockedUntil) >= window) this.pairs.delete(k);
+    if (this.suspects.size > 0) this.clearSuspects();
     for (const [k, e] of this.logged) {
       if (now - e.at >= 60_000) {
         if (e.refused > 0)
           this.logger.warn({ username: k, refused: e.refused }, 'failed logins throttled (last minute)');
         this.logged.delete(k);
       }
+    }
+  }
+
+  /** Addresses with nothing counted any more. */
+  private clearSuspects(): void {
+    const counted = new Set(this.addresses.keys());
+    for (const pairKey of this.pairs.keys()) counted.add(pairKey.slice(0, pairKey.indexOf('\n')));
+    for (const address of this.suspects) {
+      if (counted.has(address)) continue;
+      this.suspects.delete(address);
+      this.suspectListener?.(address, false);
     }
   }
 

@@ -7,6 +7,8 @@ import { loadAddon } from './native-addon.ts';
 
 type Handle = object;
 
+const EMPTY = Buffer.alloc(0);
+
 /** caster/native/native-io.c: the plain port's connections without a Node Socket each (ADR 0095). */
 export interface NativeIo {
   open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void): Handle;
@@ -17,6 +19,20 @@ export interface NativeIo {
   detach(handle: Handle, id: number, fd: number): number;
   unlisten(handle: Handle): void;
   stop(handle: Handle): void;
+  /** Logins the native thread answers itself (ADR 0100; native-logins.ts). */
+  grant(
+    handle: Handle,
+    key: Buffer,
+    id: number,
+    account: number,
+    ttlMs: number,
+    response: Buffer,
+    dateAt: number,
+  ): boolean;
+  forget(handle: Handle, account: number): void;
+  lend(handle: Handle, account: number, seats: number): void;
+  reclaim(handle: Handle, account: number): number;
+  suspect(handle: Handle, address: string, held: boolean): void;
 }
 
 /** The native I/O addon, or why it is not there (not built, or not Linux): the caster then serves through Node. */
@@ -28,6 +44,7 @@ const TIMEOUT = 2;
 const DATA = 3;
 const END = 4;
 const DRAINED = 5;
+const ADMITTED = 6;
 const RECORD_HEADER = 24;
 
 /**
@@ -43,6 +60,10 @@ export class NativeConnection extends EventEmitter implements ClientConnection {
   waiting = true;
   /** The peer closed or half-closed while its head waited: ended once the head has been answered. */
   peerGone = false;
+  /** Answered natively (ADR 0100): already a rover there, whose input is read without asking. */
+  streaming = false;
+  /** What such a rover sent before JavaScript registered it, given to its 'data' listener then. */
+  early: Buffer | null = null;
 
   constructor(
     private readonly port: NativePort,
@@ -79,7 +100,8 @@ export class NativeConnection extends EventEmitter implements ClientConnection {
   /** As a Node stream flows once it has a 'data' listener, the native side reads the rover's input from then on. */
   override on(event: string | symbol, listener: (...args: never[]) => void): this {
     super.on(event, listener as (...args: unknown[]) => void);
-    if (event === 'data' && !this.destroyed) this.port.native.rover(this.port.handle, this.id, this.fd);
+    if (event === 'data' && !this.destroyed && !this.streaming)
+      this.port.native.rover(this.port.handle, this.id, this.fd);
     return this;
   }
 
@@ -133,6 +155,8 @@ export class NativePort {
     private readonly reader: HeadReader,
     /** Takes a connection handed to a Node Socket (the Listener's bookkeeping of its sockets). */
     readonly adopt: (socket: net.Socket) => void,
+    /** A rover the native thread answered from a grant (ADR 0100), with the User-Agent its head gave. */
+    private readonly admitted?: (connection: NativeConnection, grant: number, userAgent: string | null) => void,
   ) {
     this.handle = native.open(limits.maxHeadBytes, limits.headerTimeoutMs, (batch) => this.receive(batch));
   }
@@ -161,7 +185,15 @@ export class NativePort {
     this.native.stop(this.handle);
   }
 
+  /**
+   * Batches received, and those whose records have all been taken: a grant forgotten may still be named by records
+   * of the next two batches, one in flight and one being filled (native-logins.ts).
+   */
+  batches = 0;
+  settled = 0;
+
   private receive(batch: Buffer): void {
+    this.batches++;
     let at = 0;
     while (at + RECORD_HEADER <= batch.length) {
       const type = batch[at] as number;
@@ -176,9 +208,32 @@ export class NativePort {
         // Known at once, so an end reported before its login's turn reaches it.
         const connection = new NativeConnection(this, id, fd, peer);
         this.connections.set(id, connection);
-        this.heads.push({ connection, head: payload, expired: type === TIMEOUT });
-      } else if (type === DATA) this.connections.get(id)?.emit('data', payload);
-      else if (type === END) {
+        this.heads.push({
+          connection,
+          head: payload,
+          expired: type === TIMEOUT,
+          grant: 0,
+          agent: null,
+          batch: this.batches,
+        });
+      } else if (type === ADMITTED) {
+        const connection = new NativeConnection(this, id, fd, batch.toString('latin1', at + RECORD_HEADER, start));
+        connection.streaming = true;
+        this.connections.set(id, connection);
+        const agent = batch[at + 2] === 1 ? payload.toString('latin1').trim() : null;
+        this.heads.push({
+          connection,
+          head: EMPTY,
+          expired: false,
+          grant: batch.readUInt32LE(at + 20),
+          agent,
+          batch: this.batches,
+        });
+      } else if (type === DATA) {
+        const connection = this.connections.get(id);
+        if (!connection?.waiting) connection?.emit('data', payload);
+        else connection.early = connection.early ? Buffer.concat([connection.early, payload]) : payload;
+      } else if (type === END) {
         // A client that sends its head and half-closes still gets the answer given at once, as Node's port gives it.
         const connection = this.connections.get(id);
         if (connection?.waiting) connection.peerGone = true;
@@ -197,10 +252,12 @@ export class NativePort {
     this.scheduled = false;
     const until = performance.now() + SLICE_MS;
     while (this.next < this.heads.length) {
-      const { connection, head, expired } = this.heads[this.next++] as PendingHead;
+      const { connection, head, expired, grant, agent, batch } = this.heads[this.next++] as PendingHead;
+      this.settled = batch - 1;
       connection.waiting = false;
       if (connection.destroyed) continue;
-      if (expired) this.reader.expired(connection, head);
+      if (grant) this.admit(connection, grant, agent);
+      else if (expired) this.reader.expired(connection, head);
       else this.reader.feed(connection, head);
       if (connection.peerGone) connection.ended();
       if (performance.now() >= until) break;
@@ -211,14 +268,27 @@ export class NativePort {
     } else {
       this.heads.length = 0;
       this.next = 0;
+      this.settled = this.batches;
     }
   };
+
+  private admit(connection: NativeConnection, grant: number, userAgent: string | null): void {
+    if (!this.admitted) return void connection.destroy();
+    this.admitted(connection, grant, userAgent);
+    const { early } = connection;
+    connection.early = null;
+    if (early && !connection.destroyed) connection.emit('data', early);
+  }
 }
 
 interface PendingHead {
   connection: NativeConnection;
   head: Buffer;
   expired: boolean;
+  /** The grant that answered it natively, or 0 (ADR 0100); then its head's User-Agent, null without one. */
+  grant: number;
+  agent: string | null;
+  batch: number;
 }
 
 /** How long one turn of the event loop logs rovers in during a storm before frames may pass (ms). */

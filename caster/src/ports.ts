@@ -25,6 +25,11 @@ export type AuthDecision =
        * access, its session log) that the caster closes after limits.connectionTestMs and never reports as silent.
        */
       probe?: boolean;
+      /**
+       * How long (ms) the same username, password and mountpoint get this same answer, unless `onChange` says
+       * otherwise first: the caster may answer such a login itself meanwhile (ADR 0100). Absent: it asks every time.
+       */
+      reusableMs?: number;
     }
   | AuthDenial;
 
@@ -62,6 +67,11 @@ export interface AuthorizePort {
    * account.
    */
   access(accountIds: string[], now: Date): Promise<Map<string, AccountAccess>>;
+  /**
+   * Calls `listener` whenever answers given before may no longer hold (an account, a password, a grant or a limit
+   * changed). Without it the caster never reuses an answer (`reusableMs`).
+   */
+  onChange?(listener: () => void): void;
 }
 
 /** The fields of an STR record beyond mountpoint, position and network, as the catalogue keeps them. */

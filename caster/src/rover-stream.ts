@@ -1,18 +1,22 @@
 import type { AccessWatch } from './access-watch.ts';
-import type { ClientConnection } from './connection.ts';
+import { type ClientConnection, remoteOf } from './connection.ts';
 import type { FirstDataWatch } from './first-data.ts';
 import { readGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
+import type { NativeConnection } from './native-io.ts';
+import type { Grant, NativeLogins } from './native-logins.ts';
 import { type Mount, Rover } from './relay/mount.ts';
 import { roverOutput } from './relay/profiles.ts';
 import type { Rovers } from './relay/rovers.ts';
 import type { NtripRequest } from './request.ts';
 import { V1_OK, v2StreamHeader } from './responses.ts';
-import { admitRover, type RoverLoginDeps } from './rover-login.ts';
+import { type AdmittedRover, admitRover, type RoverLoginDeps } from './rover-login.ts';
 import { RoverFix } from './telemetry/fix.ts';
 
 export interface RoverStreamDeps extends RoverLoginDeps {
   limits: Pick<CasterLimits, 'roverBacklogBytes' | 'maxRoverLineBytes' | 'connectionTestMs'>;
+  /** The logins the native port answers itself (ADR 0100); null where it does not (Node's port, a caster cluster). */
+  nativeLogins(): NativeLogins | null;
   rovers: Rovers;
   firstData: Pick<FirstDataWatch, 'add' | 'offline'>;
   /** Whether a source feeds the station, on this node or another. */
@@ -27,9 +31,47 @@ export interface RoverStreamDeps extends RoverLoginDeps {
 export async function serveRover(socket: ClientConnection, req: NtripRequest, rest: Buffer, deps: RoverStreamDeps) {
   const admitted = await admitRover(socket, req, deps);
   if (!admitted) return;
+  // Granted before the answer, so the rover's next login finds it.
+  if (rest.length === 0) {
+    const { accountId, maxConnections } = admitted.decision;
+    deps.nativeLogins()?.offer(req, admitted, maxConnections - deps.remoteCount(accountId));
+  }
+  startRover(socket, req.ntripVersion, req.headers.get('ntrip-gga'), rest, admitted, deps, true);
+}
+
+/**
+ * A rover the native port answered from a grant (ADR 0100): its login was JavaScript's before, its connection the
+ * grant's account's lent to the native port; once registered, it is a rover as any other.
+ */
+export function serveAnswered(
+  connection: NativeConnection,
+  grant: Grant,
+  userAgent: string | null,
+  deps: RoverStreamDeps,
+  logins: NativeLogins,
+): void {
+  const slot = logins.spent(grant);
+  if (grant.cut) {
+    slot.release();
+    connection.destroy();
+    return;
+  }
+  const admitted = { ...grant.rover, ip: remoteOf(connection), userAgent, slot, lease: null };
+  startRover(connection, grant.version, undefined, EMPTY, admitted, deps, false);
+}
+
+/** A rover let in: registered, answered (unless the native port answered it), given its station and its input. */
+function startRover(
+  socket: ClientConnection,
+  v: 1 | 2,
+  headerGga: string | undefined,
+  rest: Buffer,
+  admitted: AdmittedRover,
+  deps: RoverStreamDeps,
+  answer: boolean,
+) {
   const { limits, clock, rovers } = deps;
   const { decision, mount, nearNetwork, name, ip, userAgent, slot, lease } = admitted;
-  const v = req.ntripVersion;
   const rover = new Rover(
     socket,
     v,
@@ -59,18 +101,19 @@ export async function serveRover(socket: ClientConnection, req: NtripRequest, re
     if (mount && !deps.online(mount)) deps.firstData.offline(rover);
     deps.firstData.add(rover);
   }
-  socket.write(v === 2 ? v2StreamHeader() : V1_OK);
+  if (answer) socket.write(v === 2 ? v2StreamHeader() : V1_OK);
   const events = roverEvents(deps);
   (socket as RoverSocket)[ROVER] = rover;
   socket.on('data', events.data);
   socket.on('close', events.close);
   socket.on('error', events.error);
-  const headerGga = req.headers.get('ntrip-gga');
   if (headerGga) events.line(rover, headerGga);
   if (mount) rovers.attach(rover, mount);
   else if (!rover.mount) rovers.nearWaiting.add(rover);
   if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, events.line);
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** A rover's socket knows its rover, so one set of listeners serves every rover of the caster. */
 const ROVER = Symbol('rover');

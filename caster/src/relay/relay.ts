@@ -19,6 +19,8 @@ export interface CasterStats {
   fanOutMs: { frames: number; p50: number; p99: number; max: number };
   /** Whether the plain port's connections are served natively (the `nativeIo` option, ADR 0095), and if not, why not. */
   nativeIo: { active: boolean; reason: string | null };
+  /** Rovers the native port answered itself from an earlier login's grant (ADR 0100). */
+  nativeLogins: number;
   mounts: Array<{
     mountpoint: string;
     rovers: number;
@@ -209,7 +211,7 @@ export class Relay {
     }
   }
 
-  stats(): Omit<CasterStats, 'nativeIo'> {
+  stats(): Omit<CasterStats, 'nativeIo' | 'nativeLogins'> {
     const { mounts, rovers, state, fanOut } = this.deps;
     let count = rovers.nearWaiting.size;
     const list: CasterStats['mounts'] = [];

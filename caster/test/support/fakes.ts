@@ -63,6 +63,14 @@ export class FakePorts implements CasterPorts {
   authorizeCalls = 0;
   /** The account ids of each access check the caster made. */
   accessCalls: string[][] = [];
+  /** How long an allowed login's answer holds (the server's authorizer caches it); undefined: it is never reused. */
+  reusableMs: number | undefined;
+  private readonly changeListeners: Array<() => void> = [];
+
+  /** An account, password, grant or limit changed, as the server's authorizer tells the caster. */
+  changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
 
   auth = {
     authorize: async (username: string, password: string, mountpoint: string): Promise<AuthDecision> => {
@@ -82,7 +90,11 @@ export class FakePorts implements CasterPorts {
         until: account.until ?? FAR_FUTURE,
         ...(account.rtcmProfile && { rtcmProfile: account.rtcmProfile }),
         ...(account.constellations && { constellations: account.constellations }),
+        ...(this.reusableMs !== undefined && { reusableMs: this.reusableMs }),
       };
+    },
+    onChange: (listener: () => void) => {
+      this.changeListeners.push(listener);
     },
     access: async (accountIds: string[], now: Date): Promise<Map<string, AccountAccess>> => {
       this.accessCalls.push(accountIds);
