@@ -203,6 +203,7 @@ process.on('message', async (message: Request) => {
       directWrites: stats.directWrites.active,
       fanOutThreads: stats.directWrites.threads,
       gcPausesMs,
+      nativeLogins: stats.nativeLogins,
     });
   } else if (message.type === 'stop') {
     await caster.close();

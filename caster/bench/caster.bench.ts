@@ -158,6 +158,8 @@ interface CasterStats {
   fanOutThreads: number;
   /** Pauses of the caster's garbage collections since the previous stats request. */
   gcPausesMs: number[];
+  /** Rovers the native port answered itself so far (ADR 0100). */
+  nativeLogins: number;
 }
 
 /**
@@ -387,6 +389,8 @@ interface StormResult {
   /** p99 of the rovers already connected, over the frames sent while the storm was opened and answered. */
   connectedP99: number;
   stormMs: number;
+  /** Of the storm's rovers, those the native port answered itself (ours; ADR 0100). */
+  answeredNatively: number | null;
 }
 
 async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', integrity = true) {
@@ -513,6 +517,7 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
       cpuPerConnectionMs: stormCpu / 1000 / s.storm.rovers,
       connectedP99: percentile(during, 99),
       stormMs: stormTo - stormFrom,
+      answeredNatively: end.ours && start.ours ? end.ours.nativeLogins - start.ours.nativeLogins : null,
     };
   }
   clearInterval(timer);
@@ -614,7 +619,7 @@ function printRow(r: Result) {
   if (r.storm) {
     const st = r.storm;
     console.log(
-      `              storm of ${st.rovers} rovers: ICY 200 OK median ${ms(st.okP50, 1)} ms, p99 ${ms(st.okP99, 1)} ms, ${st.unanswered ? `${st.unanswered} reset or unanswered after` : 'all answered in'} ${st.stormMs.toFixed(0)} ms; CPU per connection ${ms(st.cpuPerConnectionMs, 3)} ms; connected rovers' p99 ${ms(st.connectedP99)} ms during against ${ms(r.p99)} ms before (${((100 * (st.connectedP99 - r.p99)) / r.p99).toFixed(0)} %)`,
+      `              storm of ${st.rovers} rovers: ICY 200 OK median ${ms(st.okP50, 1)} ms, p99 ${ms(st.okP99, 1)} ms, ${st.unanswered ? `${st.unanswered} reset or unanswered after` : 'all answered in'} ${st.stormMs.toFixed(0)} ms; CPU per connection ${ms(st.cpuPerConnectionMs, 3)} ms;${st.answeredNatively === null ? '' : ` ${st.answeredNatively} answered natively;`} connected rovers' p99 ${ms(st.connectedP99)} ms during against ${ms(r.p99)} ms before (${((100 * (st.connectedP99 - r.p99)) / r.p99).toFixed(0)} %)`,
     );
   }
 }

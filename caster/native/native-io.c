@@ -402,8 +402,8 @@ static int admit(io_t *io, conn_t *c) {
   memcpy(response, g->response, g->response_len);
   if (g->date_at != NO_DATE) http_date(response + g->date_at);
   due_remove(io, c);
+  /* Watched as it was while its head was read (EPOLLIN, EPOLLRDHUP): a rover's input and end, nothing to change. */
   c->state = ROVER;
-  watch(io, c, events_of(c));
   /* A socket that failed ends through epoll like any rover's. */
   send_or_queue(io, c, response, g->response_len);
   size_t record = io->batch.len;

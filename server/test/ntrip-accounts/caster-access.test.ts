@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../caster/test/support/wait.ts';
 import { createAuthorizer } from '../../src/modules/ntrip/ntrip.authorizer.ts';
 import { createNtripRepo } from '../../src/modules/ntrip/ntrip.repo.ts';
 import { testDatabaseKind } from '../support/database.ts';
@@ -199,6 +200,42 @@ describe(`NTRIP accounts and the caster's authorisation on ${testDatabaseKind()}
     // check, which reads the limit, trims the newest past it: ADR 0040).
     expect(disconnected).not.toContain(account.id);
     expect((await authorizer.access([account.id], new Date())).get(account.id)?.maxConnections).toBe(3);
+  });
+
+  it('an allowed answer says how long it holds, and every change that may end it is told to the caster (ADR 0100)', async () => {
+    const user = await t.buildUser();
+    await grantTokens(t, admin, user, 50);
+    const { account, password } = await createAccount(t, user);
+    await activate(t, user, account.id, network.id, 1);
+    // Another caster process: it learns of changes from the auth epoch, not from this process's calls.
+    const other = createAuthorizer({ repo: createNtripRepo(t.db), ttlMs: 60_000, epochPollMs: 20 });
+    try {
+      let told = 0;
+      other.onChange(() => told++);
+      const first = await other.authorize(account.username, password, near(), new Date());
+      expect(first).toMatchObject({ allowed: true });
+      const reusableMs = first.allowed ? first.reusableMs : undefined;
+      expect(reusableMs).toBeGreaterThan(59_000);
+      expect(reusableMs).toBeLessThanOrEqual(60_000);
+      const wrong = await other.authorize(account.username, `${password}x`, near(), new Date());
+      expect(wrong).not.toHaveProperty('reusableMs');
+      // The other process reads the epoch (every 20 ms) before the change, so the change moves it past what it read.
+      await new Promise((r) => setTimeout(r, 100));
+      const before = told;
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/ntrip-accounts/${account.id}/max-connections`,
+        headers: admin.headers,
+        payload: { maxConnections: 2 },
+      });
+      expect(res.statusCode).toBe(200);
+      await until(() => told > before, 'the change told to the other caster');
+      expect(await other.authorize(account.username, password, near(), new Date())).toMatchObject({
+        maxConnections: 2,
+      });
+    } finally {
+      other.close();
+    }
   });
 
   it('a control character in a username or password is a wrong login, never a database error (issue 31)', async () => {

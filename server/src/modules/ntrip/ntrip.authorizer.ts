@@ -21,6 +21,8 @@ export interface AuthorizerOptions {
 
 export interface Authorizer extends AuthorizePort {
   invalidate(): void;
+  /** Told at every invalidation, so the caster forgets the logins it answers itself (ADR 0100). */
+  onChange(listener: () => void): void;
   close(): void;
   /** Password hashes checked so far (scrypt is the expensive part a storm must not repeat). */
   readonly verifications: number;
@@ -94,11 +96,16 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
     return decoy;
   };
 
+  const changeListeners: Array<() => void> = [];
   const invalidate = () => {
     cache.clear();
     inflight.clear();
     generation++;
+    for (const listener of changeListeners) listener();
   };
+  /** An allowed answer says how long it is cached: the caster may answer the same login itself that long. */
+  const reusable = (entry: Entry, now: number): AuthDecision =>
+    entry.decision.allowed ? { ...entry.decision, reusableMs: entry.expiresAt - now } : entry.decision;
 
   const poll = setInterval(() => {
     repo.authEpoch().then(
@@ -173,6 +180,9 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
       return verifications;
     },
     invalidate,
+    onChange(listener) {
+      changeListeners.push(listener);
+    },
     close: () => clearInterval(poll),
     async access(accountIds, now) {
       const byAccount = new Map<string, AccountAccess>();
@@ -192,17 +202,16 @@ export function createAuthorizer(options: AuthorizerOptions): Authorizer {
         .update(`${username.toLowerCase()}\0${password}\0${mountpoint.toUpperCase()}`)
         .digest('base64');
       const hit = cache.get(key);
-      if (hit && hit.expiresAt > now.getTime()) return hit.decision;
+      if (hit && hit.expiresAt > now.getTime()) return reusable(hit, now.getTime());
       const pending = inflight.get(key);
       if (pending) return pending;
       const started = generation;
       const work = decide(username, password, mountpoint, now).then((entry) => {
         // A change that landed while this lookup ran may have made its answer stale: answer it, keep nothing.
-        if (generation === started) {
-          if (cache.size >= maxEntries) cache.clear();
-          cache.set(key, entry);
-        }
-        return entry.decision;
+        if (generation !== started) return entry.decision;
+        if (cache.size >= maxEntries) cache.clear();
+        cache.set(key, entry);
+        return reusable(entry, now.getTime());
       });
       inflight.set(key, work);
       try {
