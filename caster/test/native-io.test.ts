@@ -63,12 +63,15 @@ const numbered = (count: number, size = 1000) =>
   });
 
 describe.runIf(TRANSPORTS.includes('native'))('the native port', () => {
-  it('serves the plain port natively only when asked', async () => {
+  it('serves the plain port natively unless turned off', async () => {
     expect((await start(ports(), false)).caster.stats().nativeIo).toEqual({
       active: false,
       reason: expect.stringMatching(/turned off/),
     });
     expect((await start()).caster.stats().nativeIo).toEqual({ active: true, reason: null });
+    const byDefault = await createCaster({ ports: ports() });
+    open.push(byDefault);
+    expect(byDefault.stats().nativeIo).toEqual({ active: true, reason: null });
   });
 
   it('listens on a host name, looked up as Node looks it up', async () => {
