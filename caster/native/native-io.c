@@ -648,10 +648,12 @@ static void call_js(napi_env env, napi_value js_cb, void *context, void *data) {
   if (more) wake(io);
 }
 
+/* The error's code is the errno's number, which JavaScript turns into Node's name for it (EADDRINUSE). */
 static napi_value throw_errno(napi_env env, const char *what, int err) {
-  char message[160];
+  char message[160], code[16];
   snprintf(message, sizeof message, "%s: %s", what, strerror(err));
-  napi_throw_error(env, NULL, message);
+  snprintf(code, sizeof code, "%d", err);
+  napi_throw_error(env, code, message);
   return NULL;
 }
 

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { getSystemErrorMessage, getSystemErrorName } from 'node:util';
 import type { ClientConnection, HeadReader } from './connection.ts';
 import type { CasterLimits } from './limits.ts';
 import { loadAddon } from './native-addon.ts';
@@ -161,10 +162,18 @@ export class NativePort {
     this.handle = native.open(limits.maxHeadBytes, limits.headerTimeoutMs, (batch) => this.receive(batch));
   }
 
-  /** A host name is looked up first, as Node's `listen` does: the native side binds an address. */
+  /**
+   * A host name is looked up first, as Node's `listen` does: the native side binds an address. A port that cannot be
+   * bound fails as on Node's port, `listen EADDRINUSE: address already in use 0.0.0.0:2101`, the address named.
+   */
   async listen(port: number, host: string): Promise<net.AddressInfo> {
     const address = net.isIP(host) ? host : (await lookup(host)).address;
-    const bound = this.native.listen(this.handle, address, port);
+    let bound: number;
+    try {
+      bound = this.native.listen(this.handle, address, port);
+    } catch (err) {
+      throw systemError(err, 'listen', address, port);
+    }
     return { address, family: net.isIPv6(address) ? 'IPv6' : 'IPv4', port: bound };
   }
 
@@ -279,6 +288,15 @@ export class NativePort {
     connection.early = null;
     if (early && !connection.destroyed) connection.emit('data', early);
   }
+}
+
+/** A native error whose code is an errno number (native-io.c `throw_errno`) as Node reports a system call's. */
+function systemError(err: unknown, syscall: string, address: string, port: number): unknown {
+  const errno = -Number((err as NodeJS.ErrnoException).code);
+  if (!Number.isInteger(errno) || errno >= 0) return err;
+  const code = getSystemErrorName(errno);
+  const message = `${syscall} ${code}: ${getSystemErrorMessage(errno)} ${address}:${port}`;
+  return Object.assign(new Error(message), { code, errno, syscall, address, port });
 }
 
 interface PendingHead {

@@ -81,6 +81,16 @@ async function v1Rover(peer: () => Promise<Peer>, mountpoint: string, user = 'al
 describe.each(TRANSPORTS)('the plain port through %s', (transport) => {
   forTransport(transport);
 
+  it('fails to start on a port in use, saying so with the address and port', async () => {
+    const { port } = await start();
+    const second = await createCaster({ ports: standardPorts(), ...plainPort });
+    open.push(second);
+    await expect(second.listen(port, '127.0.0.1')).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+      message: `listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+    });
+  });
+
   describe('NTRIP 1', () => {
     it('relays exactly the valid frames from a SOURCE to a rover, whatever the chunking', async () => {
       const { peer } = await start();
