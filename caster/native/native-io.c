@@ -116,6 +116,8 @@ typedef struct {
   uint32_t watched_count;
   /* Addresses watched past the table's size: while there are any, every login goes to JavaScript. */
   uint32_t watched_over;
+  /* The first read of every head (read_head). */
+  char *scratch;
   /* Seats JavaScript lent, by its index of the account: a grant's login spends one. */
   int64_t *seats;
   size_t seats_cap;
@@ -392,9 +394,9 @@ static void http_date(char *out) {
 }
 
 /* Answers a head from a grant when it may (see the top of this file): 1 when it became a rover here. */
-static int admit(io_t *io, conn_t *c) {
+static int admit(io_t *io, conn_t *c, const char *head) {
   login_t login;
-  if (io->grant_count == 0 || !read_login(c->head, c->head_len, &login) || watched_has(io, unmapped(c->peer))) return 0;
+  if (io->grant_count == 0 || !read_login(head, c->head_len, &login) || watched_has(io, unmapped(c->peer))) return 0;
   grant_t *g = grant_find(io, login.key, login.key_len);
   if (!g || g->expires_ms <= now_ms() || g->account >= io->seats_cap || io->seats[g->account] <= 0) return 0;
   io->seats[g->account]--;
@@ -410,35 +412,48 @@ static int admit(io_t *io, conn_t *c) {
   emit_grant(io, EV_ADMIT, c, c->peer, login.agent, login.agent_len, g->id);
   /* The spare byte says whether the head had a User-Agent, which may be empty. */
   if (login.agent && io->batch.len > record) io->batch.data[record + 2] = 1;
-  free(c->head);
-  c->head = NULL;
   return 1;
 }
 
+/*
+ * Reads a head. Most come whole in one read, so the first goes to the thread's own buffer and a connection gets a
+ * buffer of its own only when its head is still incomplete after it.
+ */
 static void read_head(io_t *io, conn_t *c) {
+  int borrowed = c->head == NULL;
+  if (borrowed) c->head = io->scratch;
   for (;;) {
     ssize_t n = recv(c->fd, c->head + c->head_len, c->head_cap - c->head_len, 0);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
       /* Gone before its head was read: JavaScript never knew of it. */
+      if (borrowed) c->head = NULL;
       conn_close(io, c, 0);
       return;
     }
     if (n < 0) {
       if (errno == EINTR) continue;
-      return;
+      break;
     }
     c->head_len += (uint32_t)n;
     if (head_ready(io, c)) {
-      if (admit(io, c)) return;
-      due_remove(io, c);
-      c->state = HANDED;
-      watch(io, c, EPOLLRDHUP);
-      emit(io, EV_HEAD, c, c->peer, c->head, c->head_len);
-      free(c->head);
+      char *head = c->head;
       c->head = NULL;
+      if (!admit(io, c, head)) {
+        due_remove(io, c);
+        c->state = HANDED;
+        watch(io, c, EPOLLRDHUP);
+        emit(io, EV_HEAD, c, c->peer, head, c->head_len);
+      }
+      if (!borrowed) free(head);
       return;
     }
   }
+  if (!borrowed) return;
+  char *own = c->head_len ? malloc(c->head_cap) : NULL;
+  if (own) memcpy(own, c->head, c->head_len);
+  c->head = own;
+  /* Without memory for the rest of its head the connection cannot be served. */
+  if (c->head_len && !own) conn_close(io, c, 0);
 }
 
 static void read_rover(io_t *io, conn_t *c) {
@@ -508,10 +523,7 @@ static void accept_all(io_t *io) {
       io->conns_cap = cap;
     }
     conn_t *c = calloc(1, sizeof *c);
-    char *head = malloc(io->max_head + 1024);
-    if (!c || !head) {
-      free(c);
-      free(head);
+    if (!c) {
       close(fd);
       continue;
     }
@@ -520,7 +532,6 @@ static void accept_all(io_t *io) {
     c->id = ++io->next_id;
     c->fd = fd;
     c->state = READING;
-    c->head = head;
     c->head_cap = io->max_head + 1024;
     if (addr.ss_family == AF_INET)
       inet_ntop(AF_INET, &((struct sockaddr_in *)&addr)->sin_addr, c->peer, sizeof c->peer);
@@ -534,6 +545,8 @@ static void accept_all(io_t *io) {
     io->conns[fd] = c;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u64 = tag_of(c)};
     epoll_ctl(io->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+    /* In a storm the head is often there by the time its connection is accepted: no wait for epoll to say so. */
+    read_head(io, c);
   }
 }
 
@@ -683,6 +696,7 @@ static void finalize_io(napi_env env, void *data, void *hint) {
   close(io->wake_fd);
   free(io->conns);
   free(io->batch.data);
+  free(io->scratch);
   free(io->seats);
   for (size_t b = 0; b < BUCKETS; b++) {
     for (grant_t *g = io->grants[b], *next; g; g = next) {
@@ -718,6 +732,11 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   io_t *io = calloc(1, sizeof *io);
   if (!io) return throw_errno(env, "open", ENOMEM);
   io->max_head = max_head;
+  io->scratch = malloc(max_head + 1024);
+  if (!io->scratch) {
+    free(io);
+    return throw_errno(env, "open", ENOMEM);
+  }
   io->header_timeout_ms = timeout;
   io->listen_fd = -1;
   pthread_mutex_init(&io->lock, NULL);
@@ -727,6 +746,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     int err = errno;
     if (io->epoll_fd >= 0) close(io->epoll_fd);
     if (io->wake_fd >= 0) close(io->wake_fd);
+    free(io->scratch);
     free(io);
     return throw_errno(env, "epoll", err);
   }
@@ -737,6 +757,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   if (napi_create_threadsafe_function(env, argv[2], NULL, name, 0, 1, NULL, NULL, io, call_js, &io->tsfn) != napi_ok) {
     close(io->epoll_fd);
     close(io->wake_fd);
+    free(io->scratch);
     free(io);
     napi_throw_error(env, NULL, "napi_create_threadsafe_function failed");
     return NULL;
@@ -746,6 +767,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     napi_release_threadsafe_function(io->tsfn, napi_tsfn_abort);
     close(io->epoll_fd);
     close(io->wake_fd);
+    free(io->scratch);
     free(io);
     return throw_errno(env, "pthread_create", err);
   }
