@@ -961,6 +961,18 @@ static int buffer_arg(napi_env env, napi_value value, void **data, size_t *len) 
   return napi_is_buffer(env, value, &is) == napi_ok && is && napi_get_buffer_info(env, value, data, len) == napi_ok;
 }
 
+/* The handle and `count` numbers after it, or NULL (a TypeError thrown, naming `usage`). */
+static io_t *handle_numbers(napi_env env, napi_callback_info info, size_t count, double *values, const char *usage) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  io_t *io = argc == count + 1 ? io_of(env, argv[0]) : NULL;
+  for (size_t i = 0; io && i < count; i++)
+    if (napi_get_value_double(env, argv[i + 1], &values[i]) != napi_ok) io = NULL;
+  if (!io) napi_throw_type_error(env, NULL, usage);
+  return io;
+}
+
 /*
  * grant(handle, key: Buffer, id: number, account: number, ttlMs: number, response: Buffer, dateAt: number) — a
  * login to answer here for ttlMs: key is `{version} {mountpoint} {Basic token}`, account JavaScript's index of the
@@ -1018,15 +1030,10 @@ static napi_value js_grant(napi_env env, napi_callback_info info) {
 
 /* forget(handle, account: number): drops the grants of an account (-1: all of them); its seats stay lent. */
 static napi_value js_forget(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  io_t *io = argc == 2 ? io_of(env, argv[0]) : NULL;
-  int64_t account;
-  if (!io || napi_get_value_int64(env, argv[1], &account) != napi_ok) {
-    napi_throw_type_error(env, NULL, "forget(handle, account)");
-    return NULL;
-  }
+  double value;
+  io_t *io = handle_numbers(env, info, 1, &value, "forget(handle, account)");
+  if (!io) return NULL;
+  int64_t account = (int64_t)value;
   pthread_mutex_lock(&io->lock);
   for (size_t b = 0; b < BUCKETS; b++) {
     grant_t **slot = &io->grants[b];
@@ -1047,16 +1054,14 @@ static napi_value js_forget(napi_env env, napi_callback_info info) {
 
 /* lend(handle, account: number, seats: number): seats of the account its grants' logins may spend here. */
 static napi_value js_lend(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  io_t *io = argc == 3 ? io_of(env, argv[0]) : NULL;
-  uint32_t account, seats;
-  if (!io || napi_get_value_uint32(env, argv[1], &account) != napi_ok ||
-      napi_get_value_uint32(env, argv[2], &seats) != napi_ok) {
-    napi_throw_type_error(env, NULL, "lend(handle, account, seats)");
+  double values[2];
+  io_t *io = handle_numbers(env, info, 2, values, "lend(handle, account, seats)");
+  if (!io || values[0] < 0 || values[0] > UINT32_MAX || values[1] < 0) {
+    if (io) napi_throw_range_error(env, NULL, "lend(handle, account, seats)");
     return NULL;
   }
+  uint32_t account = (uint32_t)values[0];
+  int64_t seats = (int64_t)values[1];
   pthread_mutex_lock(&io->lock);
   if (account >= io->seats_cap) {
     size_t cap = io->seats_cap ? io->seats_cap : 256;
@@ -1077,15 +1082,10 @@ static napi_value js_lend(napi_env env, napi_callback_info info) {
 
 /* reclaim(handle, account: number): number — the account's seats not spent here, no longer lent. */
 static napi_value js_reclaim(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  io_t *io = argc == 2 ? io_of(env, argv[0]) : NULL;
-  uint32_t account;
-  if (!io || napi_get_value_uint32(env, argv[1], &account) != napi_ok) {
-    napi_throw_type_error(env, NULL, "reclaim(handle, account)");
-    return NULL;
-  }
+  double value;
+  io_t *io = handle_numbers(env, info, 1, &value, "reclaim(handle, account)");
+  if (!io) return NULL;
+  uint64_t account = value < 0 ? UINT64_MAX : (uint64_t)value;
   double seats = 0;
   pthread_mutex_lock(&io->lock);
   if (account < io->seats_cap) {
