@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { ArchiveOptions } from '../src/archive/index.ts';
@@ -178,6 +178,24 @@ function mainThreadCpuMicros(): number {
   }
 }
 
+/** CPU time (µs) of the caster's named native threads: the native port's I/O thread and the fan-out's helpers. */
+function nativeThreadsCpuMicros(): { io: number; fanOut: number } {
+  const cpu = { io: 0, fanOut: 0 };
+  try {
+    for (const task of readdirSync('/proc/self/task')) {
+      const name = readFileSync(`/proc/self/task/${task}/comm`, 'latin1').trim();
+      const key = name === 'caster-io' ? 'io' : name === 'caster-fanout' ? 'fanOut' : null;
+      if (!key) continue;
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu[key] += ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS;
+    }
+  } catch {
+    return { io: Number.NaN, fanOut: Number.NaN };
+  }
+  return cpu;
+}
+
 type Request = { type: 'stats'; gc: boolean } | { type: 'stop' };
 const send = (message: object) => process.send?.(message);
 
@@ -196,6 +214,7 @@ process.on('message', async (message: Request) => {
       heapUsed: memory.heapUsed,
       cpu: process.cpuUsage(),
       mainCpuMicros,
+      threadsCpuMicros: nativeThreadsCpuMicros(),
       allocated,
       at: performance.now(),
       rovers: stats.rovers,

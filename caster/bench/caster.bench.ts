@@ -160,6 +160,8 @@ interface CasterStats {
   gcPausesMs: number[];
   /** Rovers the native port answered itself so far (ADR 0100). */
   nativeLogins: number;
+  /** CPU time (µs) so far of the native port's I/O thread and of the fan-out's helper threads. */
+  threadsCpuMicros: { io: number; fanOut: number };
 }
 
 /**
@@ -391,6 +393,8 @@ interface StormResult {
   stormMs: number;
   /** Of the storm's rovers, those the native port answered itself (ours; ADR 0100). */
   answeredNatively: number | null;
+  /** Ours: CPU per connection (ms) of the main thread, the native I/O thread and the fan-out helpers, relay's included. */
+  threadsPerConnectionMs: { main: number; io: number; fanOut: number } | null;
 }
 
 async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', integrity = true) {
@@ -518,6 +522,14 @@ async function run(s: Scenario, archiving: boolean, which: 'ours' | 'other', int
       connectedP99: percentile(during, 99),
       stormMs: stormTo - stormFrom,
       answeredNatively: end.ours && start.ours ? end.ours.nativeLogins - start.ours.nativeLogins : null,
+      threadsPerConnectionMs:
+        end.ours && start.ours
+          ? {
+              main: (end.ours.mainCpuMicros - start.ours.mainCpuMicros) / 1000 / s.storm.rovers,
+              io: (end.ours.threadsCpuMicros.io - start.ours.threadsCpuMicros.io) / 1000 / s.storm.rovers,
+              fanOut: (end.ours.threadsCpuMicros.fanOut - start.ours.threadsCpuMicros.fanOut) / 1000 / s.storm.rovers,
+            }
+          : null,
     };
   }
   clearInterval(timer);
@@ -619,7 +631,7 @@ function printRow(r: Result) {
   if (r.storm) {
     const st = r.storm;
     console.log(
-      `              storm of ${st.rovers} rovers: ICY 200 OK median ${ms(st.okP50, 1)} ms, p99 ${ms(st.okP99, 1)} ms, ${st.unanswered ? `${st.unanswered} reset or unanswered after` : 'all answered in'} ${st.stormMs.toFixed(0)} ms; CPU per connection ${ms(st.cpuPerConnectionMs, 3)} ms;${st.answeredNatively === null ? '' : ` ${st.answeredNatively} answered natively;`} connected rovers' p99 ${ms(st.connectedP99)} ms during against ${ms(r.p99)} ms before (${((100 * (st.connectedP99 - r.p99)) / r.p99).toFixed(0)} %)`,
+      `              storm of ${st.rovers} rovers: ICY 200 OK median ${ms(st.okP50, 1)} ms, p99 ${ms(st.okP99, 1)} ms, ${st.unanswered ? `${st.unanswered} reset or unanswered after` : 'all answered in'} ${st.stormMs.toFixed(0)} ms; CPU per connection ${ms(st.cpuPerConnectionMs, 3)} ms;${st.answeredNatively === null ? '' : ` ${st.answeredNatively} answered natively;`}${st.threadsPerConnectionMs ? ` (main ${ms(st.threadsPerConnectionMs.main, 3)}, I/O ${ms(st.threadsPerConnectionMs.io, 3)}, fan-out ${ms(st.threadsPerConnectionMs.fanOut, 3)} ms);` : ''} connected rovers' p99 ${ms(st.connectedP99)} ms during against ${ms(r.p99)} ms before (${((100 * (st.connectedP99 - r.p99)) / r.p99).toFixed(0)} %)`,
     );
   }
 }

@@ -210,6 +210,8 @@ static void send_slice(addon_t *a, ring_t *r, uint32_t from, uint32_t n) {
 }
 
 static void *helper_main(void *arg) {
+  /* Named so a profile or /proc tells its CPU from the event loop's. */
+  pthread_setname_np(pthread_self(), "caster-fanout");
   addon_t *a = arg;
   ring_t *r = NULL;
   /* A helper never takes more than a slice at once. */

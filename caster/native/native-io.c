@@ -34,6 +34,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +58,8 @@ enum { EV_HEAD = 1, EV_TIMEOUT, EV_DATA, EV_END, EV_DRAINED, EV_ADMIT };
 #define KEY_MAX (2 + MOUNT_MAX + 1 + TOKEN_MAX)
 #define RESPONSE_MAX 1024
 #define NO_DATE UINT32_MAX
+/* How much lower than the process this thread runs (nice, 0 to 19). */
+#define IO_THREAD_NICE 10
 
 typedef struct conn {
   uint64_t id;
@@ -545,8 +549,6 @@ static void accept_all(io_t *io) {
     io->conns[fd] = c;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u64 = tag_of(c)};
     epoll_ctl(io->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
-    /* In a storm the head is often there by the time its connection is accepted: no wait for epoll to say so. */
-    read_head(io, c);
   }
 }
 
@@ -579,6 +581,14 @@ static void post_batch(io_t *io) {
 
 static void *io_thread(void *arg) {
   io_t *io = arg;
+  /*
+   * Logins after frames: when the cores are short (a storm), the event loop and the fan-out threads that relay to
+   * the rovers already connected go first, and this thread takes what they leave. A thread may always lower its own
+   * priority; the event loop's stays the process's.
+   */
+  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), IO_THREAD_NICE);
+  /* Named so a profile or /proc tells its CPU from the event loop's. */
+  pthread_setname_np(pthread_self(), "caster-io");
   struct epoll_event events[256];
   while (!io->stopping) {
     pthread_mutex_lock(&io->lock);
