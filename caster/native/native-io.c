@@ -60,6 +60,10 @@ enum { EV_HEAD = 1, EV_TIMEOUT, EV_DATA, EV_END, EV_DRAINED, EV_ADMIT };
 #define NO_DATE UINT32_MAX
 /* How much lower than the process this thread runs (nice, 0 to 19). */
 #define IO_THREAD_NICE 10
+/* How long accepting pauses when the process is out of descriptors or memory: they free up only as connections end. */
+#define ACCEPT_PAUSE_MS 100
+/* Why the listening socket is not watched: the connections are at the cap, or the last accept ran out. */
+enum { ACCEPTING = 0, AT_CAP, OUT_OF_RESOURCES };
 
 typedef struct conn {
   uint64_t id;
@@ -110,6 +114,11 @@ typedef struct {
   size_t conns_cap;
   uint64_t next_id;
   uint32_t max_head, header_timeout_ms;
+  /* Connections open (accepted and not yet freed), and how many may be: past it the kernel's backlog holds the rest. */
+  uint32_t conn_count, max_conns;
+  int accept_paused;
+  /* When accepting resumes after running out (OUT_OF_RESOURCES). */
+  int64_t accept_resume_ms;
   conn_t *due_first, *due_last;
   batch_t batch;
   /* A batch handed to JavaScript and not yet taken: the next waits and grows meanwhile. */
@@ -186,12 +195,32 @@ static void due_remove(io_t *io, conn_t *c) {
   c->next_due = c->prev_due = NULL;
 }
 
+/*
+ * The listening socket is level-triggered: while it has connections waiting that cannot be taken it stays readable,
+ * so it is left unwatched until they can be (a freed seat, or the pause over) rather than asked again at once.
+ */
+static void accept_pause(io_t *io, int why) {
+  io->accept_paused = why;
+  if (why == OUT_OF_RESOURCES) io->accept_resume_ms = now_ms() + ACCEPT_PAUSE_MS;
+  struct epoll_event ev = {.events = 0, .data.u64 = LISTEN_TAG};
+  epoll_ctl(io->epoll_fd, EPOLL_CTL_MOD, io->listen_fd, &ev);
+}
+
+static void accept_resume(io_t *io) {
+  io->accept_paused = ACCEPTING;
+  if (io->listen_fd < 0) return;
+  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = LISTEN_TAG};
+  epoll_ctl(io->epoll_fd, EPOLL_CTL_MOD, io->listen_fd, &ev);
+}
+
 static void conn_free(io_t *io, conn_t *c) {
   due_remove(io, c);
   if ((size_t)c->fd < io->conns_cap && io->conns[c->fd] == c) io->conns[c->fd] = NULL;
   free(c->head);
   free(c->out);
   free(c);
+  io->conn_count--;
+  if (io->accept_paused == AT_CAP && io->conn_count < io->max_conns) accept_resume(io);
 }
 
 static void conn_close(io_t *io, conn_t *c, int graceful) {
@@ -510,10 +539,14 @@ static void on_writable(io_t *io, conn_t *c) {
 
 static void accept_all(io_t *io) {
   for (int i = 0; i < 512; i++) {
+    if (io->conn_count >= io->max_conns) return accept_pause(io, AT_CAP);
     struct sockaddr_storage addr;
     socklen_t addr_len = sizeof addr;
     int fd = accept4(io->listen_fd, (struct sockaddr *)&addr, &addr_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) accept_pause(io, OUT_OF_RESOURCES);
+      return;
+    }
     if ((size_t)fd >= io->conns_cap || fd >= (1 << FD_BITS)) {
       size_t cap = io->conns_cap ? io->conns_cap : 1024;
       while (cap <= (size_t)fd) cap *= 2;
@@ -547,6 +580,7 @@ static void accept_all(io_t *io) {
     else io->due_first = c;
     io->due_last = c;
     io->conns[fd] = c;
+    io->conn_count++;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.u64 = tag_of(c)};
     epoll_ctl(io->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
   }
@@ -592,11 +626,11 @@ static void *io_thread(void *arg) {
   struct epoll_event events[256];
   while (!io->stopping) {
     pthread_mutex_lock(&io->lock);
-    int timeout = -1;
-    if (io->due_first) {
-      int64_t wait = io->due_first->due_ms - now_ms();
-      timeout = wait < 0 ? 0 : (int)wait;
-    }
+    int64_t now = now_ms(), due = INT64_MAX;
+    if (io->accept_paused == OUT_OF_RESOURCES && io->accept_resume_ms <= now) accept_resume(io);
+    if (io->due_first) due = io->due_first->due_ms;
+    if (io->accept_paused == OUT_OF_RESOURCES && io->accept_resume_ms < due) due = io->accept_resume_ms;
+    int timeout = due == INT64_MAX ? -1 : due <= now ? 0 : (int)(due - now);
     pthread_mutex_unlock(&io->lock);
     int n = epoll_wait(io->epoll_fd, events, 256, timeout);
     pthread_mutex_lock(&io->lock);
@@ -728,15 +762,16 @@ static io_t *io_of(napi_env env, napi_value value) {
   return io;
 }
 
-/* open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void): handle */
+/* open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void, maxConnections: number): handle */
 static napi_value js_open(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  uint32_t max_head, timeout;
-  if (argc < 3 || napi_get_value_uint32(env, argv[0], &max_head) != napi_ok ||
-      napi_get_value_uint32(env, argv[1], &timeout) != napi_ok) {
-    napi_throw_type_error(env, NULL, "open(maxHeadBytes, headerTimeoutMs, onBatch)");
+  uint32_t max_head, timeout, max_conns;
+  if (argc < 4 || napi_get_value_uint32(env, argv[0], &max_head) != napi_ok ||
+      napi_get_value_uint32(env, argv[1], &timeout) != napi_ok ||
+      napi_get_value_uint32(env, argv[3], &max_conns) != napi_ok || max_conns == 0) {
+    napi_throw_type_error(env, NULL, "open(maxHeadBytes, headerTimeoutMs, onBatch, maxConnections)");
     return NULL;
   }
   io_t *io = calloc(1, sizeof *io);
@@ -748,6 +783,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     return throw_errno(env, "open", ENOMEM);
   }
   io->header_timeout_ms = timeout;
+  io->max_conns = max_conns;
   io->listen_fd = -1;
   pthread_mutex_init(&io->lock, NULL);
   io->epoll_fd = epoll_create1(EPOLL_CLOEXEC);

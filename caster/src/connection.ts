@@ -74,7 +74,7 @@ export function reject(socket: ClientConnection, response: Buffer): void {
 
 /** What a connection is handed to once its request head is read; `rest` is what the client sent after the head. */
 export interface RequestHandlers {
-  limits: Pick<CasterLimits, 'headerTimeoutMs' | 'maxHeadBytes'>;
+  limits: Pick<CasterLimits, 'headerTimeoutMs' | 'maxHeadBytes' | 'maxConnections'>;
   /** Balancers allowed to name the client in a PROXY header (v1 or v2); from anyone else one is refused. */
   trustedProxies?: TrustedProxies;
   clock: Clock;
@@ -310,7 +310,7 @@ export class Listener {
       heads.start(socket, clientAddress);
     };
     this.server = net.createServer(this.accept);
-    this.server.maxConnections = 100_000;
+    this.server.maxConnections = handlers.limits.maxConnections;
     this.native = nativeIo ? new NativePort(nativeIo, handlers.limits, heads, this.adopt, handlers.answered) : null;
   }
 

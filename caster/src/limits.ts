@@ -2,6 +2,11 @@ export interface CasterLimits {
   /** Time a client has to send its whole request head. */
   headerTimeoutMs: number;
   maxHeadBytes: number;
+  /**
+   * Connections the plain port holds at once. Past it Node's port closes new ones; the native port (ADR 0095) takes
+   * no more until one ends, and the kernel's listen backlog holds them meanwhile.
+   */
+  maxConnections: number;
   /** A rover whose unsent bytes pass this is disconnected, so it cannot hold memory or delay the others. */
   roverBacklogBytes: number;
   /** A source that sends nothing for this long is dropped, so its reconnect is not refused as 'taken'. */
@@ -52,6 +57,7 @@ export interface CasterLimits {
 export const DEFAULT_LIMITS: CasterLimits = {
   headerTimeoutMs: 10_000,
   maxHeadBytes: 8 * 1024,
+  maxConnections: 100_000,
   roverBacklogBytes: 64 * 1024,
   sourceSilenceMs: 15_000,
   roverIdleMs: 120_000,

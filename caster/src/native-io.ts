@@ -12,7 +12,7 @@ const EMPTY = Buffer.alloc(0);
 
 /** caster/native/native-io.c: the plain port's connections without a Node Socket each (ADR 0095). */
 export interface NativeIo {
-  open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void): Handle;
+  open(maxHeadBytes: number, headerTimeoutMs: number, onBatch: (batch: Buffer) => void, maxConnections: number): Handle;
   listen(handle: Handle, host: string, port: number): number;
   write(handle: Handle, id: number, fd: number, data: Uint8Array): number;
   rover(handle: Handle, id: number, fd: number): void;
@@ -152,14 +152,19 @@ export class NativePort {
 
   constructor(
     readonly native: NativeIo,
-    limits: Pick<CasterLimits, 'maxHeadBytes' | 'headerTimeoutMs'>,
+    limits: Pick<CasterLimits, 'maxHeadBytes' | 'headerTimeoutMs' | 'maxConnections'>,
     private readonly reader: HeadReader,
     /** Takes a connection handed to a Node Socket (the Listener's bookkeeping of its sockets). */
     readonly adopt: (socket: net.Socket) => void,
     /** A rover the native thread answered from a grant (ADR 0100), with the User-Agent its head gave. */
     private readonly admitted?: (connection: NativeConnection, grant: number, userAgent: string | null) => void,
   ) {
-    this.handle = native.open(limits.maxHeadBytes, limits.headerTimeoutMs, (batch) => this.receive(batch));
+    this.handle = native.open(
+      limits.maxHeadBytes,
+      limits.headerTimeoutMs,
+      (batch) => this.receive(batch),
+      limits.maxConnections,
+    );
   }
 
   /**

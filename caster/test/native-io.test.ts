@@ -1,6 +1,9 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Caster, createCaster, encodeFrame } from '../src/index.ts';
+import { type Caster, type CasterLimits, createCaster, encodeFrame } from '../src/index.ts';
 import { Peer, roverRequest } from './support/client.ts';
 import { FakePorts } from './support/fakes.ts';
 import { TRANSPORTS } from './support/transports.ts';
@@ -25,12 +28,12 @@ function ports(): FakePorts {
   return p;
 }
 
-async function start(p = ports(), nativeIo = true) {
+async function start(p = ports(), nativeIo = true, limits: Partial<CasterLimits> = {}) {
   const caster: Caster = await createCaster({
     ports: p,
     nativeIo,
     logger: { info() {}, warn() {}, error() {} },
-    limits: { sessionFlushMs: 20, roverBacklogBytes: 256 * 1024 * 1024 },
+    limits: { sessionFlushMs: 20, roverBacklogBytes: 256 * 1024 * 1024, ...limits },
   });
   open.push(caster);
   const { port } = await caster.listen(0, '127.0.0.1');
@@ -52,6 +55,45 @@ async function start(p = ports(), nativeIo = true) {
     return peer;
   };
   return { caster, ports: p, port, rover, source };
+}
+
+const child = fileURLToPath(new URL('./support/native-child.ts', import.meta.url));
+
+/** A caster in a process of its own (support/native-child.ts) that may hold at most `descriptors` descriptors. */
+async function startChild(descriptors: number, limits: Partial<CasterLimits>) {
+  // The hard limit too: Node raises its soft limit to the hard one when it starts.
+  const proc: ChildProcess = spawn(
+    'sh',
+    [
+      '-c',
+      `ulimit -n ${descriptors} && exec "$0" "$@"`,
+      process.execPath,
+      '--import',
+      'tsx',
+      child,
+      JSON.stringify(limits),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  open.push({ close: () => proc.kill('SIGKILL') });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /port (\d+)\n/.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+    proc.once('exit', (code) => reject(new Error(`the caster exited with ${code}`)));
+  });
+  return { pid: proc.pid as number, port };
+}
+
+/** CPU seconds a process has used, user and system (/proc/<pid>/stat). */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString());
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
 /** Frames whose payload carries their number, so a reordered or repeated frame shows. */
@@ -140,6 +182,47 @@ describe.runIf(TRANSPORTS.includes('native'))('the native port', () => {
     await until(() => p.sessions.length === 1, 'the session');
     expect(p.sessions[0]).toMatchObject({ endReason: 'access_revoked', bytesSent: bytes.length });
   });
+
+  it('takes no more than its connection limit at once, and the next once one ends', async () => {
+    const { port, rover } = await start(ports(), true, { maxConnections: 3 });
+    const first = [await rover(), await rover(), await rover()];
+    const next = await Peer.connect(port);
+    open.push(next);
+    next.write(roverRequest('AMS1', 1, ['alice', 'alice-pw']));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(next.length).toBe(0);
+    first[1]?.close();
+    await next.until((r) => r.text().startsWith('ICY 200 OK\r\n\r\n'), 'the login once a connection ended', 15_000);
+    for (const peer of first) if (peer !== first[1]) expect(peer.closed).toBe(false);
+  });
+
+  it('waits out running out of descriptors without spinning, and serves again once some are free', async () => {
+    const descriptors = 128;
+    const { pid, port } = await startChild(descriptors, { headerTimeoutMs: 120_000 });
+    const held: Peer[] = [];
+    // More than the caster can take: the rest wait in the kernel's backlog.
+    for (let i = 0; i < descriptors + 40; i++) held.push(await Peer.connect(port));
+    open.push(...held);
+    await until(
+      () => readdirSync(`/proc/${pid}/fd`).length >= descriptors,
+      'the caster at its descriptor limit',
+      30_000,
+    );
+    const cpuBefore = cpuSeconds(pid);
+    const wallBefore = performance.now();
+    await new Promise((r) => setTimeout(r, 1000));
+    const share = (cpuSeconds(pid) - cpuBefore) / ((performance.now() - wallBefore) / 1000);
+    expect(share).toBeLessThan(0.3);
+    for (const peer of held) peer.close();
+    const peer = await Peer.connect(port);
+    open.push(peer);
+    peer.write(roverRequest('AMS1', 1, ['alice', 'alice-pw']));
+    await peer.until(
+      (r) => r.text().startsWith('ICY 200 OK\r\n\r\n'),
+      'the login after descriptors were freed',
+      15_000,
+    );
+  }, 60_000);
 
   it('hands a source to Node with the bytes that came with its head, and relays them to its native rovers', async () => {
     const { port, rover } = await start();
