@@ -93,7 +93,7 @@ typedef struct grant {
   /* Where the answer's Date value goes (an NTRIP 2 answer), or NO_DATE. */
   uint32_t date_at;
   uint32_t response_len, key_len;
-  char response[RESPONSE_MAX];
+  /* The key, then the answer (at key + key_len): a grant is as long as they are. */
   char key[];
 } grant_t;
 
@@ -434,7 +434,7 @@ static int admit(io_t *io, conn_t *c, const char *head) {
   if (!g || g->expires_ms <= now_ms() || g->account >= io->seats_cap || io->seats[g->account] <= 0) return 0;
   io->seats[g->account]--;
   char response[RESPONSE_MAX];
-  memcpy(response, g->response, g->response_len);
+  memcpy(response, g->key + g->key_len, g->response_len);
   if (g->date_at != NO_DATE) http_date(response + g->date_at);
   due_remove(io, c);
   /* Watched as it was while its head was read (EPOLLIN, EPOLLRDHUP): a rover's input and end, nothing to change. */
@@ -1042,16 +1042,16 @@ static napi_value js_grant(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "grant(handle, key, id, account, ttlMs, response, dateAt)");
     return NULL;
   }
-  grant_t *g = malloc(sizeof *g + key_len);
+  grant_t *g = malloc(sizeof *g + key_len + response_len);
   if (!g) return throw_errno(env, "grant", ENOMEM);
   g->id = id;
   g->account = account;
   g->expires_ms = now_ms() + ttl;
   g->date_at = date_at < 0 ? NO_DATE : (uint32_t)date_at;
   g->response_len = (uint32_t)response_len;
-  memcpy(g->response, response, response_len);
   g->key_len = (uint32_t)key_len;
   memcpy(g->key, key, key_len);
+  memcpy(g->key + key_len, response, response_len);
   bool stored = true;
   pthread_mutex_lock(&io->lock);
   grant_t **slot = &io->grants[hash_bytes(key, (uint32_t)key_len) % BUCKETS];

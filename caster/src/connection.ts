@@ -9,7 +9,8 @@ import { errorResponse } from './responses.ts';
 import type { Logger } from './session-log.ts';
 import { FilterError } from './sourcetable.ts';
 
-const EMPTY = Buffer.alloc(0);
+/** No bytes: a head not begun, or nothing after one. */
+export const EMPTY = Buffer.alloc(0);
 
 /** The NTRIP version of a head that could not be parsed, so even that refusal carries Ntrip-Version when asked. */
 const versionOf = (head: Buffer): 1 | 2 =>

@@ -1,5 +1,5 @@
 import type { AccessWatch } from './access-watch.ts';
-import { type ClientConnection, remoteOf } from './connection.ts';
+import { type ClientConnection, EMPTY, remoteOf } from './connection.ts';
 import type { FirstDataWatch } from './first-data.ts';
 import { readGga } from './gga.ts';
 import type { CasterLimits } from './limits.ts';
@@ -112,8 +112,6 @@ function startRover(
   else if (!rover.mount) rovers.nearWaiting.add(rover);
   if (rest.length) rover.readLines(rest, limits.maxRoverLineBytes, events.line);
 }
-
-const EMPTY = Buffer.alloc(0);
 
 /** A rover's socket knows its rover, so one set of listeners serves every rover of the caster. */
 const ROVER = Symbol('rover');
