@@ -196,6 +196,21 @@ describe.runIf(TRANSPORTS.includes('native'))('the native port', () => {
     for (const peer of first) if (peer !== first[1]) expect(peer.closed).toBe(false);
   });
 
+  it('keeps its connection limit when connections come together', async () => {
+    const { port } = await start(ports(), true, { maxConnections: 3 });
+    const peers = await Promise.all(Array.from({ length: 10 }, () => Peer.connect(port)));
+    open.push(...peers);
+    for (const peer of peers) peer.write(roverRequest('AMS1', 1, ['alice', 'alice-pw']));
+    const answered = () => peers.filter((peer) => peer.text().startsWith('ICY 200 OK\r\n\r\n'));
+    await until(() => answered().length >= 3, 'three logins');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(answered()).toHaveLength(3);
+    answered()[0]?.close();
+    await until(() => answered().length >= 4, 'a fourth login once a connection ended', 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(answered()).toHaveLength(4);
+  });
+
   it('waits out running out of descriptors without spinning, and serves again once some are free', async () => {
     const descriptors = 128;
     const { pid, port } = await startChild(descriptors, { headerTimeoutMs: 120_000 });
